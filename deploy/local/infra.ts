@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startKafka, stopKafka } from './kafka';
+import { startPostgres, stopPostgres } from './postgres';
+
+/**
+ * Local infrastructure without Docker: a Kafka broker and a PostgreSQL server
+ * under `.data/infra`, started once and reused by later runs. Where
+ * KAFKA_BROKERS / DATABASE_URL are set, those are used and nothing starts.
+ */
+const root = resolve(new URL('../..', import.meta.url).pathname);
+
+export interface Infra {
+  kafkaBrokers: string;
+  databaseUrl: string;
+  /** What this call started (so a test run stops only what it started). */
+  started: { kafka: boolean; postgres: boolean };
+}
+
+const stateDir = process.env.EARSHOT_INFRA_DIR ?? resolve(root, '.data/infra');
+const cacheDir = process.env.EARSHOT_CACHE_DIR ?? resolve(root, '.cache');
+const kafkaPort = Number(process.env.EARSHOT_INFRA_KAFKA_PORT ?? 19092);
+const postgresPort = Number(process.env.EARSHOT_INFRA_POSTGRES_PORT ?? 15432);
+
+export async function infraUp(log: (line: string) => void = (l) => console.error(l)): Promise<Infra> {
+  mkdirSync(stateDir, { recursive: true });
+  const presetKafka = process.env.KAFKA_BROKERS;
+  const presetPostgres = process.env.DATABASE_URL;
+  const [kafka, postgres] = await Promise.all([
+    presetKafka ? { brokers: presetKafka, fresh: false } : startKafka({ cacheDir, stateDir, port: kafkaPort }, log),
+    presetPostgres ? { url: presetPostgres, fresh: false } : startPostgres({ stateDir, port: postgresPort }, log),
+  ]);
+  return {
+    kafkaBrokers: kafka.brokers,
+    databaseUrl: postgres.url,
+    started: { kafka: kafka.fresh, postgres: postgres.fresh },
+  };
+}
+
+export async function infraDown(what: { kafka: boolean; postgres: boolean } = { kafka: true, postgres: true }): Promise<void> {
+  if (what.kafka) await stopKafka(stateDir);
+  if (what.postgres) stopPostgres(stateDir);
+}
+
+async function main(command: string | undefined): Promise<void> {
+  if (command === 'up') {
+    const infra = await infraUp();
+    console.log(`export KAFKA_BROKERS=${infra.kafkaBrokers}`);
+    console.log(`export DATABASE_URL=${infra.databaseUrl}`);
+    return;
+  }
+  if (command === 'down') {
+    await infraDown();
+    console.error('local Kafka and PostgreSQL stopped');
+    return;
+  }
+  console.error('usage: infra.ts up|down');
+  process.exitCode = 2;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  main(process.argv[2]).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

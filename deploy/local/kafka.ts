@@ -1,0 +1,122 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive, waitForPort } from './process';
+
+/** A single-node Apache Kafka broker in KRaft mode, run from Maven Central's jars. */
+export const KAFKA_VERSION = '3.9.1';
+
+export interface KafkaPaths {
+  cacheDir: string;
+  stateDir: string;
+  port: number;
+}
+
+const pomDir = new URL('./kafka/', import.meta.url).pathname;
+
+function jarsDir(cacheDir: string): string {
+  return join(cacheDir, `kafka-${KAFKA_VERSION}`, 'libs');
+}
+
+/** Maven fetches the broker once; later runs reuse the cache (and work offline). */
+export function ensureKafkaJars(cacheDir: string, log: (line: string) => void): string {
+  const dir = jarsDir(cacheDir);
+  const marker = join(dir, '.complete');
+  if (existsSync(marker)) return dir;
+  log(`fetching Apache Kafka ${KAFKA_VERSION} from Maven Central into ${dir} (first run only)`);
+  mkdirSync(dir, { recursive: true });
+  const mvn = spawnSync(
+    'mvn',
+    ['-q', '-B', '-Dstyle.color=never', '-f', join(pomDir, 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${dir}`, '-DincludeScope=runtime'],
+    { stdio: ['ignore', process.stderr, 'inherit'] },
+  );
+  if (mvn.status !== 0) throw new Error(`mvn could not fetch Kafka ${KAFKA_VERSION} (exit ${mvn.status}); is Maven installed and Maven Central reachable?`);
+  if (!readdirSync(dir).some((f) => f.startsWith('kafka_2.13-'))) throw new Error(`mvn ran but no kafka_2.13 jar is in ${dir}`);
+  writeFileSync(marker, `${KAFKA_VERSION}\n`);
+  return dir;
+}
+
+function serverProperties(dataDir: string, port: number): string {
+  const controllerPort = port + 1;
+  return [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${dataDir}`,
+    'num.partitions=3',
+    // One broker: internal topics cannot be replicated, and fewer partitions make group joins fast.
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=8',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'transaction.state.log.num.partitions=4',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=false',
+    'delete.topic.enable=true',
+    '',
+  ].join('\n');
+}
+
+function java(jars: string, args: string[], heap: string[]) {
+  return ['-cp', `${jars}/*`, ...heap, '-Dlog4j.configuration=file:' + new URL('./kafka/log4j.properties', import.meta.url).pathname, ...args];
+}
+
+export interface StartedBroker {
+  brokers: string;
+  /** False when a broker from an earlier run was reused. */
+  fresh: boolean;
+}
+
+/** Starts the broker detached, so it outlives this process; `stopKafka` ends it. */
+export async function startKafka(paths: KafkaPaths, log: (line: string) => void): Promise<StartedBroker> {
+  const pidFile = join(paths.stateDir, 'kafka.pid');
+  const brokers = `127.0.0.1:${paths.port}`;
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    if (isAlive(pid)) {
+      await waitForPort(paths.port, 60_000);
+      return { brokers, fresh: false };
+    }
+  }
+  const jars = ensureKafkaJars(paths.cacheDir, log);
+  const dataDir = join(paths.stateDir, 'kafka-data');
+  mkdirSync(dataDir, { recursive: true });
+  const config = join(paths.stateDir, 'server.properties');
+  writeFileSync(config, serverProperties(dataDir, paths.port));
+  if (!existsSync(join(dataDir, 'meta.properties'))) {
+    const format = spawnSync('java', java(jars, ['kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', config], []), { encoding: 'utf8' });
+    if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr || format.stdout}`);
+  }
+  log(`starting Kafka ${KAFKA_VERSION} (KRaft) on ${brokers}`);
+  const out = openSync(join(paths.stateDir, 'kafka.log'), 'a');
+  const child = spawn('java', java(jars, ['kafka.Kafka', config], ['-Xms256m', '-Xmx1g']), {
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  child.unref();
+  if (child.pid === undefined) throw new Error('could not spawn java for Kafka');
+  writeFileSync(pidFile, String(child.pid));
+  await waitForPort(paths.port, 90_000, () => isAlive(child.pid ?? 0), join(paths.stateDir, 'kafka.log'));
+  return { brokers, fresh: true };
+}
+
+export async function stopKafka(stateDir: string): Promise<boolean> {
+  const pidFile = join(stateDir, 'kafka.pid');
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  if (!isAlive(pid)) return false;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  return true;
+}
+
+/** KRaft wants a base64url UUID; any random 16 bytes will do for a local cluster. */
+function clusterId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+}

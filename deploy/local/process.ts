@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+
+export function isAlive(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Waits for a TCP port; fails early, with the log's tail, if the process died. */
+export async function waitForPort(port: number, timeoutMs: number, alive: () => boolean = () => true, logFile?: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await portAnswers(port)) return;
+    if (!alive()) throw new Error(`process exited before port ${port} answered${tail(logFile)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`port ${port} did not answer within ${timeoutMs} ms${tail(logFile)}`);
+}
+
+function tail(file: string | undefined): string {
+  if (!file || !existsSync(file)) return '';
+  return `\n--- ${file} ---\n${readFileSync(file, 'utf8').split('\n').slice(-30).join('\n')}`;
+}

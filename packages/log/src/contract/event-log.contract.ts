@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventLog, LogRecord } from '../event-log';
+import { TOPICS } from '../topics';
+import { appendNumbered, collect, eventually, numberOf } from './fixtures';
+
+/**
+ * The behaviour every EventLog adapter must show. Each test gets a fresh,
+ * isolated log from `open` (its own topics and consumer groups).
+ */
+export function eventLogContract(adapter: string, open: () => Promise<EventLog>): void {
+  describe(`EventLog contract: ${adapter}`, () => {
+    const opened: EventLog[] = [];
+    const fresh = async () => {
+      const log = await open();
+      opened.push(log);
+      return log;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((log) => log.close()));
+    });
+
+    it('consumes 10,000 appended events back complete and in per-key order, with the bytes and headers unchanged', async () => {
+      const log = await fresh();
+      const sent = await appendNumbered(log, 10_000, 40);
+      const seen: LogRecord[] = [];
+      const consumer = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void seen.push(...batch) });
+      await eventually(() => seen.length >= sent.length, 60_000);
+      await consumer.stop();
+
+      expect(seen).toHaveLength(sent.length);
+      expect(new Set(seen.map(numberOf)).size).toBe(sent.length);
+      const byKey = new Map<string, number[]>();
+      for (const record of seen) byKey.set(record.key, [...(byKey.get(record.key) ?? []), numberOf(record)]);
+      for (const numbers of byKey.values()) expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      const first = seen.find((r) => numberOf(r) === 0);
+      expect(first?.value.subarray(0, 2)).toEqual(Buffer.from([0xc3, 0x01]));
+      expect(first?.headers).toMatchObject({ 'earshot-type': 'call.started', 'earshot-seq': '0' });
+    });
+
+    it('answers each append with the position the record was stored at', async () => {
+      const log = await fresh();
+      const positions = await appendNumbered(log, 20, 2);
+      const seen = await collect(log, 20);
+      for (const record of seen) {
+        const position = positions[numberOf(record)];
+        expect(position).toEqual({ topic: record.topic, partition: record.partition, offset: record.offset });
+      }
+    });
+
+    it('resumes a restarted consumer from its committed position, losing nothing', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 2_000, 10);
+      const firstRun: LogRecord[] = [];
+      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
+      await eventually(() => firstRun.length >= 1, 30_000);
+      await first.stop();
+
+      await appendNumbered(log, 1_000, 10, 2_000);
+      const secondRun: LogRecord[] = [];
+      const second = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void secondRun.push(...batch) });
+      await eventually(() => new Set([...firstRun, ...secondRun].map(numberOf)).size >= 3_000, 60_000);
+      await second.stop();
+
+      const firstNumbers = new Set(firstRun.map(numberOf));
+      // Committed positions mean the second run starts where the first stopped, not from the beginning.
+      expect(secondRun.filter((r) => firstNumbers.has(numberOf(r)))).toHaveLength(0);
+      expect(new Set([...firstRun, ...secondRun].map(numberOf)).size).toBe(3_000);
+    });
+
+    it('does not commit a batch whose handler failed, so it is delivered again', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 10, 1);
+      let failures = 0;
+      const seen: LogRecord[] = [];
+      const consumer = await log.consume({
+        group: 'projector',
+        topics: [TOPICS.events],
+        onBatch: async (batch) => {
+          if (failures === 0) {
+            failures += 1;
+            throw new Error('projection failed');
+          }
+          seen.push(...batch);
+        },
+      });
+      await eventually(() => new Set(seen.map(numberOf)).size >= 10, 60_000);
+      await consumer.stop();
+      expect(failures).toBe(1);
+      expect(new Set(seen.map(numberOf)).size).toBe(10);
+    });
+
+    it('replays everything from the earliest position, and only the records from a point in time', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 500, 5);
+      await new Promise((r) => setTimeout(r, 50));
+      const cut = new Date();
+      await new Promise((r) => setTimeout(r, 50));
+      await appendNumbered(log, 300, 5, 500);
+
+      const all: LogRecord[] = [];
+      const everything = await log.replay({ topics: [TOPICS.events], from: 'earliest', onBatch: async (b) => void all.push(...b) });
+      expect(everything.records).toBe(800);
+      expect(new Set(all.map(numberOf)).size).toBe(800);
+
+      const later: LogRecord[] = [];
+      const sinceCut = await log.replay({ topics: [TOPICS.events], from: cut, onBatch: async (b) => void later.push(...b) });
+      expect(sinceCut.records).toBe(300);
+      expect(Math.min(...later.map(numberOf))).toBe(500);
+    });
+
+    it('replays an empty log at once', async () => {
+      const log = await fresh();
+      expect(await log.replay({ topics: [TOPICS.deadLetters], from: 'earliest', onBatch: async () => undefined })).toEqual({ records: 0 });
+    });
+
+    it('fans every new record out to every live subscriber, and resumes a subscriber after a position', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 5, 1);
+      const a: LogRecord[] = [];
+      const b: LogRecord[] = [];
+      const subA = await log.subscribe({ topics: [TOPICS.events], from: 'latest', onRecord: (r) => void a.push(r) });
+      const subB = await log.subscribe({ topics: [TOPICS.events], from: 'latest', onRecord: (r) => void b.push(r) });
+      const positions = await appendNumbered(log, 20, 1, 5);
+      await eventually(() => a.length >= 20 && b.length >= 20, 30_000);
+      expect(a.map(numberOf)).toEqual(b.map(numberOf));
+      expect(Math.min(...a.map(numberOf))).toBe(5);
+      await Promise.all([subA.stop(), subB.stop()]);
+
+      const after = positions[9];
+      if (!after) throw new Error('no position');
+      const resumed: LogRecord[] = [];
+      const subC = await log.subscribe({ topics: [TOPICS.events], from: [after], onRecord: (r) => void resumed.push(r) });
+      await eventually(() => resumed.length >= 10, 30_000);
+      await subC.stop();
+      expect(resumed.map(numberOf)).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    });
+
+    it('reports the end of each partition', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 30, 3);
+      const ends = await log.ends(TOPICS.events);
+      expect(ends.reduce((sum, e) => sum + Number(e.end), 0)).toBe(30);
+      expect(await log.ping()).toBe(true);
+    });
+  });
+}

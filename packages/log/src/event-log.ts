@@ -1,0 +1,87 @@
+import type { TopicName } from './topics';
+
+/**
+ * The EventLog port: the append-only log every service shares. Adapters
+ * (Kafka for scale-out, embedded for zero setup) pass one contract suite.
+ */
+export interface OutgoingRecord {
+  topic: TopicName;
+  /** Records with the same key keep their order (`tenant:call` for events). */
+  key: string;
+  value: Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface LogPosition {
+  topic: TopicName;
+  partition: number;
+  /** Offset of the record; positions compare as bigints. */
+  offset: string;
+}
+
+export interface LogRecord extends LogPosition {
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+  /** Milliseconds since the epoch when the log stored the record. */
+  timestamp: number;
+}
+
+export type RecordBatchHandler = (records: readonly LogRecord[]) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Consumers in one group share the partitions; each group sees every record. */
+  group: string;
+  topics: readonly TopicName[];
+  /** Called with records of one partition, in order. The positions are committed only after it resolves. */
+  onBatch: RecordBatchHandler;
+}
+
+export interface ReplayOptions {
+  topics: readonly TopicName[];
+  /** Where to start: the beginning of the log, or the first record stored at or after a time. */
+  from: 'earliest' | Date;
+  onBatch: RecordBatchHandler;
+}
+
+export interface ReplaySummary {
+  records: number;
+}
+
+export interface SubscribeOptions {
+  topics: readonly TopicName[];
+  /** `latest` for live readers; positions (the last record seen per partition) to resume after a reconnect. */
+  from: 'latest' | readonly LogPosition[];
+  onRecord: (record: LogRecord) => void;
+}
+
+export interface Running {
+  stop(): Promise<void>;
+}
+
+export interface PartitionEnd {
+  topic: TopicName;
+  partition: number;
+  /** Offset the next appended record will get. */
+  end: string;
+}
+
+export interface EventLog {
+  /** Resolves only once the log has durably stored every record, in order. */
+  append(records: readonly OutgoingRecord[]): Promise<LogPosition[]>;
+  consume(options: ConsumeOptions): Promise<Running>;
+  /** Reads from a point up to the end as it was when the replay began, then resolves. */
+  replay(options: ReplayOptions): Promise<ReplaySummary>;
+  /** A live fan-out: every subscriber sees every new record; nothing is committed. */
+  subscribe(options: SubscribeOptions): Promise<Running>;
+  ends(topic: TopicName): Promise<PartitionEnd[]>;
+  /** Answers whether the log is reachable right now (for health checks). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function comparePositions(a: string, b: string): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

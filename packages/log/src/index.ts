@@ -1,0 +1,3 @@
+export * from './event-log';
+export * from './topics';
+export { createKafkaLog, type KafkaLogOptions } from './kafka/kafka-log';

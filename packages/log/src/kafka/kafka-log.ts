@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata, type Producer } from 'kafkajs';
+import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, ReplayOptions, ReplaySummary, Running, SubscribeOptions, ConsumeOptions } from '../event-log';
+import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
+import { AppendBatcher } from './append-batcher';
+import { replayUntilEnd } from './replay';
+
+export interface KafkaLogOptions {
+  brokers: readonly string[];
+  clientId: string;
+  /** Prepended to every topic name, so tests (or tenants of a shared cluster) stay apart. */
+  namespace?: string;
+  /** Records per produce request at most. */
+  maxBatch?: number;
+}
+
+/** The EventLog on Apache Kafka: idempotent producer with acks=all, commits after the handler. */
+export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+  const namespace = options.namespace ?? '';
+  const physical = (topic: TopicName) => `${namespace}${topic}`;
+  const logical = new Map<string, TopicName>(ALL_TOPICS.map((t) => [physical(t), t]));
+  const toLogical = (name: string): TopicName => {
+    const topic = logical.get(name);
+    if (!topic) throw new Error(`record from unknown topic ${name}`);
+    return topic;
+  };
+
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: [...options.brokers],
+    logLevel: logLevel.NOTHING,
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  await ensureTopics(admin, physical);
+  const partitionMetadata = await topicMetadata(admin, physical);
+
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    // An idempotent kafkajs producer keeps one request in flight; the batcher keeps it full.
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  const choosePartition = Partitioners.DefaultPartitioner();
+
+  const batcher = new AppendBatcher<OutgoingRecord, LogPosition>(async (records) => {
+    const placed = records.map((record) => {
+      const meta = partitionMetadata.get(record.topic) ?? [];
+      const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
+      return { record, message: { ...message, partition: choosePartition({ topic: physical(record.topic), partitionMetadata: meta, message }) } };
+    });
+    const byTopic = new Map<TopicName, typeof placed>();
+    for (const p of placed) byTopic.set(p.record.topic, [...(byTopic.get(p.record.topic) ?? []), p]);
+    const written = await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
+    });
+    const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
+    const positions = new Map<OutgoingRecord, LogPosition>();
+    for (const [topic, items] of byTopic) {
+      for (const { record, message } of items) {
+        const slot = `${topic}:${message.partition}`;
+        const offset = nextOffset.get(slot) ?? 0n;
+        nextOffset.set(slot, offset + 1n);
+        positions.set(record, { topic, partition: message.partition, offset: offset.toString() });
+      }
+    }
+    return records.map((r) => positions.get(r) as LogPosition);
+  }, options.maxBatch ?? 2_000);
+
+  const running = new Set<Running>();
+  const track = (consumer: Consumer): Running => {
+    const handle: Running = {
+      stop: async () => {
+        running.delete(handle);
+        await consumer.disconnect();
+      },
+    };
+    running.add(handle);
+    return handle;
+  };
+
+  const toRecord = (topic: string, partition: number, message: KafkaMessage): LogRecord => ({
+    topic: toLogical(topic),
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value ?? Buffer.alloc(0),
+    headers: stringHeaders(message.headers),
+    timestamp: Number(message.timestamp),
+  });
+
+  return {
+    append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
+
+    async consume({ group, topics, onBatch }: ConsumeOptions) {
+      const consumer = kafka.consumer({ groupId: `${namespace}${group}`, allowAutoTopicCreation: false });
+      await consumer.connect();
+      await consumer.subscribe({ topics: topics.map(physical), fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          if (!isRunning() || isStale() || batch.messages.length === 0) return;
+          const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
+          await onBatch(records);
+          const last = batch.messages[batch.messages.length - 1];
+          if (!last) return;
+          resolveOffset(last.offset);
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+          await heartbeat();
+        },
+      });
+      return track(consumer);
+    },
+
+    async replay(options: ReplayOptions): Promise<ReplaySummary> {
+      return replayUntilEnd({ kafka, admin, physical, toRecord, options, groupPrefix: `${namespace}replay-` });
+    },
+
+    async subscribe({ topics, from, onRecord }: SubscribeOptions) {
+      const consumer = kafka.consumer({ groupId: `${namespace}fanout-${randomUUID()}`, allowAutoTopicCreation: false });
+      await consumer.connect();
+      await consumer.subscribe({ topics: topics.map(physical), fromBeginning: false });
+      const started = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: async ({ topic, partition, message }) => onRecord(toRecord(topic, partition, message)),
+      });
+      // Seeking explicitly pins "latest" to the moment of the call, not to a later first fetch.
+      const starts = from === 'latest' ? await latestPositions(admin, topics, physical) : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: (BigInt(p.offset) + 1n).toString() }));
+      for (const start of starts) consumer.seek(start);
+      await started;
+      return track(consumer);
+    },
+
+    async ends(topic: TopicName): Promise<PartitionEnd[]> {
+      const offsets = await admin.fetchTopicOffsets(physical(topic));
+      return offsets.map((o) => ({ topic, partition: o.partition, end: o.high })).sort((a, b) => a.partition - b.partition);
+    },
+
+    async ping() {
+      try {
+        await admin.describeCluster();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      await Promise.all([...running].map((r) => r.stop()));
+      await batcher.flush();
+      await producer.disconnect();
+      await admin.disconnect();
+    },
+  };
+}
+
+async function ensureTopics(admin: Admin, physical: (t: TopicName) => string): Promise<void> {
+  const existing = new Set(await admin.listTopics());
+  const missing = ALL_TOPICS.filter((t) => !existing.has(physical(t)));
+  if (missing.length === 0) return;
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: missing.map((t) => ({ topic: physical(t), numPartitions: PARTITIONS[t], replicationFactor: -1 })),
+  });
+}
+
+async function topicMetadata(admin: Admin, physical: (t: TopicName) => string): Promise<Map<TopicName, PartitionMetadata[]>> {
+  const { topics } = await admin.fetchTopicMetadata({ topics: ALL_TOPICS.map(physical) });
+  const byName = new Map(topics.map((t) => [t.name, t.partitions]));
+  return new Map(ALL_TOPICS.map((t) => [t, byName.get(physical(t)) ?? []]));
+}
+
+async function latestPositions(admin: Admin, topics: readonly TopicName[], physical: (t: TopicName) => string) {
+  const perTopic = await Promise.all(
+    topics.map(async (t) => (await admin.fetchTopicOffsets(physical(t))).map((o) => ({ topic: physical(t), partition: o.partition, offset: o.high }))),
+  );
+  return perTopic.flat();
+}
+
+function stringHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
+  }
+  return out;
+}
