@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const list = z
+  .string()
+  .transform((s) => s.split(',').map((part) => part.trim()).filter(Boolean));
+
+/**
+ * Everything Earshot reads from the environment, read once at boot. With no
+ * KAFKA_BROKERS / DATABASE_URL the program runs embedded.
+ */
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),
+    /** Topic and consumer-group prefix, so several deployments (or test runs) can share a cluster. */
+    EARSHOT_LOG_NAMESPACE: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+    DATABASE_URL: z.string().url().optional(),
+    EARSHOT_DATA_DIR: z.string().default('.data'),
+    /** 32 bytes, base64: encrypts webhook secrets at rest. Required in production. */
+    EARSHOT_MASTER_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+    EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute(120),
+    EARSHOT_INGEST_EVENTS_PER_MIN: perMinute(5_000),
+    EARSHOT_KEY_REQUESTS_PER_MIN: perMinute(600),
+    EARSHOT_DEMO_API_KEY: z.string().optional(),
+    EARSHOT_DEMO_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** Proxies (IPs or CIDRs) whose X-Forwarded-For is believed; anyone else's is ignored. */
+    EARSHOT_TRUSTED_PROXIES: list.default([]),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of ['EARSHOT_MASTER_KEY', 'EARSHOT_ADMIN_TOKEN', 'KAFKA_BROKERS', 'DATABASE_URL'] as const) {
+      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => issue.path.join('.')),
+    `invalid configuration:\n  ${lines.join('\n  ')}`,
+  );
+}

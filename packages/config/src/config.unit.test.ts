@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs embedded with defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.KAFKA_BROKERS).toBeUndefined();
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.EARSHOT_INGEST_REQUESTS_PER_MIN).toBe(120);
+    expect(config.EARSHOT_INGEST_EVENTS_PER_MIN).toBe(5_000);
+    expect(config.EARSHOT_KEY_REQUESTS_PER_MIN).toBe(600);
+  });
+
+  it('reads a broker list', () => {
+    expect(loadConfig({ KAFKA_BROKERS: 'a:9092, b:9093' }).KAFKA_BROKERS).toEqual(['a:9092', 'b:9093']);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ KAFKA_BROKERS: 'nohost' })).toThrow(/KAFKA_BROKERS/);
+  });
+
+  it('refuses production without a master key, naming it', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production', KAFKA_BROKERS: 'k:9092', DATABASE_URL: 'postgres://x@y/z', EARSHOT_ADMIN_TOKEN: 'a'.repeat(20) });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variables).toEqual(['EARSHOT_MASTER_KEY']);
+      expect((error as ConfigError).message).toContain('EARSHOT_MASTER_KEY: is required when NODE_ENV=production');
+    }
+  });
+});

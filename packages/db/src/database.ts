@@ -1,0 +1,35 @@
+import createConnectionPool, { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@databases/pg';
+
+export { sql, type ConnectionPool, type Queryable, type SQLQuery };
+
+export interface DatabaseOptions {
+  url: string;
+  /** Connections at most; each service sizes its own pool. */
+  poolSize?: number;
+  applicationName: string;
+}
+
+/** One code path for the embedded server and production PostgreSQL alike. */
+export function openDatabase({ url, poolSize = 10, applicationName }: DatabaseOptions): ConnectionPool {
+  return createConnectionPool({
+    connectionString: url,
+    poolSize,
+    bigIntMode: 'number',
+    applicationName,
+    // Stop a statement that hangs rather than a request that waits forever.
+    queryTimeoutMilliseconds: 30_000,
+    idleTimeoutMilliseconds: 30_000,
+    onError: (error) => console.error(`[db] ${applicationName}: ${error.message}`),
+  });
+}
+
+/** Answers whether the database takes a query, and how long it took. */
+export async function databaseHealth(db: Queryable): Promise<{ connected: boolean; latencyMs: number }> {
+  const started = performance.now();
+  try {
+    await db.query(sql`select 1`);
+    return { connected: true, latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { connected: false, latencyMs: Math.round(performance.now() - started) };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './database';
+export * from './migrations';
+export * from './tenant-scope';
+
+/** The migrations of the database itself (roles and grants), applied before every module's. */
+export const DATABASE_MIGRATIONS = { module: 'db', directory: new URL('../migrations/', import.meta.url) } as const;
