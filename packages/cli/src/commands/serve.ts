@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@earshot/config';
+import { resolveTargets, startModules } from '@earshot/server';
+import type { Command } from '../main';
+import { composeTargets } from '../targets';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run Earshot services: --target=all|gateway,projector,query,audit [--port N]',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: { target: { type: 'string', default: 'all' }, port: { type: 'string' } },
+      strict: true,
+    });
+    const config = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
+    const { runtime, modules } = composeTargets(config);
+    const targets = (values.target ?? 'all').split(',').map((t) => t.trim()).filter(Boolean);
+    const ordered = resolveTargets(targets, modules);
+    const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
+
+    let address: string;
+    try {
+      address = await runtime.http().listen({ port: config.PORT, host: '0.0.0.0' });
+    } catch (error) {
+      await running.stop();
+      throw error;
+    }
+    console.log(`Earshot ${targets.join(',')} listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
+
+    await new Promise<void>((resolve) => {
+      const drain = (signal: string) => {
+        console.error(`[earshot] ${signal}: draining`);
+        resolve();
+      };
+      process.once('SIGTERM', () => drain('SIGTERM'));
+      process.once('SIGINT', () => drain('SIGINT'));
+    });
+    await running.stop();
+    return 0;
+  },
+};

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+
+export interface DependencyHealth {
+  connected: boolean;
+  latencyMs: number;
+}
+
+export type HealthCheck = () => Promise<DependencyHealth>;
+
+/**
+ * `/health` over whatever this process runs: each module adds the
+ * dependencies it needs; 503 with an Error-shaped body names what is down.
+ */
+export class HealthChecks {
+  private readonly checks = new Map<string, HealthCheck>();
+
+  add(name: string, check: HealthCheck): void {
+    this.checks.set(name, check);
+  }
+
+  register(app: FastifyInstance, service: string): void {
+    app.get('/health', { config: { public: true } }, async (_request, reply) => {
+      const results = Object.fromEntries(await Promise.all([...this.checks].map(async ([name, check]) => [name, await timed(check)] as const)));
+      const down = Object.entries(results).filter(([, r]) => !r.connected).map(([name]) => name);
+      const database = results.database ?? { connected: false, latencyMs: 0 };
+      if (down.length === 0) return { ok: true, service, ...results, database };
+      return reply.status(503).send({ ok: false, error: `degraded: ${down.join(', ')} unreachable`, code: 'UNAVAILABLE', service, ...results, database });
+    });
+  }
+}
+
+async function timed(check: HealthCheck): Promise<DependencyHealth> {
+  const started = performance.now();
+  const timeout = new Promise<DependencyHealth>((resolve) =>
+    setTimeout(() => resolve({ connected: false, latencyMs: Math.round(performance.now() - started) }), 2_000).unref(),
+  );
+  return Promise.race([check().catch(() => ({ connected: false, latencyMs: Math.round(performance.now() - started) })), timeout]);
+}

@@ -1,0 +1,4 @@
+export * from './health';
+export * from './http';
+export * from './modules';
+export * from './runtime';

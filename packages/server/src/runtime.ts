@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '@earshot/config';
+import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, type ConnectionPool, type MigrationSet } from '@earshot/db';
+import { createKafkaLog, type EventLog } from '@earshot/log';
+import { HealthChecks } from './health';
+import { buildHttp } from './http';
+import type { Module } from './modules';
+
+/**
+ * What the infrastructure modules provide to the services. Each accessor
+ * throws until its module has started, so a service that forgot to declare a
+ * dependency fails at boot, not on its first request.
+ */
+export interface Runtime {
+  config: Config;
+  database(): ConnectionPool;
+  log(): EventLog;
+  http(): FastifyInstance;
+  health: HealthChecks;
+  /** Injected so tests can move time (idempotency windows, signatures, rollups). */
+  now(): Date;
+}
+
+export type InfrastructureName = 'database' | 'log' | 'http';
+
+export interface RuntimeOptions {
+  config: Config;
+  service: string;
+  /** Every module's migrations, applied whatever the target, so any target can read any table. */
+  migrations: readonly MigrationSet[];
+  /** Opens the log; Kafka when KAFKA_BROKERS is set, else the caller's embedded log. */
+  openLog?: (config: Config) => Promise<EventLog>;
+  databaseUrl?: string;
+  now?: () => Date;
+}
+
+export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
+  const { config } = options;
+  let database: ConnectionPool | undefined;
+  let log: EventLog | undefined;
+  let http: FastifyInstance | undefined;
+  const need = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`${name} is not started: declare it in the module's dependsOn`);
+    return value;
+  };
+  const health = new HealthChecks();
+
+  const runtime: Runtime = {
+    config,
+    database: () => need(database, 'database'),
+    log: () => need(log, 'log'),
+    http: () => need(http, 'http'),
+    health,
+    now: options.now ?? (() => new Date()),
+  };
+
+  const modules: Module[] = [
+    {
+      name: 'database',
+      dependsOn: [],
+      start: async () => {
+        const url = options.databaseUrl ?? config.DATABASE_URL;
+        if (!url) throw new Error('DATABASE_URL is not set');
+        const pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
+        await migrate(pool, [DATABASE_MIGRATIONS, ...options.migrations]);
+        database = pool;
+        health.add('database', () => databaseHealth(pool));
+        return { stop: () => pool.dispose() };
+      },
+    },
+    {
+      name: 'log',
+      dependsOn: [],
+      start: async () => {
+        const opened = options.openLog
+          ? await options.openLog(config)
+          : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
+        log = opened;
+        health.add('log', async () => {
+          const started = performance.now();
+          return { connected: await opened.ping(), latencyMs: Math.round(performance.now() - started) };
+        });
+        return { stop: () => opened.close() };
+      },
+    },
+    {
+      name: 'http',
+      dependsOn: [],
+      start: async () => {
+        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES });
+        health.register(app, 'earshot');
+        http = app;
+        // Closing stops accepting and waits for in-flight requests: the first step of a drain.
+        return { stop: () => app.close() };
+      },
+    },
+  ];
+  return { runtime, modules };
+}
