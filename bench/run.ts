@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { infraDown, infraUp } from '../deploy/local/infra';
+
+/**
+ * `npm run bench -- <name> [options]`: brings up the same infrastructure as the
+ * tests, runs `bench/<name>.ts`, and ends with one line holding a JSON object
+ * of its figures, so runs can be compared.
+ */
+export interface BenchContext {
+  kafkaBrokers: string[];
+  databaseUrl: string;
+  args: string[];
+  progress(line: string): void;
+  report(line: string): void;
+}
+
+export type Bench = (context: BenchContext) => Promise<Record<string, number | string>>;
+
+async function main(): Promise<number> {
+  const [name, ...args] = process.argv.slice(2);
+  const file = name ? new URL(`./${name}.ts`, import.meta.url) : undefined;
+  if (!name || !file || !existsSync(file)) {
+    console.error(`usage: npm run bench -- <name>   (names: files under bench/)`);
+    return 2;
+  }
+  const infra = await infraUp((line) => console.error(`[infra] ${line}`));
+  try {
+    const bench = ((await import(file.href)) as { default: Bench }).default;
+    const figures = await bench({
+      kafkaBrokers: infra.kafkaBrokers.split(','),
+      databaseUrl: infra.databaseUrl,
+      args,
+      progress: (line) => process.stderr.write(`\r\x1b[2K${line}`),
+      report: (line) => process.stderr.write(`\r\x1b[2K${line}\n`),
+    });
+    console.log(JSON.stringify({ bench: name, at: new Date().toISOString(), ...figures }));
+    return 0;
+  } finally {
+    await infraDown(infra.started);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);
