@@ -1,0 +1,19 @@
+import { afterAll, beforeAll } from 'vitest';
+import { migrate, type ConnectionPool } from '@earshot/db';
+import { openTestDatabase } from '../../../../test/support/database';
+import { uniqueNamespace } from '../../../../test/support/infra';
+import { eventLogContract } from '../contract/event-log.contract';
+import { EMBEDDED_LOG_MIGRATIONS } from './migrations';
+import { createEmbeddedLog } from './embedded-log';
+
+let db: ConnectionPool;
+let url: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, url, close } = await openTestDatabase('embedded_log'));
+  await migrate(db, [EMBEDDED_LOG_MIGRATIONS]);
+});
+afterAll(async () => close());
+
+eventLogContract('embedded (PostgreSQL)', () => createEmbeddedLog({ db, url, namespace: uniqueNamespace('log') }));
