@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startKafka, stopKafka } from './kafka';
-import { startPostgres, stopPostgres } from './postgres';
+import { startPostgres, stopPostgres } from '@earshot/db';
 
 /**
  * Local infrastructure without Docker: a Kafka broker and a PostgreSQL server
@@ -28,7 +28,7 @@ export async function infraUp(log: (line: string) => void = (l) => console.error
   const presetPostgres = process.env.DATABASE_URL;
   const [kafka, postgres] = await Promise.all([
     presetKafka ? { brokers: presetKafka, fresh: false } : startKafka({ cacheDir, stateDir, port: kafkaPort }, log),
-    presetPostgres ? { url: presetPostgres, fresh: false } : startPostgres({ stateDir, port: postgresPort }, log),
+    presetPostgres ? { url: presetPostgres, fresh: false } : startPostgres({ stateDir, port: postgresPort, disposable: true }, log),
   ]);
   return {
     kafkaBrokers: kafka.brokers,

@@ -18,6 +18,8 @@ export const ConfigSchema = z
     EARSHOT_LOG_NAMESPACE: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
     DATABASE_URL: z.string().url().optional(),
     EARSHOT_DATA_DIR: z.string().default('.data'),
+    /** Where the embedded PostgreSQL listens when DATABASE_URL is not set. */
+    EARSHOT_EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65_535).default(15_433),
     /** 32 bytes, base64: encrypts webhook secrets at rest. Required in production. */
     EARSHOT_MASTER_KEY: z
       .string()

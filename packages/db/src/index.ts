@@ -1,4 +1,5 @@
 export * from './database';
+export * from './embedded-server';
 export * from './migrations';
 export * from './tenant-scope';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@earshot/config';
-import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, type ConnectionPool, type MigrationSet } from '@earshot/db';
-import { createKafkaLog, type EventLog } from '@earshot/log';
+import { resolve } from 'node:path';
+import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, startPostgres, stopPostgres, type ConnectionPool, type MigrationSet } from '@earshot/db';
+import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
 import type { Module } from './modules';
@@ -28,9 +29,6 @@ export interface RuntimeOptions {
   service: string;
   /** Every module's migrations, applied whatever the target, so any target can read any table. */
   migrations: readonly MigrationSet[];
-  /** Opens the log; Kafka when KAFKA_BROKERS is set, else the caller's embedded log. */
-  openLog?: (config: Config) => Promise<EventLog>;
-  databaseUrl?: string;
   now?: () => Date;
 }
 
@@ -54,26 +52,41 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     now: options.now ?? (() => new Date()),
   };
 
+  const embeddedLog = config.KAFKA_BROKERS === undefined;
+  let databaseUrl: string | undefined;
   const modules: Module[] = [
     {
       name: 'database',
       dependsOn: [],
       start: async () => {
-        const url = options.databaseUrl ?? config.DATABASE_URL;
-        if (!url) throw new Error('DATABASE_URL is not set');
+        // Without DATABASE_URL the program runs its own PostgreSQL, with its data under EARSHOT_DATA_DIR.
+        const stateDir = resolve(config.EARSHOT_DATA_DIR);
+        const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT }, (line) => console.error(`[earshot] ${line}`))).url;
         const pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
-        await migrate(pool, [DATABASE_MIGRATIONS, ...options.migrations]);
+        try {
+          await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
+        } catch (error) {
+          await pool.dispose();
+          throw error;
+        }
         database = pool;
+        databaseUrl = url;
         health.add('database', () => databaseHealth(pool));
-        return { stop: () => pool.dispose() };
+        return {
+          stop: async () => {
+            await pool.dispose();
+            if (!config.DATABASE_URL) stopPostgres(stateDir);
+          },
+        };
       },
     },
     {
       name: 'log',
-      dependsOn: [],
+      // The embedded log lives in the database; Kafka needs nothing else.
+      dependsOn: embeddedLog ? ['database'] : [],
       start: async () => {
-        const opened = options.openLog
-          ? await options.openLog(config)
+        const opened = embeddedLog
+          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE })
           : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
         log = opened;
         health.add('log', async () => {

@@ -4,6 +4,25 @@ import { resolveTargets, startModules } from '@earshot/server';
 import type { Command } from '../main';
 import { composeTargets } from '../targets';
 
+/**
+ * Resolves on the first SIGTERM or SIGINT. Later signals are noted and
+ * ignored: under a terminal, Ctrl-C reaches us twice (directly, and forwarded
+ * by npm), and the second must not cut the drain short.
+ */
+function drainSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    let draining = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (draining) return console.error(`[earshot] ${signal}: already draining`);
+      draining = true;
+      console.error(`[earshot] ${signal}: draining`);
+      resolve();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run Earshot services: --target=all|gateway,projector,query,audit [--port N]',
@@ -28,14 +47,7 @@ export const serveCommand: Command = {
     }
     console.log(`Earshot ${targets.join(',')} listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
 
-    await new Promise<void>((resolve) => {
-      const drain = (signal: string) => {
-        console.error(`[earshot] ${signal}: draining`);
-        resolve();
-      };
-      process.once('SIGTERM', () => drain('SIGTERM'));
-      process.once('SIGINT', () => drain('SIGINT'));
-    });
+    await drainSignal();
     await running.stop();
     return 0;
   },
