@@ -1,0 +1,7 @@
+export * from './api-key';
+export * from './secret-box';
+export * from './signature';
+export * from './tenants';
+
+/** Tenants and API keys; applied by every target, since any may authenticate. */
+export const AUTH_MIGRATIONS = { module: 'auth', directory: new URL('../migrations/', import.meta.url) } as const;

@@ -1,0 +1,87 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { issueApiKey, parseApiKey, SCOPES, type KeyEnvironment, type Scope } from './api-key';
+import type { SecretBox } from './secret-box';
+
+export interface Tenant {
+  id: string;
+  name: string;
+}
+
+export interface CreatedTenant {
+  tenant: Tenant;
+  /** Shown once: only its hash is stored. */
+  apiKey: string;
+  /** Shown once: stored sealed under the master key. */
+  webhookSecret: string;
+}
+
+/** A new tenant with its webhook secret and a first key carrying every scope. */
+export async function createTenant(db: ConnectionPool, box: SecretBox, input: { name: string; environment?: KeyEnvironment }): Promise<CreatedTenant> {
+  const tenant: Tenant = { id: randomUUID(), name: input.name };
+  const webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const key = issueApiKey(input.environment ?? 'production');
+  await db.tx(async (tx) => {
+    await tx.query(sql`insert into tenants (id, name, webhook_secret) values (${tenant.id}, ${tenant.name}, ${box.seal(webhookSecret)})`);
+    await tx.query(sql`
+      insert into api_keys (id, tenant_id, name, display_prefix, key_hash, scopes, environment)
+      values (${randomUUID()}, ${tenant.id}, 'default', ${key.displayPrefix}, ${key.hash}, ${[...SCOPES]}, ${key.environment})`);
+  });
+  return { tenant, apiKey: key.key, webhookSecret };
+}
+
+export interface AuthenticatedKey {
+  tenant: Tenant;
+  keyId: string;
+  scopes: readonly Scope[];
+  environment: KeyEnvironment;
+  /** The secrets a signature may be made with: the current one, and the previous one during a rotation. */
+  webhookSecrets: readonly string[];
+}
+
+interface KeyRow {
+  key_id: string;
+  tenant_id: string;
+  tenant_name: string;
+  scopes: Scope[];
+  environment: KeyEnvironment;
+  webhook_secret: Buffer;
+  previous_webhook_secret: Buffer | null;
+}
+
+/**
+ * The one way from a presented API key to its tenant. A malformed key or a
+ * bad checksum is refused before any lookup; an unknown, revoked or expired
+ * key finds nothing.
+ */
+export async function authenticateApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
+  const parsed = parseApiKey(presented);
+  if (!parsed) return undefined;
+  const [row] = (await db.query(sql`
+    select k.id as key_id, t.id as tenant_id, t.name as tenant_name, k.scopes, k.environment, t.webhook_secret,
+           case when t.previous_secret_expires_at > ${now} then t.previous_webhook_secret end as previous_webhook_secret
+      from api_keys k join tenants t on t.id = k.tenant_id
+     where k.key_hash = ${parsed.hash} and k.status = 'active' and (k.expires_at is null or k.expires_at > ${now})`)) as KeyRow[];
+  if (!row || row.environment !== parsed.environment) return undefined;
+  const secrets = [box.open(row.webhook_secret), ...(row.previous_webhook_secret ? [box.open(row.previous_webhook_secret)] : [])];
+  return {
+    tenant: { id: row.tenant_id, name: row.tenant_name },
+    keyId: row.key_id,
+    scopes: row.scopes,
+    environment: row.environment,
+    webhookSecrets: secrets,
+  };
+}
+
+/**
+ * Replaces the webhook secret; the old one keeps verifying until `overlapUntil`
+ * so senders can switch without a gap. Answers the new secret (shown once).
+ */
+export async function rotateWebhookSecret(db: ConnectionPool, box: SecretBox, tenantId: string, overlapUntil: Date): Promise<string> {
+  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  await db.query(sql`
+    update tenants
+       set previous_webhook_secret = webhook_secret, previous_secret_expires_at = ${overlapUntil}, webhook_secret = ${box.seal(secret)}
+     where id = ${tenantId}`);
+  return secret;
+}

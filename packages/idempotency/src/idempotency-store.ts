@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type ConnectionPool } from '@earshot/db';
+
+export interface IdempotencyOptions {
+  /** The write the keys belong to, e.g. `ingest`; keys of different scopes never meet. */
+  scope: string;
+  /** How long an answer is kept and replayed: 72 hours for ingest, 24 for the query service's writes. */
+  retentionMs: number;
+  /** How long a claim may stay in flight before another process may take it over (its holder died). */
+  leaseMs?: number;
+  now: () => Date;
+}
+
+export interface IdempotencyRequest {
+  tenantId: string;
+  key: string;
+  /** Hash of the request, so a caller can tell a true retry from a different request under a reused key. */
+  requestHash: Buffer;
+}
+
+export interface StoredAnswer {
+  status: number;
+  response: unknown;
+}
+
+export type Claim =
+  /** This caller holds the key: it must `complete` or `release` it. */
+  | { state: 'claimed' }
+  /** Someone answered this key before. */
+  | ({ state: 'done'; requestHash: Buffer } & StoredAnswer)
+  /** Someone else is answering it right now. */
+  | { state: 'in_flight' };
+
+interface ClaimRow {
+  ord: number;
+  claimed: boolean;
+  state: 'in_flight' | 'done' | null;
+  status: number | null;
+  response: unknown;
+  request_hash: Buffer | null;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * Idempotency keys in Postgres, shared by every process: the first request
+ * claims a key with one insert, later ones get its answer. Every call takes
+ * many requests at once so a batch costs one round trip.
+ */
+export class IdempotencyStore {
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly db: ConnectionPool,
+    private readonly options: IdempotencyOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** Claims each key, or tells who has it. A key given twice in one call is claimed once; the second copy is in flight. */
+  async claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
+    if (requests.length === 0) return [];
+    const now = this.options.now();
+    const seen = new Set<string>();
+    const unique = requests.map((r) => {
+      const id = `${r.tenantId}\u0000${r.key}`;
+      const first = !seen.has(id);
+      seen.add(id);
+      return first;
+    });
+    const firsts = requests.filter((_, i) => unique[i]);
+    const rows = (await this.db.query(sql`
+      with input as (
+        select * from unnest(${firsts.map((r) => r.tenantId)}::uuid[], ${firsts.map((r) => r.key)}::text[], ${firsts.map((r) => r.requestHash)}::bytea[])
+          with ordinality as i (tenant_id, key, request_hash, ord)
+      ), claimed as (
+        insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
+        select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)} from input
+        on conflict (tenant_id, scope, key) do update
+          set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null,
+              created_at = excluded.created_at, lease_until = excluded.lease_until
+          where (k.state = 'in_flight' and k.lease_until < excluded.created_at)
+             or k.created_at < ${new Date(now.getTime() - this.options.retentionMs)}
+        returning k.tenant_id, k.key
+      )
+      select i.ord::int as ord, c.key is not null as claimed, k.state, k.status, k.response, k.request_hash
+        from input i
+        left join claimed c on c.tenant_id = i.tenant_id and c.key = i.key
+        left join idempotency_keys k on k.tenant_id = i.tenant_id and k.scope = ${this.options.scope} and k.key = i.key
+       order by i.ord`)) as ClaimRow[];
+    let at = 0;
+    return unique.map((first) => (first ? toClaim(rows[at++]) : { state: 'in_flight' }));
+  }
+
+  /** Stores the answers of claimed keys; later requests with these keys get them back. */
+  async complete(answers: readonly (Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer)[]): Promise<void> {
+    if (answers.length === 0) return;
+    await this.db.query(sql`
+      update idempotency_keys k set state = 'done', status = a.status, response = a.response::jsonb
+        from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
+          as a (tenant_id, key, status, response)
+       where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`);
+  }
+
+  /** Gives claimed keys up (the work failed), so a retry can claim them afresh. */
+  async release(requests: readonly Pick<IdempotencyRequest, 'tenantId' | 'key'>[]): Promise<void> {
+    if (requests.length === 0) return;
+    await this.db.query(sql`
+      delete from idempotency_keys k
+       using unnest(${requests.map((r) => r.tenantId)}::uuid[], ${requests.map((r) => r.key)}::text[]) as r (tenant_id, key)
+       where k.tenant_id = r.tenant_id and k.scope = ${this.options.scope} and k.key = r.key and k.state = 'in_flight'`);
+  }
+
+  /**
+   * Waits while another request holds the key: answers its result once done,
+   * or claims the key if that request gave up. Still in flight after
+   * `timeoutMs`: answers in_flight and the caller decides (409, or 503).
+   */
+  async settle(request: IdempotencyRequest, timeoutMs: number): Promise<Claim> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+      const [claim] = await this.claim([request]);
+      if (!claim || claim.state !== 'in_flight' || Date.now() >= deadline) return claim ?? { state: 'in_flight' };
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+    }
+  }
+
+  /** Deletes answers older than the retention; answers how many. */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(this.options.now().getTime() - this.options.retentionMs);
+    const deleted = (await this.db.query(sql`
+      delete from idempotency_keys where scope = ${this.options.scope} and created_at < ${cutoff} and (state = 'done' or lease_until < ${this.options.now()})
+      returning 1`)) as unknown[];
+    return deleted.length;
+  }
+
+  /** Sweeps now and then; the returned stop waits for a sweep under way. */
+  startSweeper(intervalMs: number, onError: (error: unknown) => void): { stop(): Promise<void> } {
+    let running: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      running = this.sweep().catch(onError);
+    }, intervalMs);
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await running;
+      },
+    };
+  }
+}
+
+function toClaim(row: ClaimRow | undefined): Claim {
+  if (row?.claimed) return { state: 'claimed' };
+  if (row?.state === 'done' && row.status !== null && row.request_hash) return { state: 'done', status: row.status, response: row.response, requestHash: row.request_hash };
+  // Not ours and not visible yet: another transaction claimed it after this statement's snapshot.
+  return { state: 'in_flight' };
+}

@@ -1,0 +1,81 @@
+import type { Delivery } from '@earshot/contracts';
+import { encodeDelivery } from '@earshot/events';
+import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
+
+export interface DeliveryRecorderOptions {
+  /** Records held while the log is unreachable; beyond this the oldest are dropped, and counted aloud. */
+  maxPending?: number;
+  retryMs?: number;
+  report?: (line: string) => void;
+}
+
+/**
+ * Appends delivery records after the answer is sent, so the audit costs the
+ * sender no latency. A record is never dropped silently: a failed append is
+ * retried until the log takes it; only beyond `maxPending` records (the log
+ * down for long under load) are the oldest dropped, with the count reported;
+ * closing waits for what is pending. A crash loses what was still pending,
+ * at most the last few milliseconds of deliveries (never an event).
+ */
+export class DeliveryRecorder {
+  private pending: OutgoingRecord[] = [];
+  private draining: Promise<void> | undefined;
+  private dropped = 0;
+  private failing = false;
+  private closed = false;
+  private readonly maxPending: number;
+  private readonly retryMs: number;
+  private readonly report: (line: string) => void;
+
+  constructor(
+    private readonly log: EventLog,
+    options: DeliveryRecorderOptions = {},
+  ) {
+    this.maxPending = options.maxPending ?? 100_000;
+    this.retryMs = options.retryMs ?? 1_000;
+    this.report = options.report ?? ((line) => console.error(`[gateway] ${line}`));
+  }
+
+  record(deliveries: readonly Delivery[]): void {
+    for (const delivery of deliveries) {
+      this.pending.push({ topic: TOPICS.deliveries, key: delivery.tenant, value: encodeDelivery(delivery), headers: { tenant: delivery.tenant, outcome: delivery.outcome } });
+    }
+    const excess = this.pending.length - this.maxPending;
+    if (excess > 0) {
+      this.pending.splice(0, excess);
+      this.dropped += excess;
+      this.report(`delivery audit: the log has been unreachable too long; ${this.dropped} delivery records dropped so far`);
+    }
+    this.draining ??= this.drain();
+  }
+
+  /** Waits until every record so far is appended, or `deadlineMs` passes (then reports what is left). */
+  async close(deadlineMs: number): Promise<void> {
+    this.closed = true;
+    const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deadlineMs).unref());
+    while (this.draining) if ((await Promise.race([this.draining.then(() => 'done' as const), deadline])) === 'late') break;
+    if (this.pending.length > 0) this.report(`delivery audit: ${this.pending.length} delivery records not appended at shutdown`);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          await this.log.append(batch);
+          if (this.failing) this.report('delivery audit: the log takes delivery records again');
+          this.failing = false;
+        } catch (error) {
+          this.pending = [...batch, ...this.pending];
+          if (!this.failing) this.report(`delivery audit: appending delivery records failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+          this.failing = true;
+          if (this.closed) return;
+          await new Promise((resolve) => setTimeout(resolve, this.retryMs));
+        }
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
+import type { Config } from '@earshot/config';
+import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
+import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
+import type { Module, Runtime } from '@earshot/server';
+import { DeliveryRecorder } from './delivery-recorder';
+import { registerDeliveryHooks } from './delivery-hooks';
+import { Intake } from './intake';
+import { receiveBody } from './received-body';
+import { registerAuthHooks } from './request-auth';
+import { registerRateLimitHook } from './request-limits';
+import type { RoutePolicy, RouteRateLimit } from './route-policy';
+import { INGEST_HEADERS, registerIngestRoute } from './routes/ingest';
+import { registerTenantRoutes } from './routes/tenants';
+import { registerWebhookEventsRoute, WEBHOOK_EVENT_HEADERS } from './routes/webhook-events';
+
+/** The tables the gateway needs: tenants and keys, idempotency keys, rate-limit windows. */
+export const GATEWAY_MIGRATIONS = [AUTH_MIGRATIONS, IDEMPOTENCY_MIGRATIONS, RATE_LIMIT_MIGRATIONS] as const;
+
+export interface GatewayOptions {
+  /** How long a request waits for the log before answering 503. */
+  appendTimeoutMs?: number;
+  /** How long a concurrent copy waits for the first request with its idempotency key. */
+  duplicateWaitMs?: number;
+  /** How long an answer is replayed for its idempotency key: providers retry for up to 72 hours. */
+  idempotencyRetentionMs?: number;
+  idempotencySweepMs?: number;
+  rateLimitSyncMs?: number;
+}
+
+const DEFAULTS: Required<GatewayOptions> = {
+  appendTimeoutMs: 5_000,
+  duplicateWaitMs: 10_000,
+  idempotencyRetentionMs: 72 * 3_600_000,
+  idempotencySweepMs: 10 * 60_000,
+  rateLimitSyncMs: 200,
+};
+
+/** The ingest gateway: verifies, validates, encodes and appends; never writes read models. */
+export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}): Module {
+  const options = { ...DEFAULTS, ...overrides };
+  return {
+    name: 'gateway',
+    dependsOn: ['database', 'log', 'http'],
+    start: async () => {
+      const db = runtime.database();
+      const log = runtime.log();
+      const box = new SecretBox(loadMasterKey(runtime.config));
+      const report = (what: string) => (error: unknown) => console.error(`[gateway] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      const idempotency = new IdempotencyStore(db, { scope: 'ingest', retentionMs: options.idempotencyRetentionMs, now: runtime.now });
+      const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
+      const recorder = new DeliveryRecorder(log);
+      const intake = new Intake({ log, idempotency, appendTimeoutMs: options.appendTimeoutMs, duplicateWaitMs: options.duplicateWaitMs });
+      limiter.start();
+      const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
+
+      await runtime.http().register(async (gateway: FastifyInstance) => {
+        gateway.decorateRequest('caller', null);
+        gateway.decorateRequest('deliveryNotes', null);
+        gateway.decorateRequest('failure', null);
+        registerAuthHooks(gateway, { db, box, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerRateLimitHook(gateway, limiter);
+        registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);
+        // The HTTP server closes after in-flight requests finish: only then are counts and audit records flushed.
+        gateway.addHook('onClose', async () => {
+          await limiter.stop();
+          await sweeper.stop();
+          await recorder.close(5_000);
+        });
+
+        registerTenantRoutes(gateway, db, box);
+        await gateway.register(async (webhooks: FastifyInstance) => {
+          // Signatures cover the exact bytes: keep them, whatever the content type, and parse JSON ourselves.
+          webhooks.removeAllContentTypeParsers();
+          webhooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, receiveBody(body as Buffer)));
+          registerIngestRoute(webhooks, intake, webhookPolicy(runtime.config, INGEST_HEADERS), runtime.now);
+          registerWebhookEventsRoute(webhooks, intake, webhookPolicy(runtime.config, WEBHOOK_EVENT_HEADERS), runtime.now);
+        });
+      });
+      // Stopping happens in onClose above, when the HTTP module closes after this one.
+      return { stop: async () => undefined };
+    },
+  };
+}
+
+function webhookPolicy(config: Config, headers: { timestamp: string; signature: string }): RoutePolicy {
+  const rateLimits: RouteRateLimit[] = [
+    { name: 'ingest-requests', per: 'tenant', limit: config.EARSHOT_INGEST_REQUESTS_PER_MIN, counts: 'requests' },
+    { name: 'ingest-events', per: 'tenant', limit: config.EARSHOT_INGEST_EVENTS_PER_MIN, counts: 'events' },
+    { name: 'requests', per: 'key', limit: config.EARSHOT_KEY_REQUESTS_PER_MIN, counts: 'requests' },
+  ];
+  return {
+    auth: 'apiKey',
+    scope: 'events:write',
+    signature: { timestampHeader: headers.timestamp, signatureHeader: headers.signature },
+    rateLimits,
+    recordsDeliveries: true,
+  };
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, PROVIDER_EVENT_TYPES } from '@earshot/contracts';
+import type { EnvelopeOutcome, Intake, Sender } from '../intake';
+import { header } from '../request-auth';
+import { receivedBody, type RoutePolicy } from '../route-policy';
+import { failure, INGEST_HEADERS } from './ingest';
+
+export const WEBHOOK_EVENT_HEADERS = {
+  timestamp: 'x-timestamp',
+  signature: 'x-signature',
+  idempotencyKey: 'idempotency-key',
+} as const;
+
+/** The flat event of spec row 5. */
+export const WebhookEventSchema = z.object({
+  type: z.enum(PROVIDER_EVENT_TYPES),
+  agent_id: z.string().min(1),
+  provider_call_id: z.string().min(1),
+  latency_ms: z.int().min(0),
+});
+
+/**
+ * POST /api/v1/webhooks/events: the flat event mapped to a canonical
+ * envelope and taken in like any other. Unlike the ingest endpoint, a
+ * repeated Idempotency-Key is refused with 409; without one, every request
+ * is a new event.
+ */
+export function registerWebhookEventsRoute(app: FastifyInstance, intake: Intake, policy: RoutePolicy, now: () => Date): void {
+  app.post('/api/v1/webhooks/events', { config: { policy } }, async (request, reply) => {
+    const body = receivedBody(request.body);
+    const caller = request.caller as NonNullable<typeof request.caller>;
+    const sender: Sender = { tenantId: caller.tenant.id, provider: header(request, INGEST_HEADERS.provider) ?? 'custom', receivedAt: now() };
+    const parsed = body.json.ok ? WebhookEventSchema.safeParse(body.json.value) : undefined;
+    if (!parsed?.success) {
+      const fields = parsed ? fieldIssues(parsed.error) : [{ path: '(body)', message: body.json.ok ? 'invalid' : body.json.error }];
+      const reason = parsed ? `event is invalid: ${fields.map((f) => f.path).join(', ')}` : 'the body is not JSON';
+      const outcome = await intake.rejectBody(sender, body.raw, reason, fields);
+      request.deliveryNotes = [outcome.note];
+      throw failure(outcome.result);
+    }
+    const event = parsed.data;
+    const idempotencyKey = header(request, WEBHOOK_EVENT_HEADERS.idempotencyKey) ?? randomUUID();
+    const envelope = {
+      type: event.type,
+      version: CURRENT_EVENT_VERSION,
+      idempotency_key: idempotencyKey,
+      occurred_at: sender.receivedAt.toISOString(),
+      call: { provider_call_id: event.provider_call_id, agent_id: event.agent_id },
+      data: { latency_ms: event.latency_ms },
+    };
+    const [outcome] = await intake.accept(sender, [{ value: envelope, raw: body.raw }]);
+    const only = outcome as EnvelopeOutcome;
+    request.deliveryNotes = [only.note];
+    if (!only.result.ok) throw failure(only.result);
+    if (only.result.duplicate) {
+      throw new ApiError('IDEMPOTENCY_CONFLICT', `Idempotency-Key ${idempotencyKey} was already used; the event was accepted as ${only.result.id}`);
+    }
+    return reply.status(200).send({ ok: true, id: only.result.id });
+  });
+}
