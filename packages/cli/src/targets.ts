@@ -1,4 +1,5 @@
 import type { Config } from '@earshot/config';
+import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
 import { createRuntime, type Module, type Runtime } from '@earshot/server';
 
 /**
@@ -6,8 +7,8 @@ import { createRuntime, type Module, type Runtime } from '@earshot/server';
  * what each needs. `all` is just the module that depends on every service.
  */
 export function composeTargets(config: Config): { runtime: Runtime; modules: Module[] } {
-  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [] });
-  const services: Module[] = [];
-  const all: Module = { name: 'all', dependsOn: ['http', ...services.map((s) => s.name)], start: async () => ({ stop: async () => undefined }) };
+  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS] });
+  const services: Module[] = [gatewayModule(runtime)];
+  const all: Module = { name: 'all', dependsOn: ['database', 'log', 'http', ...services.map((s) => s.name)], start: async () => ({ stop: async () => undefined }) };
   return { runtime, modules: [...infrastructure, ...services, all] };
 }
