@@ -1,4 +1,5 @@
 import { serveCommand } from './commands/serve';
+import { tenantCommand } from './commands/tenant';
 
 export interface Command {
   name: string;
@@ -6,7 +7,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const commands: Command[] = [serveCommand];
+const commands: Command[] = [serveCommand, tenantCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
