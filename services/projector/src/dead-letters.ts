@@ -1,0 +1,30 @@
+import { encodeDeadLetter } from '@earshot/events';
+import { TOPICS, type LogRecord, type OutgoingRecord } from '@earshot/log';
+import { v5 as uuidV5 } from 'uuid';
+
+const DEAD_LETTER_NAMESPACE = 'b0f3e1a4-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
+
+/**
+ * The dead letter of a record the projector gave up on. Its id comes from the
+ * record's position, so if a crash makes the projector send it twice, both
+ * copies carry the same id and the audit store keeps one.
+ */
+export function deadLetterOf(record: LogRecord, reason: string, now: Date): OutgoingRecord {
+  const tenant = record.headers.tenant ?? null;
+  const value = encodeDeadLetter({
+    id: uuidV5(`${record.topic}:${record.partition}:${record.offset}`, DEAD_LETTER_NAMESPACE),
+    tenant,
+    provider: null,
+    received_at: now.toISOString(),
+    source: 'projector',
+    reason,
+    fields: [],
+    body: new Uint8Array(record.value),
+    event_type: record.headers.type ?? null,
+    idempotency_key: record.headers['idempotency-key'] ?? null,
+    topic: record.topic,
+    partition: record.partition,
+    offset: Number(record.offset),
+  });
+  return { topic: TOPICS.deadLetters, key: tenant ?? record.key, value, headers: { ...(tenant ? { tenant } : {}), source: 'projector' } };
+}

@@ -1,0 +1,49 @@
+import type { Delivery, StoredEvent } from '@earshot/contracts';
+import { v5 as uuidV5, validate as isUuid } from 'uuid';
+
+/** Fixed namespace of call ids: the same (tenant, provider, provider call id) gives the same id in every process and every replay. */
+const CALL_ID_NAMESPACE = '3c0f6a52-8a3e-4d0b-9f51-2f6f3f0c7a11';
+
+/** The Call resource's id, derived from what identifies a call in the events: its tenant, provider and provider call id. */
+export function callIdOf(tenantId: string, provider: string, providerCallId: string): string {
+  return uuidV5(`${tenantId}\n${provider}\n${providerCallId}`, CALL_ID_NAMESPACE);
+}
+
+/** An event the projector cannot apply whatever it tries; it goes to the dead-letter topic with this reason. */
+export class PoisonEvent extends Error {
+  override readonly name = 'PoisonEvent';
+}
+
+/** An event as the projections see it: decoded, its tenant checked, its call identified. */
+export interface ProjectedEvent {
+  event: StoredEvent;
+  tenantId: string;
+  /** Null for the tenant's own events that are not about a call. */
+  callId: string | null;
+  /**
+   * A total order on events independent of arrival: when it happened, then the
+   * idempotency key. "Latest" and "earliest" in every merge rule mean by stamp.
+   */
+  stamp: string;
+}
+
+export function projectEvent(event: StoredEvent): ProjectedEvent {
+  if (!isUuid(event.tenant)) throw new PoisonEvent(`tenant "${event.tenant}" is not a uuid`);
+  return {
+    event,
+    tenantId: event.tenant.toLowerCase(),
+    callId: event.call ? callIdOf(event.tenant.toLowerCase(), event.provider, event.call.provider_call_id) : null,
+    stamp: `${event.occurred_at}|${event.idempotency_key}`,
+  };
+}
+
+/** A delivery (one ingest request) as the usage meters see it. */
+export interface ProjectedDelivery {
+  delivery: Delivery;
+  tenantId: string;
+}
+
+export function projectDelivery(delivery: Delivery): ProjectedDelivery {
+  if (!isUuid(delivery.tenant)) throw new PoisonEvent(`tenant "${delivery.tenant}" is not a uuid`);
+  return { delivery, tenantId: delivery.tenant.toLowerCase() };
+}

@@ -1,0 +1,47 @@
+import type { ConnectionPool } from '@earshot/db';
+import { TOPICS, type EventLog, type Running } from '@earshot/log';
+import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
+
+export interface ProjectorOptions {
+  db: ConnectionPool;
+  log: EventLog;
+  /** Consumer group: projectors sharing it share the partitions. */
+  group?: string;
+  maxTries?: number;
+  now?: () => Date;
+  onBatch?: (outcome: BatchOutcome) => void;
+  onRetry?: (error: unknown) => void;
+}
+
+/** The topics the read models are made from: events, and deliveries for the API request meters. */
+export const PROJECTED_TOPICS = [TOPICS.events, TOPICS.deliveries] as const;
+
+/**
+ * Consumes the log into the read models. Stopping lets the batch in hand
+ * finish and commit; the next start resumes from the positions in Postgres.
+ */
+export async function startProjector(options: ProjectorOptions): Promise<Running> {
+  let stopping = false;
+  const apply = createBatchApplier({
+    db: options.db,
+    log: options.log,
+    maxTries: options.maxTries,
+    now: options.now,
+    onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
+    isStopping: () => stopping,
+  });
+  const consumer = await options.log.consume({
+    group: options.group ?? 'projector',
+    topics: PROJECTED_TOPICS,
+    onBatch: async (records) => {
+      const outcome = await apply(records);
+      options.onBatch?.(outcome);
+    },
+  });
+  return {
+    stop: async () => {
+      stopping = true;
+      await consumer.stop();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Merge rules that make a read model independent of event order: each is
+ * commutative, associative and idempotent, so any permutation of the same
+ * events, with any duplicates, merges to the same value.
+ */
+
+/** A value with the stamp of the event that set it. */
+export interface Register<T> {
+  at: string;
+  value: T;
+}
+
+/** The value set by the latest event (by stamp); absent on either side, the other. */
+export function latest<T>(a: Register<T> | null, b: Register<T> | null): Register<T> | null {
+  if (!a) return b;
+  if (!b) return a;
+  return b.at > a.at ? b : a;
+}
+
+/** The value set by the earliest event (by stamp). */
+export function earliest<T>(a: Register<T> | null, b: Register<T> | null): Register<T> | null {
+  if (!a) return b;
+  if (!b) return a;
+  return b.at < a.at ? b : a;
+}
+
+/** The earlier of two ISO timestamps; null means "not seen". */
+export function minTime(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a <= b ? a : b;
+}
+
+export function maxTime(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a >= b ? a : b;
+}
+
+/** Per-key merge of two maps with the same rule for every key. */
+export function mergeMaps<T>(a: Record<string, T>, b: Record<string, T>, merge: (x: T, y: T) => T): Record<string, T> {
+  const out: Record<string, T> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    out[key] = mine === undefined ? value : merge(mine, value);
+  }
+  return sortKeys(out);
+}
+
+/** Keys in one order, so equal maps serialize (and compare) equal whatever the merge order. */
+export function sortKeys<T>(map: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(map).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
+export function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
+}
+
+/** A register for a value the event may not carry. */
+export function stamped<T>(at: string, value: T | null | undefined): Register<T> | null {
+  return value === null || value === undefined ? null : { at, value };
+}
+
+/** The median, with the two middle values averaged for an even count; rounded to whole milliseconds. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  const upper = sorted[mid] ?? 0;
+  return sorted.length % 2 === 1 ? upper : Math.round(((sorted[mid - 1] ?? upper) + upper) / 2);
+}

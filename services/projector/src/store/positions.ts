@@ -1,0 +1,19 @@
+import { sql } from '@earshot/db';
+import type { Tx } from './write-tenant';
+
+/**
+ * Claims a partition's position for this transaction: the row stays locked
+ * until commit, so two projectors handed the same partition (a rebalance)
+ * apply its records one after the other, the second skipping what the first did.
+ */
+export async function claimPosition(tx: Tx, topic: string, partition: number): Promise<bigint> {
+  const [row] = await tx.query(sql`
+    insert into projector_positions (topic, partition, next_offset) values (${topic}, ${partition}, 0)
+    on conflict (topic, partition) do update set next_offset = projector_positions.next_offset
+    returning next_offset::text as next_offset`);
+  return BigInt(String(row?.next_offset ?? '0'));
+}
+
+export async function savePosition(tx: Tx, topic: string, partition: number, next: bigint): Promise<void> {
+  await tx.query(sql`update projector_positions set next_offset = ${next.toString()}::bigint, updated_at = now() where topic = ${topic} and partition = ${partition}`);
+}

@@ -1,0 +1,192 @@
+import { sql, switchTenant, type SQLQuery } from '@earshot/db';
+import type { Derived } from '../effects';
+import { mergeSketches, type Sketch } from '../read-models/metric-rollups/sketch';
+import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '../read-models/projection';
+
+export type Tx = Parameters<typeof switchTenant>[0];
+
+/** Another projector wrote the same row between our read and our write; the batch is retried. */
+export class ConcurrentWrite extends Error {
+  override readonly name = 'ConcurrentWrite';
+}
+
+const ident = (name: string) => sql.ident(name);
+const list = (names: readonly string[]) => sql.join(names.map(ident), sql`, `);
+const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
+const byKey = <T extends { sortKey: string }>(a: T, b: T) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
+
+/** Rows as one jsonb parameter, cast by Postgres to the table's own row type. */
+function rowsOf(table: string, rows: readonly Row[]): SQLQuery {
+  return sql`jsonb_populate_recordset(null::${ident(table)}, ${JSON.stringify(rows)}::jsonb)`;
+}
+
+function insertRows(table: string, columns: readonly string[], rows: readonly Row[]): SQLQuery {
+  return sql`insert into ${ident(table)} as t (${list(columns)}) select ${list(columns)} from ${rowsOf(table, rows)}`;
+}
+
+/**
+ * Applies one tenant's events inside the caller's transaction, which already
+ * runs as the projector role: the tenant is set first, so row-level security
+ * checks every row written. Events already applied are dropped first.
+ * Each table gets one multi-row statement (two for read-merge-write tables).
+ */
+export async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<number> {
+  await switchTenant(tx, tenantId);
+  const fresh = await firstTimeOnly(tx, tenantId, derived);
+
+  const documents = new Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>();
+  const registers = new Map<RegisterProjection, Map<string, Row>>();
+  const counters = new Map<CounterProjection, Map<string, Row>>();
+  for (const { effects } of fresh) {
+    for (const effect of effects) {
+      if ('facts' in effect) {
+        const { projection } = effect;
+        const pending = documents.get(projection) ?? new Map<string, { key: Row; facts: unknown }>();
+        const slot = keyOf(effect.key, projection.key);
+        const mine = pending.get(slot);
+        pending.set(slot, { key: effect.key, facts: mine ? projection.merge(mine.facts, effect.facts) : effect.facts });
+        documents.set(projection, pending);
+      } else if (effect.projection.kind === 'register') {
+        const pending = registers.get(effect.projection) ?? new Map<string, Row>();
+        const slot = keyOf(effect.row, effect.projection.key);
+        const mine = pending.get(slot);
+        if (!mine || String(effect.row.precedence) > String(mine.precedence)) pending.set(slot, effect.row);
+        registers.set(effect.projection, pending);
+      } else {
+        addCount(counters, effect.projection, effect.row);
+      }
+    }
+  }
+
+  for (const [projection, pending] of documents) {
+    const contributed = await writeDocuments(tx, tenantId, projection, [...pending.values()]);
+    const target = projection.contribution?.to;
+    if (target) for (const row of contributed) addCount(counters, target, row);
+  }
+  for (const [projection, pending] of registers) await writeRegisters(tx, tenantId, projection, [...pending.values()]);
+  for (const [projection, pending] of counters) await writeCounters(tx, tenantId, projection, [...pending.values()]);
+  return fresh.length;
+}
+
+async function firstTimeOnly(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<Derived[]> {
+  const first = new Map<string, Derived>();
+  for (const d of derived) if (!first.has(d.dedupeKey)) first.set(d.dedupeKey, d);
+  if (first.size === 0) return [];
+  const inserted: { idempotency_key: string }[] = await tx.query(sql`
+    insert into applied_events (tenant_id, idempotency_key)
+    select ${tenantId}::uuid, k from unnest(${[...first.keys()]}::text[]) as k
+    on conflict do nothing
+    returning idempotency_key`);
+  return inserted.map((r) => first.get(r.idempotency_key)).filter((d): d is Derived => d !== undefined);
+}
+
+/** Read, merge, write: the merge rules live in TypeScript only; `revision` catches a concurrent writer. */
+async function writeDocuments(tx: Tx, tenantId: string, projection: DocumentProjection<unknown>, items: { key: Row; facts: unknown }[]): Promise<Row[]> {
+  const keys = ['tenant_id', ...projection.key];
+  const wanted = items.map((i) => ({ tenant_id: tenantId, ...i.key }));
+  const stored: Row[] = await tx.query(sql`
+    select ${list(keys)}, facts, revision from ${ident(projection.table)}
+    where (${list(keys)}) in (select ${list(keys)} from ${rowsOf(projection.table, wanted)})`);
+  const storedByKey = new Map(stored.map((r) => [keyOf(r, keys), r]));
+
+  const contributed: Row[] = [];
+  const rows = items
+    .map(({ key, facts }) => {
+      const full = { tenant_id: tenantId, ...key };
+      const found = storedByKey.get(keyOf(full, keys));
+      const before = found ? found.facts : null;
+      const after = before === null ? facts : projection.merge(before, facts);
+      if (projection.contribution) {
+        contributed.push(...projection.contribution.rows(after));
+        if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
+      }
+      const row: Row = { ...full, ...projection.row(after), facts: after as Cell, revision: Number(found?.revision ?? 0) + 1 };
+      return { row, sortKey: keyOf(full, keys) };
+    })
+    .sort(byKey)
+    .map((r) => r.row);
+
+  const first = rows[0];
+  if (!first) return contributed;
+  const columns = Object.keys(first);
+  const updated = columns.filter((c) => !keys.includes(c));
+  const written = await tx.query(sql`
+    ${insertRows(projection.table, columns, rows)}
+    on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+    where t.revision = excluded.revision - 1
+    returning 1 as written`);
+  if (written.length !== rows.length) throw new ConcurrentWrite(`${projection.table}: ${rows.length - written.length} rows changed under us`);
+  return contributed;
+}
+
+/** Whole-row registers: a stored row gives way only to a higher precedence, so order never matters. */
+async function writeRegisters(tx: Tx, tenantId: string, projection: RegisterProjection, items: Row[]): Promise<void> {
+  const keys = ['tenant_id', ...projection.key];
+  const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const updated = columns.filter((c) => !keys.includes(c));
+  await tx.query(sql`
+    ${insertRows(projection.table, columns, rows)}
+    on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+    where excluded.precedence > t.precedence`);
+}
+
+const MERGE_SQL: Record<CounterMerge, (column: SQLQuery) => SQLQuery> = {
+  sum: (c) => sql`coalesce(t.${c} + excluded.${c}, t.${c}, excluded.${c})`,
+  min: (c) => sql`least(t.${c}, excluded.${c})`,
+  max: (c) => sql`greatest(t.${c}, excluded.${c})`,
+  sketch: (c) => sql`earshot_sketch_merge(t.${c}, excluded.${c})`,
+};
+
+async function writeCounters(tx: Tx, tenantId: string, projection: CounterProjection, items: Row[]): Promise<void> {
+  const keys = ['tenant_id', ...projection.key];
+  const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
+  const columns = [...keys, ...Object.keys(projection.merge)];
+  await tx.query(sql`
+    ${insertRows(projection.table, columns, rows)}
+    on conflict (${list(keys)}) do update set ${sql.join(
+      Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
+      sql`, `,
+    )}`);
+}
+
+function mergeCell(rule: CounterMerge, a: Cell | undefined, b: Cell | undefined): Cell {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === null) return y;
+  if (y === null) return x;
+  switch (rule) {
+    case 'sum':
+      return Number(x) + Number(y);
+    case 'min':
+      return Math.min(Number(x), Number(y));
+    case 'max':
+      return Math.max(Number(x), Number(y));
+    case 'sketch':
+      return mergeSketches(x as Sketch, y as Sketch);
+  }
+}
+
+function addCount(counters: Map<CounterProjection, Map<string, Row>>, projection: CounterProjection, row: Row): void {
+  const pending = counters.get(projection) ?? new Map<string, Row>();
+  const slot = keyOf(row, projection.key);
+  const mine = pending.get(slot);
+  if (!mine) {
+    pending.set(slot, row);
+  } else {
+    const merged: Row = { ...mine };
+    for (const [column, rule] of Object.entries(projection.merge)) merged[column] = mergeCell(rule, mine[column], row[column]);
+    pending.set(slot, merged);
+  }
+  counters.set(projection, pending);
+}
+
+/** Takes back what a row contributed before a change: only additive counters can be taken back. */
+function negate(row: Row, projection: CounterProjection | undefined): Row {
+  const out: Row = { ...row };
+  for (const [column, rule] of Object.entries(projection?.merge ?? {})) {
+    if (rule !== 'sum') throw new Error(`${projection?.table}.${column}: only sums can be contributed by a document`);
+    out[column] = -Number(row[column] ?? 0);
+  }
+  return out;
+}
