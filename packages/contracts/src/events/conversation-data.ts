@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { maybe, nonNegativeInt, timestamp } from './fields';
+
+export const SPEAKERS = ['agent', 'customer'] as const;
+export const STREAM_DIRECTIONS = ['inbound', 'outbound', 'both'] as const;
+
+const stream = {
+  stream_id: z.string().min(1),
+  codec: maybe(z.string()),
+  sample_rate: maybe(nonNegativeInt),
+  channels: maybe(nonNegativeInt),
+  direction: maybe(z.enum(STREAM_DIRECTIONS)),
+};
+
+const transcript = z.looseObject({
+  turn_id: z.string().min(1),
+  speaker: z.enum(SPEAKERS),
+  text: z.string(),
+  start_ms: maybe(nonNegativeInt),
+  end_ms: maybe(nonNegativeInt),
+  confidence: maybe(z.number().min(0).max(1)),
+  language: maybe(z.string()),
+});
+
+/** The parts of a turn's voice-to-voice latency, in ms; the Call resource's latency is built from these. */
+export const ResponseLatencySchema = z.looseObject({
+  asr_ms: nonNegativeInt,
+  llm_ms: nonNegativeInt,
+  tts_ms: nonNegativeInt,
+  total_ms: nonNegativeInt,
+});
+
+/** Contents of what is said and heard on a call: media streams, transcripts, agent turns (LiveKit and Pipecat per-turn metrics), recordings and feedback. */
+export const CONVERSATION_DATA = {
+  'audio.stream.started': z.looseObject(stream),
+  'audio.stream.stopped': z.looseObject({
+    ...stream,
+    duration_ms: maybe(nonNegativeInt),
+    reason: maybe(z.string()),
+  }),
+  'transcript.partial': transcript,
+  'transcript.final': transcript,
+  'agent.response.generated': z.looseObject({
+    turn_id: z.string().min(1),
+    latency: ResponseLatencySchema,
+    text: maybe(z.string()),
+    model: maybe(z.string()),
+    tokens_in: maybe(nonNegativeInt),
+    tokens_out: maybe(nonNegativeInt),
+    llm_ttft_ms: maybe(nonNegativeInt),
+    tts_ttfb_ms: maybe(nonNegativeInt),
+    eou_delay_ms: maybe(nonNegativeInt),
+    interrupted: maybe(z.boolean()),
+  }),
+  'recording.available': z.looseObject({
+    recording_id: z.string().min(1),
+    url: z.string().min(1),
+    duration_ms: maybe(nonNegativeInt),
+    format: maybe(z.string()),
+    channels: maybe(nonNegativeInt),
+    expires_at: maybe(timestamp),
+  }),
+  'customer.feedback.submitted': z.looseObject({
+    rating: maybe(nonNegativeInt),
+    rating_scale: maybe(nonNegativeInt),
+    comment: maybe(z.string()),
+    channel: maybe(z.string()),
+  }),
+} as const;

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { maybe, nonNegativeLong, timestamp } from './fields';
+
+export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export const INCIDENT_STATUSES = ['open', 'investigating', 'identified', 'monitoring', 'resolved'] as const;
+export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
+export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
+
+/** Contents of the tenant's own writes: outcomes, incidents, deployments and alerts. */
+export const TENANT_DATA = {
+  'outcome.recorded': z.looseObject({
+    outcome_id: z.string().min(1),
+    call_id: z.string().min(1),
+    agent: maybe(z.string()),
+    outcome_type: z.string().min(1),
+    value: maybe(z.string()),
+    source: maybe(z.string()),
+    revenue_usd: maybe(z.number()),
+  }),
+  'incident.created': z.looseObject({
+    incident_id: z.string().min(1),
+    title: z.string().min(1),
+    severity: z.enum(INCIDENT_SEVERITIES),
+    status: z.enum(INCIDENT_STATUSES),
+    description: maybe(z.string()),
+    affected_agents: z.array(z.string()).default([]),
+    affected_calls: z.array(z.string()).default([]),
+    started_at: maybe(timestamp),
+    opened_by: maybe(z.string()),
+  }),
+  /** A partial change: null fields are unchanged. */
+  'incident.updated': z.looseObject({
+    incident_id: z.string().min(1),
+    title: maybe(z.string()),
+    severity: maybe(z.enum(INCIDENT_SEVERITIES)),
+    status: maybe(z.enum(INCIDENT_STATUSES)),
+    description: maybe(z.string()),
+    note: maybe(z.string()),
+    affected_agents: maybe(z.array(z.string())),
+    affected_calls: maybe(z.array(z.string())),
+    resolved_at: maybe(timestamp),
+    updated_by: maybe(z.string()),
+  }),
+  'deployment.recorded': z.looseObject({
+    deployment_id: z.string().min(1),
+    agent: z.string().min(1),
+    version: z.string().min(1),
+    deployed_at: timestamp,
+    previous_version: maybe(z.string()),
+    environment: maybe(z.string()),
+    description: maybe(z.string()),
+    deployed_by: maybe(z.string()),
+  }),
+  'alert.fired': z.looseObject({
+    alert_id: z.string().min(1),
+    rule_id: z.string().min(1),
+    rule_name: maybe(z.string()),
+    metric: z.string().min(1),
+    comparison: z.enum(ALERT_COMPARISONS),
+    threshold: z.number(),
+    value: z.number(),
+    window_ms: nonNegativeLong,
+    severity: maybe(z.enum(ALERT_SEVERITIES)),
+    agent_id: maybe(z.string()),
+    message: maybe(z.string()),
+  }),
+  'alert.resolved': z.looseObject({
+    alert_id: z.string().min(1),
+    rule_id: z.string().min(1),
+    metric: maybe(z.string()),
+    value: maybe(z.number()),
+    fired_at: maybe(timestamp),
+    resolution: maybe(z.string()),
+    resolved_by: maybe(z.string()),
+  }),
+} as const;

@@ -1,0 +1,16 @@
+export { createEventCodec, DEAD_LETTER_SUBJECT, DELIVERY_SUBJECT, type EventCodec } from './codec';
+export { EventCodecError, type EventCodecErrorCode } from './codec-error';
+export {
+  decodeDeadLetter,
+  decodeDelivery,
+  decodeEvent,
+  encodeDeadLetter,
+  encodeDelivery,
+  encodeEvent,
+  schemaFingerprint,
+  schemaRegistry,
+} from './default-codec';
+export { fingerprintHex, parsingCanonicalForm, rabinFingerprint64 } from './fingerprint';
+export { createSchemaRegistry, type SchemaEntry, type SchemaRegistry } from './registry';
+export { readSchemaFiles, SCHEMAS_ROOT, type SchemaFile } from './schema-files';
+export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
