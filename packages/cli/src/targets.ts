@@ -1,5 +1,6 @@
 import type { Config } from '@earshot/config';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
+import { projectorModule, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { createRuntime, type Module, type Runtime } from '@earshot/server';
 
 /**
@@ -7,8 +8,8 @@ import { createRuntime, type Module, type Runtime } from '@earshot/server';
  * what each needs. `all` is just the module that depends on every service.
  */
 export function composeTargets(config: Config): { runtime: Runtime; modules: Module[] } {
-  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS] });
-  const services: Module[] = [gatewayModule(runtime)];
+  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS] });
+  const services: Module[] = [gatewayModule(runtime), projectorModule(runtime)];
   const all: Module = { name: 'all', dependsOn: ['database', 'log', 'http', ...services.map((s) => s.name)], start: async () => ({ stop: async () => undefined }) };
   return { runtime, modules: [...infrastructure, ...services, all] };
 }
