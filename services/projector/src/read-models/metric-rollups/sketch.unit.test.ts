@@ -1,0 +1,27 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mergeSketches, quantile, RELATIVE_ACCURACY, sketchOf } from './sketch';
+
+const exactQuantile = (values: readonly number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? 0;
+
+describe('latency sketch', () => {
+  it('answers any quantile within 1% of the exact value', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 600_000 }), { minLength: 1, maxLength: 500 }), fc.constantFrom(0.5, 0.95, 0.99), (values, q) => {
+        const exact = exactQuantile(values, q);
+        const estimate = quantile(sketchOf(values), q) ?? -1;
+        expect(Math.abs(estimate - exact)).toBeLessThanOrEqual(exact * RELATIVE_ACCURACY + 1e-9);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('merges minute sketches into the sketch of the whole range', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 1, max: 10_000 }), { maxLength: 50 }), { minLength: 1, maxLength: 10 }), (minutes) => {
+        const merged = minutes.map(sketchOf).reduce((a, b) => mergeSketches(a, b) ?? {}, {});
+        expect(merged).toEqual(sketchOf(minutes.flat()));
+      }),
+    );
+  });
+});

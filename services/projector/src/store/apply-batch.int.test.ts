@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@earshot/contracts';
+import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
+import type { EventLog } from '@earshot/log';
+import { openTestDatabase } from '../../../../test/support/database';
+import { kafkaLog } from '../../../../test/support/infra';
+import { callScript } from '../fixtures/call-script';
+import { logRecords } from '../fixtures/log-records';
+import { readModelSnapshot } from '../fixtures/snapshot';
+import { createBatchApplier } from './apply-batch';
+import { PROJECTOR_MIGRATIONS } from './migration-sets';
+
+const ENDINGS = ['completed', 'failed', 'transferred', 'unanswered'] as const;
+
+describe('applying batches to Postgres', () => {
+  let db: ConnectionPool;
+  let log: EventLog;
+  let close: () => Promise<void>;
+  // One partition's offsets only grow, across every run of this file.
+  let nextOffset = 0n;
+
+  const scriptFor = (tenant: string, ending: (typeof ENDINGS)[number]): StoredEvent[] => [
+    ...callScript({ tenant, providerCallId: 'call-1', turns: 5, ending, outcome: true }),
+    ...callScript({ tenant, providerCallId: 'call-2', turns: 3, ending: 'completed', startMs: Date.parse('2026-01-08T09:31:10.000Z') }),
+  ];
+
+  async function applyInBatches(events: readonly StoredEvent[], cuts: readonly number[]): Promise<void> {
+    const apply = createBatchApplier({ db, log });
+    const records = logRecords(events, nextOffset);
+    nextOffset += BigInt(records.length);
+    const bounds = [...new Set([0, ...cuts.map((c) => c % records.length), records.length])].sort((a, b) => a - b);
+    for (let i = 1; i < bounds.length; i++) await apply(records.slice(bounds[i - 1], bounds[i]));
+  }
+
+  beforeAll(async () => {
+    ({ db, close } = await openTestDatabase('apply_batch'));
+    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    log = await kafkaLog('apply-batch');
+  });
+  afterAll(async () => {
+    await log.close();
+    await close();
+  });
+
+  it('stores identical rows for any permutation, duplicates and batching of the events (property, many seeds)', async () => {
+    const expected = new Map<string, Record<string, unknown[]>>();
+    for (const ending of ENDINGS) {
+      const tenant = randomUUID();
+      await applyInBatches(scriptFor(tenant, ending), []);
+      expected.set(ending, await readModelSnapshot(db, tenant));
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ENDINGS).chain((ending) => {
+          const count = scriptFor('x', ending).length;
+          return fc.record({
+            ending: fc.constant(ending),
+            order: fc.shuffledSubarray([...Array(count).keys()], { minLength: count, maxLength: count }),
+            repeats: fc.array(fc.nat(count - 1), { maxLength: 15 }),
+            cuts: fc.array(fc.nat(), { maxLength: 6 }),
+          });
+        }),
+        async ({ ending, order, repeats, cuts }) => {
+          const tenant = randomUUID();
+          const events = scriptFor(tenant, ending);
+          const shuffled = [...order, ...repeats].map((i) => events[i]).filter((e): e is StoredEvent => e !== undefined);
+          await applyInBatches(shuffled, cuts);
+          expect(await readModelSnapshot(db, tenant)).toEqual(expected.get(ending));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('skips records below the stored position when the log delivers them again', async () => {
+    const tenant = randomUUID();
+    const apply = createBatchApplier({ db, log });
+    const records = logRecords(scriptFor(tenant, 'completed'), nextOffset);
+    nextOffset += BigInt(records.length);
+    await apply(records);
+    const before = await readModelSnapshot(db, tenant);
+    expect(await apply(records.slice(3))).toEqual({ skipped: records.length - 3, applied: 0, duplicates: 0, deadLettered: 0 });
+    expect(await readModelSnapshot(db, tenant)).toEqual(before);
+  });
+
+  it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {
+    const tenant = randomUUID();
+    const events = scriptFor(tenant, 'completed');
+    await applyInBatches(events, []);
+    const before = await readModelSnapshot(db, tenant);
+    const apply = createBatchApplier({ db, log });
+    const again = logRecords(events.slice(0, 10), nextOffset);
+    nextOffset += 10n;
+    expect(await apply(again)).toMatchObject({ applied: 0, duplicates: 10 });
+    expect(await readModelSnapshot(db, tenant)).toEqual(before);
+  });
+});
