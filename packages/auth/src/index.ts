@@ -1,4 +1,5 @@
 export * from './api-key';
+export * from './key-cache';
 export * from './secret-box';
 export * from './signature';
 export * from './tenants';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type ConnectionPool } from '@earshot/db';
+import { GroupCommit } from './group-commit';
 
 export interface IdempotencyOptions {
   /** The write the keys belong to, e.g. `ingest`; keys of different scopes never meet. */
@@ -31,14 +32,18 @@ export type Claim =
   /** Someone else is answering it right now. */
   | { state: 'in_flight' };
 
-interface ClaimRow {
-  ord: number;
-  claimed: boolean;
-  state: 'in_flight' | 'done' | null;
-  status: number | null;
+interface KeyRow {
+  tenant_id: string;
+  key: string;
+  status: number;
   response: unknown;
-  request_hash: Buffer | null;
+  request_hash: Buffer;
 }
+
+type Answer = Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer;
+
+const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
+const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0);
 
 const DEFAULT_LEASE_MS = 30_000;
 
@@ -49,6 +54,11 @@ const DEFAULT_LEASE_MS = 30_000;
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
+  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests), 4);
+  private readonly answers = new GroupCommit<Answer, void>(async (answers) => {
+    await this.completeNow(answers);
+    return answers.map(() => undefined);
+  }, 4);
 
   constructor(
     private readonly db: ConnectionPool,
@@ -57,49 +67,73 @@ export class IdempotencyStore {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
-  /** Claims each key, or tells who has it. A key given twice in one call is claimed once; the second copy is in flight. */
-  async claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
-    if (requests.length === 0) return [];
+  /** Claims each key, or tells who has it. A key given twice (here or by concurrent callers) is claimed once; the other copy is in flight. */
+  claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
+    return requests.length === 0 ? Promise.resolve([]) : this.claims.add(requests);
+  }
+
+  private async claimNow(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
     const now = this.options.now();
     const seen = new Set<string>();
-    const unique = requests.map((r) => {
-      const id = `${r.tenantId}\u0000${r.key}`;
-      const first = !seen.has(id);
+    const firsts: IdempotencyRequest[] = [];
+    for (const request of requests) {
+      const id = identity(request);
+      if (seen.has(id)) continue;
       seen.add(id);
-      return first;
+      firsts.push(request);
+    }
+    // Concurrent statements take row locks in one order, so they queue instead of deadlocking.
+    firsts.sort(byIdentity);
+    const claimedRows = (await this.db.query(sql`
+      insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
+      select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)}
+        from unnest(${firsts.map((r) => r.tenantId)}::uuid[], ${firsts.map((r) => r.key)}::text[], ${firsts.map((r) => r.requestHash)}::bytea[]) as i (tenant_id, key, request_hash)
+      on conflict (tenant_id, scope, key) do update
+        set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null,
+            created_at = excluded.created_at, lease_until = excluded.lease_until
+        where (k.state = 'in_flight' and k.lease_until < excluded.created_at)
+           or k.created_at < ${new Date(now.getTime() - this.options.retentionMs)}
+      returning k.tenant_id, k.key`)) as { tenant_id: string; key: string }[];
+    const claimed = new Set(claimedRows.map((r) => identity({ tenantId: r.tenant_id, key: r.key })));
+    const others = firsts.filter((r) => !claimed.has(identity(r)));
+    const known = new Map<string, Claim>();
+    if (others.length > 0) {
+      const rows = (await this.db.query(sql`
+        select k.tenant_id, k.key, k.state, k.status, k.response, k.request_hash
+          from idempotency_keys k
+          join unnest(${others.map((r) => r.tenantId)}::uuid[], ${others.map((r) => r.key)}::text[]) as o (tenant_id, key) on k.tenant_id = o.tenant_id and k.key = o.key
+         where k.scope = ${this.options.scope} and k.state = 'done'`)) as KeyRow[];
+      for (const row of rows) known.set(identity({ tenantId: row.tenant_id, key: row.key }), { state: 'done', status: row.status, response: row.response, requestHash: row.request_hash });
+    }
+    const answered = new Set<string>();
+    return requests.map((request) => {
+      const id = identity(request);
+      if (claimed.has(id) && !answered.has(id)) {
+        answered.add(id);
+        return { state: 'claimed' };
+      }
+      // Not ours and not answered yet: someone, maybe a copy in this very batch, is working on it.
+      return known.get(id) ?? { state: 'in_flight' };
     });
-    const firsts = requests.filter((_, i) => unique[i]);
-    const rows = (await this.db.query(sql`
-      with input as (
-        select * from unnest(${firsts.map((r) => r.tenantId)}::uuid[], ${firsts.map((r) => r.key)}::text[], ${firsts.map((r) => r.requestHash)}::bytea[])
-          with ordinality as i (tenant_id, key, request_hash, ord)
-      ), claimed as (
-        insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
-        select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)} from input
-        on conflict (tenant_id, scope, key) do update
-          set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null,
-              created_at = excluded.created_at, lease_until = excluded.lease_until
-          where (k.state = 'in_flight' and k.lease_until < excluded.created_at)
-             or k.created_at < ${new Date(now.getTime() - this.options.retentionMs)}
-        returning k.tenant_id, k.key
-      )
-      select i.ord::int as ord, c.key is not null as claimed, k.state, k.status, k.response, k.request_hash
-        from input i
-        left join claimed c on c.tenant_id = i.tenant_id and c.key = i.key
-        left join idempotency_keys k on k.tenant_id = i.tenant_id and k.scope = ${this.options.scope} and k.key = i.key
-       order by i.ord`)) as ClaimRow[];
-    let at = 0;
-    return unique.map((first) => (first ? toClaim(rows[at++]) : { state: 'in_flight' }));
   }
 
   /** Stores the answers of claimed keys; later requests with these keys get them back. */
-  async complete(answers: readonly (Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer)[]): Promise<void> {
-    if (answers.length === 0) return;
+  async complete(answers: readonly Answer[]): Promise<void> {
+    if (answers.length > 0) await this.answers.add(answers);
+  }
+
+  private async completeNow(unordered: readonly Answer[]): Promise<void> {
+    const answers = [...unordered].sort(byIdentity);
     await this.db.query(sql`
       update idempotency_keys k set state = 'done', status = a.status, response = a.response::jsonb
         from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
           as a (tenant_id, key, status, response)
        where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`);
+  }
+
+  /** Resolves once every claim and answer handed over so far is written: call before closing the pool. */
+  async settled(): Promise<void> {
+    await Promise.all([this.claims.settled(), this.answers.settled()]);
   }
 
   /** Gives claimed keys up (the work failed), so a retry can claim them afresh. */
@@ -148,11 +182,4 @@ export class IdempotencyStore {
       },
     };
   }
-}
-
-function toClaim(row: ClaimRow | undefined): Claim {
-  if (row?.claimed) return { state: 'claimed' };
-  if (row?.state === 'done' && row.status !== null && row.request_hash) return { state: 'done', status: row.status, response: row.response, requestHash: row.request_hash };
-  // Not ours and not visible yet: another transaction claimed it after this statement's snapshot.
-  return { state: 'in_flight' };
 }

@@ -22,6 +22,8 @@ export interface RateLimitDecision {
 
 interface Bucket {
   window: number;
+  /** The first use of a bucket in a window reads the shared total, so a process new to it does not start from zero. */
+  loaded: Promise<void> | undefined;
   /** The total across processes, as of the last sync. */
   shared: number;
   /** Counted here since the last sync. */
@@ -59,11 +61,12 @@ export class RateLimiter {
   }
 
   /** Counts the request against every check, or against none if any is exhausted. */
-  take(checks: readonly RateLimitCheck[]): RateLimitDecision {
+  async take(checks: readonly RateLimitCheck[]): Promise<RateLimitDecision> {
     const nowMs = this.options.now().getTime();
     const window = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
     const resetSeconds = Math.max(1, Math.ceil((window + WINDOW_MS - nowMs) / 1000));
     const states = checks.map((check) => ({ check, bucket: this.bucket(check.bucket, window) }));
+    for (const { bucket } of states) if (bucket.loaded) await bucket.loaded;
     const exhausted = states.find(({ check, bucket }) => bucket.shared + bucket.pending + check.cost > check.limit);
     if (exhausted) {
       const { check, bucket } = exhausted;
@@ -126,8 +129,21 @@ export class RateLimiter {
   private bucket(name: string, window: number): Bucket {
     const existing = this.buckets.get(name);
     if (existing && existing.window === window) return existing;
-    const fresh: Bucket = { window, shared: 0, pending: 0 };
+    const fresh: Bucket = { window, shared: 0, pending: 0, loaded: undefined };
+    fresh.loaded = this.load(name, fresh).finally(() => {
+      fresh.loaded = undefined;
+    });
     this.buckets.set(name, fresh);
     return fresh;
+  }
+
+  private async load(name: string, bucket: Bucket): Promise<void> {
+    try {
+      const [row] = (await this.db.query(sql`select count from rate_limit_windows where bucket = ${name} and window_start = ${new Date(bucket.window)}`)) as { count: number }[];
+      bucket.shared = Math.max(bucket.shared, row?.count ?? 0);
+    } catch (error) {
+      // Decide from the local count; the next sync brings the shared total.
+      this.options.onError?.(error);
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
+import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
@@ -27,6 +27,8 @@ export interface GatewayOptions {
   idempotencyRetentionMs?: number;
   idempotencySweepMs?: number;
   rateLimitSyncMs?: number;
+  /** How long an authenticated key is kept before it is looked up again (a revocation takes at most this long). */
+  keyCacheMs?: number;
 }
 
 const DEFAULTS: Required<GatewayOptions> = {
@@ -35,6 +37,7 @@ const DEFAULTS: Required<GatewayOptions> = {
   idempotencyRetentionMs: 72 * 3_600_000,
   idempotencySweepMs: 10 * 60_000,
   rateLimitSyncMs: 200,
+  keyCacheMs: 10_000,
 };
 
 /** The ingest gateway: verifies, validates, encodes and appends; never writes read models. */
@@ -59,13 +62,14 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
         gateway.decorateRequest('caller', null);
         gateway.decorateRequest('deliveryNotes', null);
         gateway.decorateRequest('failure', null);
-        registerAuthHooks(gateway, { db, box, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerAuthHooks(gateway, { keys: new ApiKeyCache(db, box, options.keyCacheMs), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
         registerRateLimitHook(gateway, limiter);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);
         // The HTTP server closes after in-flight requests finish: only then are counts and audit records flushed.
         gateway.addHook('onClose', async () => {
           await limiter.stop();
           await sweeper.stop();
+          await idempotency.settled();
           await recorder.close(5_000);
         });
 

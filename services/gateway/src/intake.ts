@@ -134,7 +134,9 @@ export class Intake {
     }
     for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
     const answers = events.map(({ candidate }) => ({ tenantId: sender.tenantId, key: candidate.event.idempotency_key, status: ACCEPTED_STATUS, response: accepted(candidate.id, false) }));
-    await this.options.idempotency.complete(answers).catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
+    // Not awaited: the events are stored, so the sender need not wait for the answer to be. A copy arriving
+    // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
+    void this.options.idempotency.complete(answers).catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
     const given = keys.filter((k) => !events.some((e) => e.candidate.event.idempotency_key === k.key));
     if (given.length > 0) await this.options.idempotency.release(given).catch(() => undefined);

@@ -1,13 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateApiKey, SIGNATURE_WINDOW_SECONDS, verifySignature, type SecretBox } from '@earshot/auth';
+import { SIGNATURE_WINDOW_SECONDS, verifySignature, type ApiKeyCache } from '@earshot/auth';
 import { ApiError } from '@earshot/contracts';
-import type { ConnectionPool } from '@earshot/db';
 import { receivedBody } from './route-policy';
 
 export interface AuthDependencies {
-  db: ConnectionPool;
-  box: SecretBox;
+  keys: ApiKeyCache;
   adminToken: string | undefined;
   now: () => Date;
 }
@@ -29,7 +27,7 @@ export function registerAuthHooks(app: FastifyInstance, deps: AuthDependencies):
       return;
     }
     if (!presented) throw new ApiError('UNAUTHORIZED', 'an API key is required: Authorization: Bearer ear_live_… or ear_test_…');
-    const caller = await authenticateApiKey(deps.db, deps.box, presented, request.arrivedAt);
+    const caller = await deps.keys.authenticate(presented, request.arrivedAt);
     if (!caller) throw new ApiError('UNAUTHORIZED', 'the API key is invalid, revoked or expired');
     if (!caller.scopes.includes(policy.scope)) throw new ApiError('FORBIDDEN', `the API key lacks the ${policy.scope} scope`);
     request.caller = caller;
@@ -39,11 +37,13 @@ export function registerAuthHooks(app: FastifyInstance, deps: AuthDependencies):
     const policy = request.routeOptions.config.policy;
     if (policy?.auth !== 'apiKey' || !request.caller) return;
     const { timestampHeader, signatureHeader } = policy.signature;
-    const check = verifySignature(
-      { timestamp: header(request, timestampHeader), signature: header(request, signatureHeader), body: receivedBody(request.body).raw },
-      request.caller.webhookSecrets,
-      request.arrivedAt,
-    );
+    const signed = { timestamp: header(request, timestampHeader), signature: header(request, signatureHeader), body: receivedBody(request.body).raw };
+    let check = verifySignature(signed, request.caller.webhookSecrets, request.arrivedAt);
+    if (!check.ok && check.reason === 'mismatch') {
+      // The secret may have been rotated since the key was cached: look again before refusing.
+      const fresh = await deps.keys.refresh(bearer(request) ?? '', request.arrivedAt);
+      if (fresh) check = verifySignature(signed, fresh.webhookSecrets, request.arrivedAt);
+    }
     if (check.ok) return;
     switch (check.reason) {
       case 'missing':

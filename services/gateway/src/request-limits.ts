@@ -15,7 +15,7 @@ export function registerRateLimitHook(app: FastifyInstance, limiter: RateLimiter
     if (policy?.auth !== 'apiKey' || !request.caller || policy.rateLimits.length === 0) return;
     const caller = request.caller;
     const events = eventCount(receivedBody(request.body));
-    const decision = limiter.take(
+    const decision = await limiter.take(
       policy.rateLimits.map((rule) => ({
         bucket: rule.per === 'tenant' ? `tenant:${caller.tenant.id}:${rule.name}` : `key:${caller.keyId}:${rule.name}`,
         limit: rule.limit,

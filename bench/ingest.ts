@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import autocannon, { type Result } from 'autocannon';
+import { signBody } from '@earshot/auth';
+import { openDatabase, sql } from '@earshot/db';
+import type { Bench, BenchContext } from './run';
+
+/**
+ * Signed ingest requests at a fixed concurrency against a real gateway
+ * process (real broker, real Postgres), beside the same load on a bare
+ * Fastify route that answers 202, in the same run on the same machine; then
+ * the gateway again at half its peak rate, where p99 must stay ≤ 50 ms.
+ */
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
+
+function options(args: string[]): { seconds: number; connections: number } {
+  const value = (name: string, fallback: number) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? Number(args[at + 1]) : fallback;
+  };
+  return { seconds: value('seconds', 10), connections: value('connections', 32) };
+}
+
+const bench: Bench = async (context) => {
+  const { seconds, connections } = options(context.args);
+  const database = `bench_ingest_${randomBytes(4).toString('hex')}`;
+  const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
+  await admin.query(sql`create database ${sql.ident(database)}`);
+  const url = new URL(context.databaseUrl);
+  url.pathname = `/${database}`;
+  const children: ChildProcess[] = [];
+  try {
+    const gateway = await serve(children, [earshot, 'serve', '--target=gateway', '--port', '0'], {
+      NODE_ENV: 'test',
+      DATABASE_URL: url.toString(),
+      KAFKA_BROKERS: context.kafkaBrokers.join(','),
+      EARSHOT_LOG_NAMESPACE: `bench-ingest-${randomBytes(4).toString('hex')}.`,
+      EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
+      EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
+      // The limits would stop the load long before it measures anything.
+      EARSHOT_INGEST_REQUESTS_PER_MIN: '100000000',
+      EARSHOT_INGEST_EVENTS_PER_MIN: '100000000',
+      EARSHOT_KEY_REQUESTS_PER_MIN: '100000000',
+    });
+    const bare = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {});
+    const credentials = await createTenant(gateway);
+    const load = (target: string, label: string, extra: Partial<autocannon.Options> = {}) => run(context, target, label, credentials, connections, seconds, extra);
+
+    await load(gateway, 'warm-up', { duration: 3 });
+    const bareRun = await load(bare, 'bare Fastify 202');
+    const gatewayRun = await load(gateway, 'gateway (signed ingest)');
+    const halfRate = Math.max(1, Math.floor(gatewayRun.requests.average / 2));
+    const halfRun = await load(gateway, `gateway at half peak (${halfRate} req/s)`, { overallRate: halfRate });
+    const ratio = gatewayRun.requests.average / bareRun.requests.average;
+    context.report(`ratio gateway / bare: ${ratio.toFixed(2)} (target ≥ 0.30); p99 at half peak ${halfRun.latency.p99} ms (target ≤ 50)`);
+    return {
+      connections,
+      seconds,
+      bare_rps: Math.round(bareRun.requests.average),
+      bare_p50_ms: bareRun.latency.p50,
+      bare_p99_ms: bareRun.latency.p99,
+      gateway_rps: Math.round(gatewayRun.requests.average),
+      gateway_p50_ms: gatewayRun.latency.p50,
+      gateway_p99_ms: gatewayRun.latency.p99,
+      ratio: Number(ratio.toFixed(3)),
+      half_peak_rps: Math.round(halfRun.requests.average),
+      half_peak_p50_ms: halfRun.latency.p50,
+      half_peak_p99_ms: halfRun.latency.p99,
+      gateway_non_2xx: gatewayRun.non2xx + halfRun.non2xx,
+    };
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
+    await admin.dispose();
+  }
+};
+
+export default bench;
+
+const BARE_SERVER = `
+import Fastify from 'fastify';
+const app = Fastify({ bodyLimit: 1024 * 1024 });
+app.post('/api/v1/webhooks/ingest', async (request, reply) => reply.status(202).send({ ok: true }));
+console.log('listening on ' + (await app.listen({ port: 0, host: '127.0.0.1' })));
+`;
+
+async function run(context: BenchContext, target: string, label: string, credentials: Credentials, connections: number, seconds: number, extra: Partial<autocannon.Options>): Promise<Result> {
+  let sent = 0;
+  const instance = autocannon({
+    url: `${target}/api/v1/webhooks/ingest`,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    ...extra,
+    requests: [
+      {
+        // Every request is a new event, freshly signed, as a provider would send it.
+        setupRequest: (request) => {
+          const body = JSON.stringify(envelope(`bench-${process.pid}-${label.length}-${sent++}`));
+          const timestamp = String(Math.floor(Date.now() / 1000));
+          return {
+            ...request,
+            body,
+            headers: {
+              authorization: `Bearer ${credentials.apiKey}`,
+              'content-type': 'application/json',
+              'x-earshot-timestamp': timestamp,
+              'x-earshot-signature': signBody(credentials.webhookSecret, timestamp, Buffer.from(body)),
+              'x-earshot-provider': 'vapi',
+            },
+          };
+        },
+      },
+    ],
+  });
+  let second = 0;
+  instance.on('tick', ({ counter }: { counter: number }) => context.progress(`${label}: ${++second}s, ${counter} req/s`));
+  const result = await instance;
+  context.report(`${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  return result;
+}
+
+interface Credentials {
+  apiKey: string;
+  webhookSecret: string;
+}
+
+async function createTenant(gateway: string): Promise<Credentials> {
+  const response = await fetch(`${gateway}/api/v1/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench' }),
+  });
+  if (response.status !== 201) throw new Error(`creating the bench tenant answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Credentials;
+}
+
+function envelope(key: string) {
+  return {
+    type: 'agent.response.generated',
+    version: '2026-01-01',
+    idempotency_key: key,
+    occurred_at: new Date().toISOString(),
+    call: { provider_call_id: `call-${key.slice(-2)}`, agent_id: 'support-agent' },
+    data: { turn_id: 'turn_3', latency: { asr_ms: 180, llm_ms: 420, tts_ms: 160, total_ms: 760 }, text: 'Your order ships tomorrow.', model: 'gpt-4o-mini' },
+  };
+}
+
+function serve(children: ChildProcess[], args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: new URL('..', import.meta.url).pathname });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
