@@ -54,4 +54,59 @@ describe('projector on the real broker and Postgres', () => {
       expect(usage.calls).toBe(1);
     });
   });
+
+  it('sends a poison event to the dead-letter topic with its reason and projects the next events', async () => {
+    const tenant = randomUUID();
+    const [first, , next] = callScript({ tenant, providerCallId: 'call-poison', turns: 1 });
+    if (!first || !next) throw new Error('script too short');
+    // Postgres cannot store a NUL character in text or jsonb: the database refuses this event on every try.
+    const unstorable = sampleEvent('transcript.final', { tenant, idempotency_key: 'nul-text', call: { provider_call_id: 'call-poison', agent_id: 'agent_support' }, data: { text: 'bad \u0000 byte' } });
+    await log.append([{ topic: TOPICS.events, key: `${tenant}:call-poison`, value: Buffer.from('not an avro message'), headers: { tenant } }]);
+    await appendEvents(log, [first, unstorable, next]);
+    const projector = await startProjector({ db, log, onRetry: () => undefined });
+    await waitUntilCaughtUp(db, log);
+    await projector.stop();
+
+    const deadLetters: LogRecord[] = [];
+    await log.replay({ topics: [TOPICS.deadLetters], from: 'earliest', onBatch: async (records) => void deadLetters.push(...records) });
+    const mine = deadLetters.map((r) => decodeDeadLetter(r.value)).filter((d) => d.tenant === tenant);
+    expect(mine.map((d) => ({ source: d.source, topic: d.topic, key: d.idempotency_key }))).toEqual([
+      { source: 'projector', topic: TOPICS.events, key: null },
+      { source: 'projector', topic: TOPICS.events, key: 'nul-text' },
+    ]);
+    expect(mine[0]?.reason).toMatch(/EventCodecError/);
+    expect(mine[1]?.reason).toMatch(/after 3 tries/);
+    const callId = callIdOf(tenant, 'vapi', 'call-poison');
+    const [call] = await inTenant(db, tenant, (tx) => tx.query(sql`select facts->>'startedAt' as started from calls where id = ${callId}`));
+    expect(call?.started).toBe(next.occurred_at);
+  });
+
+  it('shows a tenant only its own rows in every table, and a transaction with no tenant nothing', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await appendEvents(log, [...callScript({ tenant: a, providerCallId: 'call-a', turns: 2, outcome: true }), ...callScript({ tenant: b, providerCallId: 'call-b', turns: 2, outcome: true })]);
+    const projector = await startProjector({ db, log });
+    await waitUntilCaughtUp(db, log);
+    await projector.stop();
+
+    const tables: string[] = (await db.query(sql`select tablename from pg_tables where schemaname = 'public' and rowsecurity`)).map((r: { tablename: string }) => r.tablename);
+    expect(tables).toEqual(expect.arrayContaining(['calls', 'turns', 'transcripts', 'traces', 'outcomes', 'incidents', 'deployments', 'alerts', 'metric_rollups', 'usage_meters', 'applied_events']));
+    for (const table of tables) {
+      const seenByA: { tenant_id: string }[] = await inTenant(db, a, (tx) => tx.query(sql`select tenant_id from ${sql.ident(table)}`));
+      expect(seenByA.every((r) => r.tenant_id === a), table).toBe(true);
+      const unscoped = await db.tx(async (tx) => {
+        await tx.query(sql`set local role earshot_app`);
+        return tx.query(sql`select * from ${sql.ident(table)}`);
+      });
+      expect(unscoped, table).toEqual([]);
+    }
+    const forced: { relname: string }[] = await db.query(sql`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and relrowsecurity and not relforcerowsecurity`);
+    expect(forced).toEqual([]);
+    await expect(
+      db.tx(async (tx) => {
+        await tx.query(sql`set local role earshot_projector; select set_config('earshot.tenant_id', ${a}, true)`);
+        await tx.query(sql`update calls set agent_id = 'hijacked' where tenant_id = ${b}`);
+        return tx.query(sql`select count(*)::int as n from calls where agent_id = 'hijacked'`);
+      }),
+    ).resolves.toEqual([{ n: 0 }]);
+  });
 });
