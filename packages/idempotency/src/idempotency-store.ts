@@ -54,11 +54,11 @@ const DEFAULT_LEASE_MS = 30_000;
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
-  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests), 4);
+  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests), 1);
   private readonly answers = new GroupCommit<Answer, void>(async (answers) => {
     await this.completeNow(answers);
     return answers.map(() => undefined);
-  }, 4);
+  }, 1);
 
   constructor(
     private readonly db: ConnectionPool,
