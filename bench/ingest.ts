@@ -88,7 +88,8 @@ console.log('listening on ' + (await app.listen({ port: 0, host: '127.0.0.1' }))
 
 async function run(context: BenchContext, target: string, label: string, credentials: Credentials, connections: number, seconds: number, extra: Partial<autocannon.Options>): Promise<Result> {
   let sent = 0;
-  const instance = autocannon({
+  let second = 0;
+  const options: autocannon.Options = {
     url: `${target}/api/v1/webhooks/ingest`,
     method: 'POST',
     connections,
@@ -114,10 +115,11 @@ async function run(context: BenchContext, target: string, label: string, credent
         },
       },
     ],
+  };
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('tick', () => context.progress(`${label}: ${++second} of ${options.duration} s`));
   });
-  let second = 0;
-  instance.on('tick', ({ counter }: { counter: number }) => context.progress(`${label}: ${++second}s, ${counter} req/s`));
-  const result = await instance;
   context.report(`${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
   return result;
 }
