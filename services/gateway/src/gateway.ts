@@ -99,6 +99,5 @@ function webhookPolicy(config: Config, headers: { timestamp: string; signature: 
     scope: 'events:write',
     signature: { timestampHeader: headers.timestamp, signatureHeader: headers.signature },
     rateLimits,
-    recordsDeliveries: true,
   };
 }

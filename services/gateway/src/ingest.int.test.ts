@@ -181,3 +181,19 @@ describe('POST /api/v1/webhooks/ingest', () => {
     expect(response.json().deadLetterId).toBeDefined();
   });
 });
+
+describe('POST /api/v1/webhooks/ingest without a body', () => {
+  it('answers a signed empty request 400 from the dead-letter queue, not 500', async () => {
+    const gateway = await startTestGateway('ingest-empty');
+    try {
+      const acme = await gateway.createTenant();
+      const headers = ingestHeaders({ body: '', credentials: acme, timestamp: gateway.clock.seconds() });
+      const { 'content-type': _none, ...rest } = headers;
+      const response = await gateway.app.inject({ method: 'POST', url: URL, headers: rest });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', deadLetterId: expect.any(String) });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { AuthenticatedKey, Scope } from '@earshot/auth';
 import type { DeliveryNote } from './intake';
-import type { ReceivedBody } from './received-body';
+import { receiveBody, type ReceivedBody } from './received-body';
 
 /** A limit a route declares; the one rate-limit hook enforces it. */
 export interface RouteRateLimit {
@@ -21,7 +21,7 @@ export interface SignaturePolicy {
 /** What a gateway route requires, declared in its options and enforced by the gateway's hooks, never in handlers. */
 export type RoutePolicy =
   | { auth: 'admin' }
-  | { auth: 'apiKey'; scope: Scope; signature: SignaturePolicy; rateLimits: readonly RouteRateLimit[]; recordsDeliveries: true };
+  | { auth: 'apiKey'; scope: Scope; signature: SignaturePolicy; rateLimits: readonly RouteRateLimit[] };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,7 +39,9 @@ declare module 'fastify' {
   }
 }
 
+/** The body the gateway's raw-body parser kept; a request without a body has zero bytes. */
 export function receivedBody(body: unknown): ReceivedBody {
-  if (typeof body === 'object' && body !== null && 'raw' in body && 'json' in body) return body as ReceivedBody;
+  if (body === undefined || body === null) return receiveBody(Buffer.alloc(0));
+  if (typeof body === 'object' && 'raw' in body && 'json' in body) return body as ReceivedBody;
   throw new Error('the gateway raw-body parser did not run for this route');
 }
