@@ -1,0 +1,130 @@
+import { sql, type ConnectionPool } from '@earshot/db';
+import type { EventLog, LogPosition, LogRecord } from '@earshot/log';
+import { PROJECTED_TOPICS } from '../projector';
+import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
+import { createFreshCopy, tablesOf } from './fresh-copy';
+import { readPositions, swapIfCaughtUp, type Positions } from './swap';
+
+export interface RebuildProgress {
+  phase: 'replaying' | 'catching up' | 'swapped';
+  events: number;
+  eventsPerSecond: number;
+  /** Records in the log the copy has not applied yet. */
+  lag: number;
+}
+
+export interface RebuildSummary {
+  events: number;
+  applied: number;
+  duplicates: number;
+  deadLettered: number;
+  seconds: number;
+  eventsPerSecond: number;
+  tables: string[];
+}
+
+export interface RebuildOptions {
+  db: ConnectionPool;
+  log: EventLog;
+  from: 'earliest' | Date;
+  onProgress?: (progress: RebuildProgress) => void;
+}
+
+const PROGRESS_EVERY_MS = 1_000;
+
+/**
+ * Rebuilds every read model from the log into a fresh copy while the live
+ * tables keep serving (and the live projector keeps writing them), follows
+ * the log until the copy has caught up with the live positions, then swaps
+ * the copy in, in one transaction.
+ */
+export async function rebuildReadModels({ db, log, from, onProgress = () => undefined }: RebuildOptions): Promise<RebuildSummary> {
+  const schema = `earshot_rebuild_${Date.now()}`;
+  const started = performance.now();
+  const totals = { events: 0, applied: 0, duplicates: 0, deadLettered: 0 };
+  const apply = createBatchApplier({ db, log, schema });
+  const count = (outcome: BatchOutcome, records: number) => {
+    totals.events += records;
+    totals.applied += outcome.applied;
+    totals.duplicates += outcome.duplicates;
+    totals.deadLettered += outcome.deadLettered;
+  };
+  let lastReport = 0;
+  const report = async (phase: RebuildProgress['phase'], force = false, copy = schema) => {
+    if (!force && performance.now() - lastReport < PROGRESS_EVERY_MS) return;
+    lastReport = performance.now();
+    const seconds = (performance.now() - started) / 1_000;
+    onProgress({ phase, events: totals.events, eventsPerSecond: Math.round(totals.events / Math.max(seconds, 1e-3)), lag: await lagOf(db, log, copy) });
+  };
+
+  await createFreshCopy(db, schema);
+  try {
+    const endsBefore = (await Promise.all(PROJECTED_TOPICS.map((t) => log.ends(t)))).flat();
+    await log.replay({
+      topics: PROJECTED_TOPICS,
+      from,
+      onBatch: async (records) => {
+        count(await apply(records), records.length);
+        await report('replaying');
+      },
+    });
+    // A partition the replay found nothing in has nothing before its end of then either (from a time: nothing since).
+    for (const end of endsBefore) {
+      await db.query(sql`insert into ${sql.ident(schema)}.projector_positions (topic, partition, next_offset) values (${end.topic}, ${end.partition}, ${end.end}::bigint) on conflict do nothing`);
+    }
+
+    const tables = await tablesOf(db, schema);
+    const pending: LogRecord[] = [];
+    const copyPositions = await readPositions(db, schema);
+    const following = await log.subscribe({ topics: PROJECTED_TOPICS, from: lastSeen(copyPositions), onRecord: (record) => void pending.push(record) });
+    try {
+      for (;;) {
+        for (const batch of byPartition(pending.splice(0))) count(await apply(batch), batch.length);
+        await report('catching up');
+        if (await swapIfCaughtUp(db, schema, tables).then(dropRetired(db))) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await following.stop();
+    }
+    await report('swapped', true, 'public');
+    const seconds = (performance.now() - started) / 1_000;
+    return { ...totals, seconds, eventsPerSecond: Math.round(totals.events / Math.max(seconds, 1e-3)), tables };
+  } catch (error) {
+    await db.query(sql`drop schema if exists ${sql.ident(schema)} cascade`);
+    throw error;
+  }
+}
+
+function dropRetired(db: ConnectionPool) {
+  return async (retired: string | null): Promise<boolean> => {
+    if (retired === null) return false;
+    await db.query(sql`drop schema ${sql.ident(retired)} cascade`);
+    return true;
+  };
+}
+
+/** Positions as a subscription resumes from them: the last record seen, one below the next to apply. */
+function lastSeen(positions: Positions): LogPosition[] {
+  return [...positions].map(([slot, next]) => {
+    const cut = slot.lastIndexOf(':');
+    return { topic: slot.slice(0, cut) as LogPosition['topic'], partition: Number(slot.slice(cut + 1)), offset: (next - 1n).toString() };
+  });
+}
+
+function byPartition(records: readonly LogRecord[]): LogRecord[][] {
+  const groups = new Map<string, LogRecord[]>();
+  for (const record of records) {
+    const slot = `${record.topic}:${record.partition}`;
+    const group = groups.get(slot);
+    if (group) group.push(record);
+    else groups.set(slot, [record]);
+  }
+  return [...groups.values()];
+}
+
+async function lagOf(db: ConnectionPool, log: EventLog, schema: string): Promise<number> {
+  const ends = (await Promise.all(PROJECTED_TOPICS.map((t) => log.ends(t)))).flat();
+  const positions = await readPositions(db, schema);
+  return ends.reduce((lag, e) => lag + Math.max(0, Number(BigInt(e.end) - (positions.get(`${e.topic}:${e.partition}`) ?? 0n))), 0);
+}
