@@ -1,3 +1,5 @@
+import { exportCommand } from './commands/export';
+import { replayCommand } from './commands/replay';
 import { serveCommand } from './commands/serve';
 import { tenantCommand } from './commands/tenant';
 
@@ -7,7 +9,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const commands: Command[] = [serveCommand, tenantCommand];
+const commands: Command[] = [serveCommand, tenantCommand, replayCommand, exportCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -6,3 +6,5 @@ export { mergeSketches, quantile, RELATIVE_ACCURACY, type Sketch } from './read-
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 export { startProjector, type ProjectorOptions } from './projector';
 export { projectorModule } from './module';
+export { rebuildReadModels, type RebuildProgress, type RebuildSummary } from './replay/rebuild';
+export { EXPORT_FORMATS, exportLog, type ExportFormat } from './export/export-log';
