@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { fieldIssues, IncomingEventSchema, receiveEvent, type DeadLetter, type DeliveryOutcome, type FieldIssue, type IncomingEvent } from '@earshot/contracts';
+import { ApiError, fieldIssues, IncomingEventSchema, receiveEvent, type DeadLetter, type DeliveryOutcome, type FieldIssue, type IncomingEvent } from '@earshot/contracts';
 import { encodeDeadLetter, encodeEvent, schemaFingerprint } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
@@ -87,7 +87,9 @@ export class Intake {
       candidates.push({ index, event, id: eventId(sender.tenantId, event.idempotency_key), requestHash: createHash('sha256').update(input.raw).digest() });
     });
 
-    const claims = await this.options.idempotency.claim(candidates.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key, requestHash: c.requestHash })));
+    const claims = await this.options.idempotency
+      .claim(candidates.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key, requestHash: c.requestHash })))
+      .catch(unavailable('the idempotency store'));
     const claimed: Candidate[] = [];
     const waiting: Candidate[] = [];
     claims.forEach((claim, i) => {
@@ -143,7 +145,9 @@ export class Intake {
   }
 
   private async settle(sender: Sender, candidate: Candidate, outcomes: EnvelopeOutcome[]): Promise<void> {
-    const claim = await this.options.idempotency.settle({ tenantId: sender.tenantId, key: candidate.event.idempotency_key, requestHash: candidate.requestHash }, this.options.duplicateWaitMs);
+    const claim = await this.options.idempotency
+      .settle({ tenantId: sender.tenantId, key: candidate.event.idempotency_key, requestHash: candidate.requestHash }, this.options.duplicateWaitMs)
+      .catch(unavailable('the idempotency store'));
     if (claim.state === 'done') outcomes[candidate.index] = duplicateOf(candidate, claim.status, claim.response);
     else if (claim.state === 'claimed') await this.append(sender, [candidate], [], outcomes);
     else {
@@ -198,6 +202,14 @@ export class Intake {
       },
     };
   }
+}
+
+/** A store we depend on failed: nothing was accepted, so the sender may retry. */
+export function unavailable(what: string) {
+  return (error: unknown): never => {
+    console.error(`[gateway] ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`);
+  };
 }
 
 function accepted(id: string, duplicate: boolean): Accepted {
