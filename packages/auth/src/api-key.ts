@@ -5,7 +5,26 @@ import { crc32 } from 'node:zlib';
 export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
 
-export const SCOPES = ['events:write', 'calls:read', 'metrics:read', 'exports:read'] as const;
+/**
+ * Scopes a key may carry: the spec names the first four; the rest guard the
+ * query service's routes (its route table says which route needs which).
+ */
+export const SCOPES = [
+  'events:write',
+  'calls:read',
+  'metrics:read',
+  'exports:read',
+  'outcomes:read',
+  'outcomes:write',
+  'incidents:read',
+  'incidents:write',
+  'deployments:read',
+  'deployments:write',
+  'alerts:read',
+  'usage:read',
+  'billing:read',
+  'audit:read',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const PREFIX: Record<KeyEnvironment, string> = { production: 'ear_live_', staging: 'ear_test_' };

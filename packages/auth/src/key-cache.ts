@@ -1,7 +1,7 @@
 import type { Queryable } from '@earshot/db';
 import { hashApiKey, parseApiKey } from './api-key';
 import type { SecretBox } from './secret-box';
-import { authenticateApiKey, type AuthenticatedKey } from './tenants';
+import { lookupApiKey, type AuthenticatedKey, type KeyLookup } from './tenants';
 
 /**
  * Keeps authenticated keys for a few seconds, so a busy sender costs one
@@ -21,21 +21,35 @@ export class ApiKeyCache {
   ) {}
 
   async authenticate(presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
-    if (!parseApiKey(presented)) return undefined;
+    const found = await this.identify(presented, now);
+    return found.ok ? found.key : undefined;
+  }
+
+  /** The caller of a key, or why it names none (malformed, unknown, revoked, expired). */
+  async identify(presented: string, now: Date): Promise<KeyLookup> {
+    if (!parseApiKey(presented)) return { ok: false, reason: 'malformed' };
     const cached = this.entries.get(cacheKey(presented));
-    if (cached && cached.until > now.getTime()) return cached.key;
-    return this.refresh(presented, now);
+    if (cached && cached.until > now.getTime()) {
+      const { expiresAt } = cached.key;
+      return expiresAt !== null && expiresAt <= now ? { ok: false, reason: 'expired' } : { ok: true, key: cached.key };
+    }
+    return this.lookup(presented, now);
   }
 
   /** Looks the key up again, bypassing what is kept. */
   async refresh(presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
+    const found = await this.lookup(presented, now);
+    return found.ok ? found.key : undefined;
+  }
+
+  private async lookup(presented: string, now: Date): Promise<KeyLookup> {
     const id = cacheKey(presented);
-    const key = await authenticateApiKey(this.db, this.box, presented, now);
+    const found = await lookupApiKey(this.db, this.box, presented, now);
     this.entries.delete(id);
-    if (!key) return undefined;
+    if (!found.ok) return found;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value ?? '');
-    this.entries.set(id, { key, until: now.getTime() + this.ttlMs });
-    return key;
+    this.entries.set(id, { key: found.key, until: now.getTime() + this.ttlMs });
+    return found;
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
 import { openTestDatabase } from '../../../test/support/database';
 import { AUTH_MIGRATIONS } from './index';
+import { SCOPES } from './api-key';
 import { ApiKeyCache } from './key-cache';
 import { SecretBox } from './secret-box';
 import { authenticateApiKey, createTenant, rotateWebhookSecret } from './tenants';
@@ -27,7 +28,7 @@ describe('tenants and API keys', () => {
     expect(stored).not.toContain(created.apiKey);
     expect(stored).not.toContain(created.webhookSecret);
     expect(rows[0].display_prefix).toBe(created.apiKey.slice(0, 15));
-    expect(rows[0].scopes).toEqual(['events:write', 'calls:read', 'metrics:read', 'exports:read']);
+    expect(rows[0].scopes).toEqual([...SCOPES]);
   });
 
   it('maps a key to its tenant, scopes, environment and secret', async () => {

@@ -33,18 +33,33 @@ export async function createTenant(db: ConnectionPool, box: SecretBox, input: { 
 export interface AuthenticatedKey {
   tenant: Tenant;
   keyId: string;
+  /** The key's label, for the audit log. */
+  keyName: string;
   scopes: readonly Scope[];
   environment: KeyEnvironment;
+  /** CIDRs the key may be used from; empty means any address. */
+  ipAllowlist: readonly string[];
+  /** When the key stops working (kept keys are checked against it on every use). */
+  expiresAt: Date | null;
   /** The secrets a signature may be made with: the current one, and the previous one during a rotation. */
   webhookSecrets: readonly string[];
 }
 
+/** Why a presented key names no caller: each gets its own message. */
+export type KeyRefusal = 'malformed' | 'unknown' | 'revoked' | 'expired';
+
+export type KeyLookup = { ok: true; key: AuthenticatedKey } | { ok: false; reason: KeyRefusal };
+
 interface KeyRow {
   key_id: string;
+  key_name: string;
   tenant_id: string;
   tenant_name: string;
   scopes: Scope[];
   environment: KeyEnvironment;
+  ip_allowlist: string[];
+  status: 'active' | 'revoked';
+  expires_at: Date | null;
   webhook_secret: Buffer;
   previous_webhook_secret: Buffer | null;
 }
@@ -52,25 +67,40 @@ interface KeyRow {
 /**
  * The one way from a presented API key to its tenant. A malformed key or a
  * bad checksum is refused before any lookup; an unknown, revoked or expired
- * key finds nothing.
+ * key is refused with its reason.
  */
-export async function authenticateApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
+export async function lookupApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<KeyLookup> {
   const parsed = parseApiKey(presented);
-  if (!parsed) return undefined;
+  if (!parsed) return { ok: false, reason: 'malformed' };
   const [row] = (await db.query(sql`
-    select k.id as key_id, t.id as tenant_id, t.name as tenant_name, k.scopes, k.environment, t.webhook_secret,
+    select k.id as key_id, k.name as key_name, t.id as tenant_id, t.name as tenant_name, k.scopes, k.environment,
+           k.ip_allowlist::text[] as ip_allowlist, k.status, k.expires_at, t.webhook_secret,
            case when t.previous_secret_expires_at > ${now} then t.previous_webhook_secret end as previous_webhook_secret
       from api_keys k join tenants t on t.id = k.tenant_id
-     where k.key_hash = ${parsed.hash} and k.status = 'active' and (k.expires_at is null or k.expires_at > ${now})`)) as KeyRow[];
-  if (!row || row.environment !== parsed.environment) return undefined;
+     where k.key_hash = ${parsed.hash}`)) as KeyRow[];
+  if (!row || row.environment !== parsed.environment) return { ok: false, reason: 'unknown' };
+  if (row.status === 'revoked') return { ok: false, reason: 'revoked' };
+  if (row.expires_at !== null && row.expires_at <= now) return { ok: false, reason: 'expired' };
   const secrets = [box.open(row.webhook_secret), ...(row.previous_webhook_secret ? [box.open(row.previous_webhook_secret)] : [])];
   return {
-    tenant: { id: row.tenant_id, name: row.tenant_name },
-    keyId: row.key_id,
-    scopes: row.scopes,
-    environment: row.environment,
-    webhookSecrets: secrets,
+    ok: true,
+    key: {
+      tenant: { id: row.tenant_id, name: row.tenant_name },
+      keyId: row.key_id,
+      keyName: row.key_name,
+      scopes: row.scopes,
+      environment: row.environment,
+      ipAllowlist: row.ip_allowlist,
+      expiresAt: row.expires_at,
+      webhookSecrets: secrets,
+    },
   };
+}
+
+/** The caller of a presented key, or nothing whatever the reason. */
+export async function authenticateApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
+  const found = await lookupApiKey(db, box, presented, now);
+  return found.ok ? found.key : undefined;
 }
 
 /**

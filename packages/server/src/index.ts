@@ -2,3 +2,4 @@ export * from './health';
 export * from './http';
 export * from './modules';
 export * from './runtime';
+export * from './access';

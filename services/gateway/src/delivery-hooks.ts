@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Delivery, DeliveryOutcome } from '@earshot/contracts';
 import type { DeliveryRecorder } from './delivery-recorder';
-import { header } from './request-auth';
+import { header } from '@earshot/server';
 
 /**
  * Records every delivery of a tenant (accepted, duplicate, rejected,

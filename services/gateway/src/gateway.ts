@@ -1,16 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import type { Module, Runtime } from '@earshot/server';
+import { registerAuthHook, registerRateLimitHook, type Module, type RouteRateLimit, type Runtime } from '@earshot/server';
 import { DeliveryRecorder } from './delivery-recorder';
 import { registerDeliveryHooks } from './delivery-hooks';
 import { Intake } from './intake';
 import { receiveBody } from './received-body';
-import { registerAuthHooks } from './request-auth';
-import { registerRateLimitHook } from './request-limits';
-import type { RoutePolicy, RouteRateLimit } from './route-policy';
+import { eventCount } from './received-body';
+import { registerSignatureHook } from './request-signature';
+import { receivedBody, type WebhookPolicy } from './route-policy';
 import { INGEST_HEADERS, registerIngestRoute } from './routes/ingest';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerWebhookEventsRoute, WEBHOOK_EVENT_HEADERS } from './routes/webhook-events';
@@ -59,10 +59,12 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
 
       await runtime.http().register(async (gateway: FastifyInstance) => {
-        gateway.decorateRequest('caller', null);
         gateway.decorateRequest('deliveryNotes', null);
         gateway.decorateRequest('failure', null);
-        registerAuthHooks(gateway, { keys: new ApiKeyCache(db, box, options.keyCacheMs), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        const keys = new ApiKeyCache(db, box, options.keyCacheMs);
+        // In this order: who is calling, is the body theirs, may they.
+        registerAuthHook(gateway, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerSignatureHook(gateway, keys);
         registerRateLimitHook(gateway, limiter);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);
         // The HTTP server closes after in-flight requests finish: only then are counts and audit records flushed.
@@ -88,16 +90,15 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
   };
 }
 
-function webhookPolicy(config: Config, headers: { timestamp: string; signature: string }): RoutePolicy {
+function webhookPolicy(config: Config, headers: { timestamp: string; signature: string }): WebhookPolicy {
+  const events = (request: FastifyRequest) => eventCount(receivedBody(request.body));
   const rateLimits: RouteRateLimit[] = [
-    { name: 'ingest-requests', per: 'tenant', limit: config.EARSHOT_INGEST_REQUESTS_PER_MIN, counts: 'requests' },
-    { name: 'ingest-events', per: 'tenant', limit: config.EARSHOT_INGEST_EVENTS_PER_MIN, counts: 'events' },
-    { name: 'requests', per: 'key', limit: config.EARSHOT_KEY_REQUESTS_PER_MIN, counts: 'requests' },
+    { name: 'ingest-requests', per: 'tenant', limit: config.EARSHOT_INGEST_REQUESTS_PER_MIN },
+    { name: 'ingest-events', per: 'tenant', limit: config.EARSHOT_INGEST_EVENTS_PER_MIN, cost: events },
+    { name: 'requests', per: 'key', limit: config.EARSHOT_KEY_REQUESTS_PER_MIN },
   ];
   return {
-    auth: 'apiKey',
-    scope: 'events:write',
+    access: { auth: 'apiKey', scope: 'events:write', rateLimits },
     signature: { timestampHeader: headers.timestamp, signatureHeader: headers.signature },
-    rateLimits,
   };
 }

@@ -1,37 +1,24 @@
-import type { AuthenticatedKey, Scope } from '@earshot/auth';
+import type { RoutePolicy } from '@earshot/server';
 import type { DeliveryNote } from './intake';
 import { receiveBody, type ReceivedBody } from './received-body';
-
-/** A limit a route declares; the one rate-limit hook enforces it. */
-export interface RouteRateLimit {
-  /** Names the counter, e.g. `ingest-requests`. */
-  name: string;
-  per: 'tenant' | 'key';
-  /** Per minute. */
-  limit: number;
-  /** Requests count 1 each; events count the envelopes in the body. */
-  counts: 'requests' | 'events';
-}
 
 export interface SignaturePolicy {
   timestampHeader: string;
   signatureHeader: string;
 }
 
-/** What a gateway route requires, declared in its options and enforced by the gateway's hooks, never in handlers. */
-export type RoutePolicy =
-  | { auth: 'admin' }
-  | { auth: 'apiKey'; scope: Scope; signature: SignaturePolicy; rateLimits: readonly RouteRateLimit[] };
+/** A webhook route's policy: the shared API-key policy (scope, limits), and the headers its HMAC signature travels in. */
+export interface WebhookPolicy {
+  access: Extract<RoutePolicy, { auth: 'apiKey' }>;
+  signature: SignaturePolicy;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    policy?: RoutePolicy;
+    /** Set on signed webhook routes; the signature hook verifies it. */
+    signature?: SignaturePolicy;
   }
   interface FastifyRequest {
-    /** The API key the request authenticated with, and its tenant. */
-    caller: AuthenticatedKey | null;
-    /** When the request arrived, on the injected clock. */
-    arrivedAt: Date;
     /** What the delivery audit records for this request, one note per envelope. */
     deliveryNotes: DeliveryNote[] | null;
     /** The message of the error answered, for the delivery audit. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '@earshot/contracts';
 import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '../intake';
-import { header } from '../request-auth';
-import { receivedBody, type RoutePolicy } from '../route-policy';
+import { header } from '@earshot/server';
+import { receivedBody, type WebhookPolicy } from '../route-policy';
 
 /** Envelopes a body may batch. */
 export const MAX_BATCH = 500;
@@ -20,8 +20,8 @@ const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
  * each validated, deduplicated and appended on its own. Answers only once
  * the log holds everything it acknowledges.
  */
-export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy: RoutePolicy, now: () => Date): void {
-  app.post('/api/v1/webhooks/ingest', { config: { policy } }, async (request, reply) => {
+export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
+  app.post('/api/v1/webhooks/ingest', { config: { policy: policy.access, signature: policy.signature } }, async (request, reply) => {
     const body = receivedBody(request.body);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const provider = header(request, INGEST_HEADERS.provider);

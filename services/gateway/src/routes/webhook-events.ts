@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, PROVIDER_EVENT_TYPES } from '@earshot/contracts';
 import type { EnvelopeOutcome, Intake, Sender } from '../intake';
-import { header } from '../request-auth';
-import { receivedBody, type RoutePolicy } from '../route-policy';
+import { header } from '@earshot/server';
+import { receivedBody, type WebhookPolicy } from '../route-policy';
 import { failure, INGEST_HEADERS } from './ingest';
 
 export const WEBHOOK_EVENT_HEADERS = {
@@ -27,8 +27,8 @@ export const WebhookEventSchema = z.object({
  * repeated Idempotency-Key is refused with 409; without one, every request
  * is a new event.
  */
-export function registerWebhookEventsRoute(app: FastifyInstance, intake: Intake, policy: RoutePolicy, now: () => Date): void {
-  app.post('/api/v1/webhooks/events', { config: { policy } }, async (request, reply) => {
+export function registerWebhookEventsRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
+  app.post('/api/v1/webhooks/events', { config: { policy: policy.access, signature: policy.signature } }, async (request, reply) => {
     const body = receivedBody(request.body);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const sender: Sender = { tenantId: caller.tenant.id, provider: header(request, INGEST_HEADERS.provider) ?? 'custom', receivedAt: now() };
