@@ -7,6 +7,12 @@ export interface ProjectorOptions {
   log: EventLog;
   /** Consumer group: projectors sharing it share the partitions. */
   group?: string;
+  /**
+   * Consumers in this process, each with its own share of the partitions and
+   * its own transactions: a batch waits mostly on Postgres, so several in
+   * flight keep it busy.
+   */
+  concurrency?: number;
   maxTries?: number;
   now?: () => Date;
   onBatch?: (outcome: BatchOutcome) => void;
@@ -30,18 +36,22 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
     isStopping: () => stopping,
   });
-  const consumer = await options.log.consume({
-    group: options.group ?? 'projector',
-    topics: PROJECTED_TOPICS,
-    onBatch: async (records) => {
-      const outcome = await apply(records);
-      options.onBatch?.(outcome);
-    },
-  });
+  const consumers = await Promise.all(
+    Array.from({ length: options.concurrency ?? 3 }, () =>
+      options.log.consume({
+        group: options.group ?? 'projector',
+        topics: PROJECTED_TOPICS,
+        onBatch: async (records) => {
+          const outcome = await apply(records);
+          options.onBatch?.(outcome);
+        },
+      }),
+    ),
+  );
   return {
     stop: async () => {
       stopping = true;
-      await consumer.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
     },
   };
 }

@@ -44,10 +44,10 @@ export function mergeMaps<T>(a: Record<string, T>, b: Record<string, T>, merge: 
     const mine = out[key];
     out[key] = mine === undefined ? value : merge(mine, value);
   }
-  return sortKeys(out);
+  return out;
 }
 
-/** Keys in one order, so equal maps serialize (and compare) equal whatever the merge order. */
+/** Keys in one order, so equal maps serialize equal whatever the merge order (jsonb orders keys itself when stored). */
 export function sortKeys<T>(map: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(map).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 }
