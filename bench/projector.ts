@@ -73,6 +73,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     report(`appended ${fmt(events.length)} events (${fmt(events.length / 137)} calls of 30 turns, ${TENANTS.length} tenants)`);
 
     let applied = 0;
+    let batches = 0;
     let started = 0;
     const joining = performance.now();
     const projector = await startProjector({
@@ -82,6 +83,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
         // Timed from the first batch: joining the consumer group is a one-off, reported apart.
         if (started === 0) started = performance.now();
         applied += o.applied + o.duplicates + o.deadLettered;
+        batches += 1;
         const seconds = (performance.now() - started) / 1_000;
         progress(`projecting ${fmt(applied)} / ${fmt(events.length)} events, ${fmt(applied / seconds)} events/s`);
       },
@@ -89,7 +91,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     await waitUntilCaughtUp(db, log);
     const projectSeconds = (performance.now() - started) / 1_000;
     const projectorRate = events.length / projectSeconds;
-    report(`projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`);
+    report(`projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`);
 
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
