@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type ConnectionPool } from '@earshot/db';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from '@earshot/group-commit';
 
 export interface IdempotencyOptions {
   /** The write the keys belong to, e.g. `ingest`; keys of different scopes never meet. */
@@ -54,11 +54,11 @@ const DEFAULT_LEASE_MS = 30_000;
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
-  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests), 1);
+  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests));
   private readonly answers = new GroupCommit<Answer, void>(async (answers) => {
     await this.completeNow(answers);
     return answers.map(() => undefined);
-  }, 1);
+  });
 
   constructor(
     private readonly db: ConnectionPool,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, Running } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
-import { AppendBatcher } from '../kafka/append-batcher';
+import { GroupCommit } from '@earshot/group-commit';
 import { keyPartitioner } from '../partitioner';
 import { APPEND_CHANNEL, Wakeup } from './wakeup';
 import { PartitionReader, type StoredRow } from './partition-reader';
@@ -38,7 +38,7 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
   const running = new Set<Running>();
   let closed = false;
 
-  const batcher = new AppendBatcher<OutgoingRecord, LogPosition>(async (records) => {
+  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(async (records) => {
     const placed = records.map((record) => ({ record, partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]) }));
     const slots = [...new Set(placed.map((p) => `${p.record.topic}\u0000${p.partition}`))].sort();
     return db.tx(async (tx) => {
@@ -63,7 +63,7 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
       await tx.query(sql`select pg_notify(${APPEND_CHANNEL}, '')`);
       return records.map((r) => positions.get(r) as LogPosition);
     });
-  }, 5_000);
+  }, { maxItems: 5_000 });
 
   /** A loop that runs until stopped; `step` answers whether it found work (else it waits for an append). */
   const loop = (step: () => Promise<boolean>, onError: (error: unknown) => void): Running => {
@@ -175,7 +175,7 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
     async close() {
       await Promise.all([...running].map((r) => r.stop()));
       closed = true;
-      await batcher.flush();
+      await batcher.settled();
       await wakeup.close();
     },
   };

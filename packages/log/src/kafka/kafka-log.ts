@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata, type Producer } from 'kafkajs';
 import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, ReplayOptions, ReplaySummary, Running, SubscribeOptions, ConsumeOptions } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
-import { AppendBatcher } from './append-batcher';
+import { GroupCommit } from '@earshot/group-commit';
 import { replayUntilEnd } from './replay';
 
 export interface KafkaLogOptions {
@@ -45,7 +45,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   await producer.connect();
   const choosePartition = Partitioners.DefaultPartitioner();
 
-  const batcher = new AppendBatcher<OutgoingRecord, LogPosition>(async (records) => {
+  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(async (records) => {
     const placed = records.map((record) => {
       const meta = partitionMetadata.get(record.topic) ?? [];
       const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
@@ -68,7 +68,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       }
     }
     return records.map((r) => positions.get(r) as LogPosition);
-  }, options.maxBatch ?? 2_000);
+  }, { maxItems: options.maxBatch ?? 2_000 });
 
   const running = new Set<Running>();
   const track = (consumer: Consumer): Running => {
@@ -152,7 +152,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
 
     async close() {
       await Promise.all([...running].map((r) => r.stop()));
-      await batcher.flush();
+      await batcher.settled();
       await producer.disconnect();
       await admin.disconnect();
     },

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AppendBatcher } from './append-batcher';
+import { GroupCommit } from './group-commit';
 
-describe('AppendBatcher', () => {
+describe('GroupCommit', () => {
   it('sends appends that arrive during a request together, and answers each with its own results', async () => {
     const requests: number[][] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
-    const batcher = new AppendBatcher<number, string>(async (items) => {
+    const batcher = new GroupCommit<number, string>(async (items) => {
       requests.push(items);
       if (requests.length === 1) await gate;
       return items.map((i) => `r${i}`);
-    }, 100);
+    });
 
     const first = batcher.add([1]);
     const second = batcher.add([2, 3]);
@@ -25,24 +25,40 @@ describe('AppendBatcher', () => {
 
   it('keeps each request within the item limit without splitting an append', async () => {
     const requests: number[][] = [];
-    const batcher = new AppendBatcher<number, number>(async (items) => {
+    const batcher = new GroupCommit<number, number>(async (items) => {
       requests.push(items);
       return items;
-    }, 3);
+    }, { maxItems: 3 });
     await Promise.all([batcher.add([1, 2]), batcher.add([3, 4]), batcher.add([5])]);
     expect(requests).toEqual([[1, 2], [3, 4, 5]]);
   });
 
   it('rejects only the appends of a failed request', async () => {
     let calls = 0;
-    const batcher = new AppendBatcher<number, number>(async (items) => {
+    const batcher = new GroupCommit<number, number>(async (items) => {
       calls += 1;
       if (calls === 1) throw new Error('broker down');
       return items;
-    }, 1);
+    }, { maxItems: 1 });
     const failed = batcher.add([1]);
     const later = batcher.add([2]);
     await expect(failed).rejects.toThrow('broker down');
     expect(await later).toEqual([2]);
+  });
+
+  it('keeps up to `parallel` writes in flight, and settles once all are written', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight -= 1;
+      return items;
+    }, { parallel: 2 });
+    const all = Promise.all([batcher.add([1]), batcher.add([2]), batcher.add([3])]);
+    await batcher.settled();
+    expect(await all).toEqual([[1], [2], [3]]);
+    expect(most).toBe(2);
   });
 });
