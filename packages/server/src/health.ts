@@ -18,16 +18,26 @@ export class HealthChecks {
     this.checks.set(name, check);
   }
 
+  /** Runs every check: 200 with each dependency, or 503 in the Error shape naming what is down. */
+  async report(service: string): Promise<HealthReport> {
+    const results = Object.fromEntries(await Promise.all([...this.checks].map(async ([name, check]) => [name, await timed(check)] as const)));
+    const down = Object.entries(results).filter(([, r]) => !r.connected).map(([name]) => name);
+    const database = results.database ?? { connected: false, latencyMs: 0 };
+    if (down.length === 0) return { status: 200, body: { ok: true, service, ...results, database } };
+    return { status: 503, body: { ok: false, error: `degraded: ${down.join(', ')} unreachable`, code: 'UNAVAILABLE', service, ...results, database } };
+  }
+
   register(app: FastifyInstance, service: string): void {
     app.get('/health', { config: { public: true } }, async (_request, reply) => {
-      const results = Object.fromEntries(await Promise.all([...this.checks].map(async ([name, check]) => [name, await timed(check)] as const)));
-      const down = Object.entries(results).filter(([, r]) => !r.connected).map(([name]) => name);
-      const database = results.database ?? { connected: false, latencyMs: 0 };
-      if (down.length === 0) return { ok: true, service, ...results, database };
-      return reply.status(503).send({ ok: false, error: `degraded: ${down.join(', ')} unreachable`, code: 'UNAVAILABLE', service, ...results, database });
+      const { status, body } = await this.report(service);
+      return reply.status(status).send(body);
     });
   }
 }
+
+export type HealthReport =
+  | { status: 200; body: { ok: true; service: string; database: DependencyHealth; [dependency: string]: unknown } }
+  | { status: 503; body: { ok: false; error: string; code: 'UNAVAILABLE'; service: string; database: DependencyHealth; [dependency: string]: unknown } };
 
 async function timed(check: HealthCheck): Promise<DependencyHealth> {
   const started = performance.now();

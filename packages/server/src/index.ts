@@ -3,3 +3,4 @@ export * from './http';
 export * from './modules';
 export * from './runtime';
 export * from './access';
+export * from './log-append';

@@ -15,7 +15,7 @@ export async function appendWithin(log: EventLog, records: readonly OutgoingReco
   try {
     return await Promise.race([
       log.append(records).catch((error: unknown) => {
-        console.error(`[gateway] append failed: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`[log] append failed: ${error instanceof Error ? error.message : String(error)}`);
         throw new ApiError('UNAVAILABLE', 'the event log is unavailable; nothing was accepted, retry later');
       }),
       timeout,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
 import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
@@ -15,8 +16,8 @@ import { INGEST_HEADERS, registerIngestRoute } from './routes/ingest';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerWebhookEventsRoute, WEBHOOK_EVENT_HEADERS } from './routes/webhook-events';
 
-/** The tables the gateway needs: tenants and keys, idempotency keys, rate-limit windows. */
-export const GATEWAY_MIGRATIONS = [AUTH_MIGRATIONS, IDEMPOTENCY_MIGRATIONS, RATE_LIMIT_MIGRATIONS] as const;
+/** The tables the gateway needs: tenants and keys, idempotency keys, rate-limit windows, the audit log (operator actions). */
+export const GATEWAY_MIGRATIONS = [AUTH_MIGRATIONS, IDEMPOTENCY_MIGRATIONS, RATE_LIMIT_MIGRATIONS, AUDIT_TRAIL_MIGRATIONS] as const;
 
 export interface GatewayOptions {
   /** How long a request waits for the log before answering 503. */

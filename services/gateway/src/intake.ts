@@ -5,7 +5,7 @@ import { encodeDeadLetter, encodeEvent, schemaFingerprint } from '@earshot/event
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
 import { eventId } from './event-id';
-import { appendWithin } from './log-append';
+import { appendWithin } from '@earshot/server';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 export const AcceptedSchema = z.object({ ok: z.literal(true), id: z.string(), duplicate: z.boolean() });
@@ -41,6 +41,8 @@ export interface EnvelopeInput {
   raw: Buffer;
   /** Says where the envelope was, for reasons: `item 3 of the batch`. */
   label?: string;
+  /** Set when a dead letter is re-submitted: if it fails again, it stays that dead letter (same id) with the new reason. */
+  deadLetterId?: string;
 }
 
 export const ACCEPTED_STATUS = 202;
@@ -78,7 +80,7 @@ export class Intake {
       if (!parsed.success) {
         const fields = fieldIssues(parsed.error);
         const reason = `${input.label ?? 'envelope'} is invalid: ${fields.map((f) => f.path).join(', ')}`;
-        const dead = this.deadLetter(sender, input.raw, reason, fields, input.value);
+        const dead = this.deadLetter(sender, input.raw, reason, fields, input.value, input.deadLetterId);
         deadLetters.push(dead.record);
         outcomes[index] = dead.outcome;
         return;
@@ -105,8 +107,8 @@ export class Intake {
   }
 
   /** A body that holds no envelope at all (not JSON, not an object, too many): dead-lettered whole. */
-  async rejectBody(sender: Sender, raw: Buffer, reason: string, fields: FieldIssue[]): Promise<EnvelopeOutcome & { result: DeadLettered }> {
-    const dead = this.deadLetter(sender, raw, reason, fields, undefined);
+  async rejectBody(sender: Sender, raw: Buffer, reason: string, fields: FieldIssue[], deadLetterId?: string): Promise<EnvelopeOutcome & { result: DeadLettered }> {
+    const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
     await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
     return dead.outcome;
   }
@@ -174,12 +176,19 @@ export class Intake {
     };
   }
 
-  private deadLetter(sender: Sender, raw: Buffer, reason: string, fields: FieldIssue[], value: unknown): { record: OutgoingRecord; outcome: EnvelopeOutcome & { result: DeadLettered } } {
+  private deadLetter(
+    sender: Sender,
+    raw: Buffer,
+    reason: string,
+    fields: FieldIssue[],
+    value: unknown,
+    id: string = randomUUID(),
+  ): { record: OutgoingRecord; outcome: EnvelopeOutcome & { result: DeadLettered } } {
     const readable = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     const eventType = typeof readable.type === 'string' ? readable.type : null;
     const idempotencyKey = typeof readable.idempotency_key === 'string' ? readable.idempotency_key : null;
     const deadLetter: DeadLetter = {
-      id: randomUUID(),
+      id,
       tenant: sender.tenantId,
       provider: sender.provider,
       received_at: sender.receivedAt.toISOString(),

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { listPageSchema, pagingQuery, queryTime } from './list';
+
+export const CALL_RESOURCE_STATUSES = ['completed', 'failed', 'in_progress', 'abandoned', 'escalated'] as const;
+
+/** Sort fields of GET /calls: ascending, or descending with a leading `-`. */
+export const CALL_SORTS = ['startedAt', '-startedAt', 'durationMs', '-durationMs', 'qualityScore', '-qualityScore'] as const;
+export type CallSort = (typeof CALL_SORTS)[number];
+
+const ms = z.number().int().nullable();
+
+/** The spec's Call, with what else the read model knows about it. */
+export const CallResourceSchema = z.object({
+  id: z.uuid(),
+  agentId: z.string(),
+  status: z.enum(CALL_RESOURCE_STATUSES),
+  startedAt: z.string(),
+  answeredAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: ms,
+  qualityScore: z.number().nullable(),
+  latency: z.object({ asrMs: ms, llmMs: ms, ttsMs: ms, totalMs: ms }).describe('median of each part over the call’s turns'),
+  provider: z.string(),
+  providerCallId: z.string(),
+  endReason: z.string().nullable(),
+  turnCount: z.number().int(),
+  interruptions: z.number().int(),
+  toolCallCount: z.number().int(),
+  providerErrorCount: z.number().int(),
+  costUsd: z.number().nullable(),
+  success: z.boolean().nullable(),
+  direction: z.string().nullable(),
+  agentVersion: z.string().nullable(),
+  customerId: z.string().nullable(),
+  recordingUrl: z.string().nullable(),
+  summary: z.string().nullable(),
+});
+export type CallResource = z.infer<typeof CallResourceSchema>;
+
+export const CallTurnSchema = z.object({
+  turnId: z.string(),
+  occurredAt: z.string(),
+  latency: z.object({ asrMs: z.number().int(), llmMs: z.number().int(), ttsMs: z.number().int(), totalMs: z.number().int() }),
+  interrupted: z.boolean(),
+  text: z.string().nullable(),
+  model: z.string().nullable(),
+});
+
+export const TranscriptSegmentSchema = z.object({
+  turnId: z.string(),
+  speaker: z.string(),
+  text: z.string(),
+  isFinal: z.boolean(),
+  startMs: z.number().int().nullable(),
+  endMs: z.number().int().nullable(),
+  occurredAt: z.string(),
+});
+
+export const TraceReferenceSchema = z.object({
+  kind: z.string(),
+  traceId: z.string(),
+  name: z.string(),
+  status: z.string(),
+  turnId: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+});
+
+/** GET /calls/{id}: the call with its turns, transcript and traces. */
+export const CallDetailSchema = z.object({
+  ok: z.literal(true),
+  call: CallResourceSchema.extend({
+    turns: z.array(CallTurnSchema),
+    transcript: z.array(TranscriptSegmentSchema),
+    traces: z.array(TraceReferenceSchema),
+  }),
+});
+export type CallDetail = z.infer<typeof CallDetailSchema>;
+
+export const CallListQuerySchema = pagingQuery(50).extend({
+  status: z.enum(CALL_RESOURCE_STATUSES).optional(),
+  agentId: z.string().min(1).max(200).optional(),
+  from: queryTime.optional().describe('calls started at or after'),
+  to: queryTime.optional().describe('calls started before'),
+  sort: z.enum(CALL_SORTS).default('-startedAt'),
+});
+export type CallListQuery = z.infer<typeof CallListQuerySchema>;
+
+export const CallListPageSchema = listPageSchema(CallResourceSchema);
+export type CallListPage = z.infer<typeof CallListPageSchema>;
+
+export const CallParamsSchema = z.object({ id: z.string().min(1).max(200) });

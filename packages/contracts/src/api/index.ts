@@ -1,0 +1,4 @@
+export * from './calls';
+export * from './list';
+export * from './operations';
+export * from './tenant-records';

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** The most items one page may hold, on every list route. */
+export const MAX_PAGE_LIMIT = 200;
+
+/** A date-time in a query string, with any offset. */
+export const queryTime = z.iso.datetime({ offset: true });
+
+/**
+ * The one pagination scheme of every list route: an opaque keyset `cursor`
+ * (from the previous page's `nextCursor`), or `page` numbers; `limit` items
+ * a page (at most 200).
+ */
+export function pagingQuery(defaultLimit: number) {
+  return z.object({
+    cursor: z.string().min(1).max(512).optional().describe('nextCursor of the previous page; opaque'),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(defaultLimit).describe(`items per page, 1 to ${MAX_PAGE_LIMIT}`),
+    page: z.coerce.number().int().min(1).max(1_000_000).optional().describe('page number (from 1), instead of a cursor'),
+  });
+}
+
+/** The one list shape: `nextCursor` is null on the last page; `page`/`nextPage` answer page-numbered requests. */
+export function listPageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    ok: z.literal(true),
+    items: z.array(item),
+    nextCursor: z.string().nullable(),
+    page: z.number().int().optional(),
+    nextPage: z.number().int().nullable().optional(),
+  });
+}
+
+/** What every write answers once the log holds it. */
+export const AcceptedWriteSchema = z.object({ ok: z.literal(true), id: z.string() });
+export type AcceptedWrite = z.infer<typeof AcceptedWriteSchema>;
+
+/** The Idempotency-Key header every POST takes. */
+export const IdempotencyHeadersSchema = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { listPageSchema, pagingQuery, queryTime } from './list';
+
+/** Bucket widths of a metric series. */
+export const METRIC_INTERVALS = ['1m', '5m', '15m', '1h', '6h', '1d'] as const;
+export type MetricInterval = (typeof METRIC_INTERVALS)[number];
+
+export const MetricQuerySchema = z.object({
+  name: z.string().min(1).max(100).describe('a name from the catalogue; an unknown one answers 400 listing them'),
+  from: queryTime.optional().describe('defaults to 24 hours before `to`'),
+  to: queryTime.optional().describe('defaults to now'),
+  interval: z.enum(METRIC_INTERVALS).optional().describe('defaults to the finest that keeps the series within 1,000 points'),
+  agentId: z.string().min(1).max(200).optional(),
+});
+
+export const MetricSeriesSchema = z.object({
+  ok: z.literal(true),
+  name: z.string(),
+  description: z.string(),
+  unit: z.string(),
+  interval: z.enum(METRIC_INTERVALS),
+  from: z.string(),
+  to: z.string(),
+  agentId: z.string().nullable(),
+  /** One point per bucket start; null where nothing was measured. */
+  points: z.array(z.object({ t: z.string(), value: z.number().nullable() })),
+});
+export type MetricSeries = z.infer<typeof MetricSeriesSchema>;
+
+/** The spec's Live snapshot, with the window it covers. */
+export const LiveSnapshotSchema = z.object({
+  ok: z.literal(true),
+  live: z.object({
+    concurrentCalls: z.number().int(),
+    successRate: z.number(),
+    p95LatencyMs: z.number().int(),
+    endedCalls: z.number().int(),
+    windowSeconds: z.number().int(),
+    asOf: z.string(),
+  }),
+});
+
+export const UsageMeterSchema = z.object({
+  day: z.string(),
+  eventsIngested: z.number().int(),
+  calls: z.number().int(),
+  callMinutes: z.number(),
+  apiRequests: z.number().int(),
+});
+export const UsageQuerySchema = pagingQuery(31).extend({ from: queryTime.optional(), to: queryTime.optional() });
+export const UsageListSchema = listPageSchema(UsageMeterSchema);
+
+export const InvoiceSchema = z.object({
+  id: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  currency: z.string(),
+  amountDue: z.number(),
+  status: z.string(),
+  issuedAt: z.string(),
+  lines: z.array(z.object({ description: z.string(), quantity: z.number(), unitPrice: z.number(), amount: z.number() })),
+});
+export const InvoiceListQuerySchema = pagingQuery(24);
+export const InvoiceListSchema = listPageSchema(InvoiceSchema);
+
+export const AuditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.object({ kind: z.enum(['apiKey', 'operator']), keyId: z.string().nullable(), keyName: z.string().nullable() }),
+  action: z.string(),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+  requestId: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export const AuditQuerySchema = pagingQuery(50).extend({ action: z.string().min(1).max(100).optional() });
+export const AuditListSchema = listPageSchema(AuditEntrySchema);
+
+const dependency = z.object({ connected: z.boolean(), latencyMs: z.number().int() });
+
+/** The spec's Health: every dependency of this process by name, the database always. */
+export const HealthSchema = z.looseObject({ ok: z.literal(true), service: z.string(), database: dependency });
+/** 503: the Error shape, still naming each dependency and whether it answered. */
+export const HealthDegradedSchema = z.looseObject({ ok: z.literal(false), error: z.string(), code: z.string(), service: z.string(), database: dependency });

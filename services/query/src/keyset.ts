@@ -1,0 +1,23 @@
+import { sql, type SQLQuery } from '@earshot/db';
+import type { Paging } from './paging';
+
+/**
+ * Newest-first keyset over a time column and a text id, in the order of the
+ * read models' `(tenant_id, <time> desc, id)` indexes: time descending, id
+ * ascending. Rows inserted while a client pages land before its cursor or
+ * after it, never twice and never skipped.
+ */
+export function newestFirst(time: string, id: string, paging: Paging): { where: SQLQuery; order: SQLQuery; window: SQLQuery } {
+  const t = sql.ident(time);
+  const i = sql.ident(id);
+  const after = paging.mode === 'cursor' ? paging.after : null;
+  const where = after ? sql`(${t} < ${after.v}::timestamptz or (${t} = ${after.v}::timestamptz and ${i}::text > ${after.id}))` : sql`true`;
+  return { where, order: sql`order by ${t} desc, ${i} asc`, window: windowOf(paging) };
+}
+
+/** `limit + 1` rows (the extra one tells whether a next page exists), from the page's offset in page mode. */
+export function windowOf(paging: Paging): SQLQuery {
+  return paging.mode === 'page' ? sql`limit ${paging.limit + 1} offset ${paging.offset}` : sql`limit ${paging.limit + 1}`;
+}
+
+export const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
+import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
+import type { MigrationSet } from '@earshot/db';
+import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
+import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
+import { registerAuthHook, registerRateLimitHook, type Module, type Runtime } from '@earshot/server';
+import { registerAlertRoutes } from './routes/alerts';
+import { registerAuditRoutes } from './routes/audit';
+import { registerBillingRoutes } from './routes/billing';
+import { registerCallRoutes } from './routes/calls';
+import { registerDeploymentRoutes } from './routes/deployments';
+import { registerHealthRoutes } from './routes/health';
+import { registerIncidentRoutes } from './routes/incidents';
+import { registerMetricRoutes } from './routes/metrics';
+import { registerOutcomeRoutes } from './routes/outcomes';
+import { registerRealtimeRoutes } from './routes/realtime';
+import { registerUsageRoutes } from './routes/usage';
+import { TenantWrites } from './tenant-writes';
+import { validationFailure } from './validation';
+
+/** The query service's own tables (invoices), besides those it shares: keys, idempotency keys, rate-limit windows, the audit log. */
+export const QUERY_MIGRATIONS: readonly MigrationSet[] = [
+  AUTH_MIGRATIONS,
+  IDEMPOTENCY_MIGRATIONS,
+  RATE_LIMIT_MIGRATIONS,
+  AUDIT_TRAIL_MIGRATIONS,
+  { module: 'query', directory: new URL('../migrations/', import.meta.url) },
+];
+
+export interface QueryOptions {
+  /** How long a write waits for the log before answering 503. */
+  appendTimeoutMs?: number;
+  /** How long a write's answer is replayed for its Idempotency-Key. */
+  idempotencyRetentionMs?: number;
+  idempotencySweepMs?: number;
+  rateLimitSyncMs?: number;
+  /** How long an authenticated key is kept before it is looked up again (a revocation takes at most this long). */
+  keyCacheMs?: number;
+}
+
+const DEFAULTS: Required<QueryOptions> = {
+  appendTimeoutMs: 5_000,
+  idempotencyRetentionMs: 24 * 3_600_000,
+  idempotencySweepMs: 10 * 60_000,
+  rateLimitSyncMs: 200,
+  keyCacheMs: 10_000,
+};
+
+/** The query service: every REST read of the read models, and the tenant's writes through the log, under /api/v1. */
+export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Module {
+  const options = { ...DEFAULTS, ...overrides };
+  return {
+    name: 'query',
+    dependsOn: ['database', 'log', 'http'],
+    start: async () => {
+      const db = runtime.database();
+      const perMinute = runtime.config.EARSHOT_KEY_REQUESTS_PER_MIN;
+      const report = (what: string) => (error: unknown) => console.error(`[query] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      const keys = new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), options.keyCacheMs);
+      const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
+      // Scope `api`: one key space per tenant for every POST here, apart from the gateway's ingest keys.
+      const idempotency = new IdempotencyStore(db, { scope: 'api', retentionMs: options.idempotencyRetentionMs, now: runtime.now });
+      const writes = new TenantWrites({ db, log: runtime.log(), idempotency, appendTimeoutMs: options.appendTimeoutMs, now: runtime.now });
+      limiter.start();
+      const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
+
+      await runtime.http().register(
+        async (api: FastifyInstance) => {
+          api.setValidatorCompiler(validatorCompiler);
+          api.setSerializerCompiler(serializerCompiler);
+          api.setSchemaErrorFormatter(validationFailure);
+          registerAuthHook(api, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+          registerRateLimitHook(api, limiter);
+          api.addHook('onClose', async () => {
+            await limiter.stop();
+            await sweeper.stop();
+            await idempotency.settled();
+          });
+
+          registerHealthRoutes(api, runtime.health, 'earshot');
+          registerRealtimeRoutes(api, db, perMinute, runtime.now);
+          registerCallRoutes(api, db, perMinute);
+          registerOutcomeRoutes(api, db, writes, perMinute);
+          registerIncidentRoutes(api, db, writes, perMinute);
+          registerAlertRoutes(api, db, perMinute);
+          registerDeploymentRoutes(api, db, writes, perMinute, runtime.now);
+          registerMetricRoutes(api, db, perMinute, runtime.now);
+          registerUsageRoutes(api, db, perMinute);
+          registerBillingRoutes(api, db, perMinute);
+          registerAuditRoutes(api, db, perMinute);
+        },
+        { prefix: '/api/v1' },
+      );
+      // Stopping happens in onClose above, when the HTTP module closes after this one.
+      return { stop: async () => undefined };
+    },
+  };
+}

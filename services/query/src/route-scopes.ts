@@ -1,0 +1,31 @@
+import type { Scope } from '@earshot/auth';
+import type { RoutePolicy } from '@earshot/server';
+
+/**
+ * The one table of which scope each query route needs (the spec leaves it
+ * open). Reads of a resource need its `:read` scope, the tenant's writes
+ * its `:write` scope; `/health` needs no key at all.
+ */
+export const ROUTE_SCOPES = {
+  'GET /realtime': 'metrics:read',
+  'GET /metrics': 'metrics:read',
+  'GET /calls': 'calls:read',
+  'GET /calls/:id': 'calls:read',
+  'GET /outcomes': 'outcomes:read',
+  'POST /outcomes': 'outcomes:write',
+  'GET /incidents': 'incidents:read',
+  'POST /incidents': 'incidents:write',
+  'GET /alerts': 'alerts:read',
+  'GET /deployments': 'deployments:read',
+  'POST /deployments': 'deployments:write',
+  'GET /usage': 'usage:read',
+  'GET /billing/invoices': 'billing:read',
+  'GET /audit': 'audit:read',
+} as const satisfies Record<string, Scope>;
+
+export type QueryRoute = keyof typeof ROUTE_SCOPES;
+
+/** A route's policy: its scope from the table, and the per-key request limit every API route shares with the gateway. */
+export function policyOf(route: QueryRoute, requestsPerMinute: number): RoutePolicy {
+  return { auth: 'apiKey', scope: ROUTE_SCOPES[route], rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] };
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AcceptedWriteSchema, DeploymentInputSchema, DeploymentListQuerySchema, DeploymentListSchema, IdempotencyHeadersSchema, type DeploymentSchema } from '@earshot/contracts';
+import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { newestFirst } from '../keyset';
+import { pageOf, pagingOf, type Paging } from '../paging';
+import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+import type { TenantWrites } from '../tenant-writes';
+
+const SORT = '-deployedAt';
+
+interface DeploymentRow {
+  id: string;
+  agent: string;
+  version: string;
+  deployed_at: Date;
+  previous_version: string | null;
+  environment: string | null;
+  description: string | null;
+  deployed_by: string | null;
+}
+
+export function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
+  const keyset = newestFirst('deployed_at', 'id', paging);
+  const byAgent = agent === undefined ? sql`true` : sql`agent = ${agent}`;
+  return sql`
+    select id, agent, version, deployed_at, previous_version, environment, description, deployed_by
+      from deployments where ${keyset.where} and ${byAgent} ${keyset.order} ${keyset.window}`;
+}
+
+function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
+  return {
+    id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at.toISOString(), previousVersion: row.previous_version,
+    environment: row.environment, description: row.description, deployedBy: row.deployed_by,
+  };
+}
+
+/** GET /deployments (newest first, `agent` filter) and POST /deployments (a deployment.recorded event). */
+export function registerDeploymentRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/deployments', {
+    schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
+    config: { policy: policyOf('GET /deployments', requestsPerMinute) },
+  }, async (request) => {
+    const paging = pagingOf(request.query, SORT);
+    const rows = await readAs(db, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
+    return pageOf(rows, paging, SORT, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
+  });
+
+  routes.post('/deployments', {
+    schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+    config: { policy: policyOf('POST /deployments', requestsPerMinute) },
+  }, async (request, reply) => {
+    const input = request.body;
+    const deployedAt = input.deployedAt ?? now().toISOString();
+    const answer = await writes.write(request, {
+      type: 'deployment.recorded',
+      id: input.id,
+      data: (id) => ({
+        deployment_id: id, agent: input.agent, version: input.version, deployed_at: deployedAt, previous_version: input.previousVersion ?? null,
+        environment: input.environment ?? null, description: input.description ?? null, deployed_by: input.deployedBy ?? request.caller?.keyName ?? null,
+      }),
+    });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(201).send(answer.body);
+  });
+}

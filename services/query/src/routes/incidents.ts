@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema } from '@earshot/contracts';
+import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { iso, newestFirst } from '../keyset';
+import { pageOf, pagingOf, type Paging } from '../paging';
+import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+import type { TenantWrites } from '../tenant-writes';
+
+const SORT = '-startedAt';
+
+interface IncidentRow {
+  id: string;
+  title: string;
+  severity: string;
+  status: string;
+  description: string | null;
+  affected_agents: string[];
+  affected_calls: string[];
+  started_at: Date;
+  opened_by: string | null;
+  resolved_at: Date | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  notes: { at: string; note: string; by: string | null }[];
+}
+
+export function incidentPageStatement(status: string | undefined, paging: Paging): SQLQuery {
+  const keyset = newestFirst('started_at', 'id', paging);
+  const byStatus = status === undefined ? sql`true` : sql`status = ${status}`;
+  return sql`
+    select id, title, severity, status, description, affected_agents, affected_calls, started_at, opened_by, resolved_at, created_at, updated_at, notes
+      from incidents where ${keyset.where} and ${byStatus} ${keyset.order} ${keyset.window}`;
+}
+
+function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
+  return {
+    id: row.id, title: row.title, severity: row.severity, status: row.status, description: row.description,
+    affectedAgents: row.affected_agents, affectedCalls: row.affected_calls, startedAt: iso(row.started_at), openedBy: row.opened_by,
+    resolvedAt: iso(row.resolved_at), createdAt: iso(row.created_at), updatedAt: iso(row.updated_at), notes: row.notes,
+  };
+}
+
+/** GET /incidents (newest first, `status` filter) and POST /incidents (an incident.created event). */
+export function registerIncidentRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/incidents', {
+    schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
+    config: { policy: policyOf('GET /incidents', requestsPerMinute) },
+  }, async (request) => {
+    const paging = pagingOf(request.query, SORT);
+    const rows = await readAs(db, request, (tx) => tx.query(incidentPageStatement(request.query.status, paging)) as Promise<IncidentRow[]>);
+    return pageOf(rows, paging, SORT, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
+  });
+
+  routes.post('/incidents', {
+    schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+    config: { policy: policyOf('POST /incidents', requestsPerMinute) },
+  }, async (request, reply) => {
+    const input = request.body;
+    const answer = await writes.write(request, {
+      type: 'incident.created',
+      id: input.id,
+      data: (id) => ({
+        incident_id: id, title: input.title, severity: input.severity, status: input.status, description: input.description ?? null,
+        affected_agents: input.affectedAgents, affected_calls: input.affectedCalls, started_at: input.startedAt ?? null,
+        opened_by: input.openedBy ?? request.caller?.keyName ?? null,
+      }),
+    });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(201).send(answer.body);
+  });
+}

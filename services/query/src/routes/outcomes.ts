@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome } from '@earshot/contracts';
+import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { newestFirst } from '../keyset';
+import { pageOf, pagingOf, type Paging } from '../paging';
+import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+import type { TenantWrites } from '../tenant-writes';
+
+/** What GET /outcomes names as its `source`: the projector's outcomes read model in Postgres. */
+export const OUTCOME_SOURCE = 'postgres:outcomes';
+const SORT = '-recordedAt';
+
+interface OutcomeRow {
+  id: string;
+  call_id: string;
+  agent: string | null;
+  type: string;
+  value: string | null;
+  source: string | null;
+  revenue_usd: number | null;
+  recorded_at: Date;
+}
+
+export function outcomePageStatement(callId: string | undefined, paging: Paging): SQLQuery {
+  const keyset = newestFirst('recorded_at', 'id', paging);
+  const byCall = callId === undefined ? sql`true` : sql`call_id = ${callId}`;
+  return sql`select id, call_id, agent, type, value, source, revenue_usd, recorded_at from outcomes where ${keyset.where} and ${byCall} ${keyset.order} ${keyset.window}`;
+}
+
+function outcomeOf(row: OutcomeRow): Outcome {
+  return { id: row.id, callId: row.call_id, agent: row.agent, type: row.type, value: row.value, source: row.source, revenueUsd: row.revenue_usd, recordedAt: row.recorded_at.toISOString() };
+}
+
+/** GET /outcomes (newest first, `callId` filter) and POST /outcomes (an upsert by id, through the log). */
+export function registerOutcomeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get('/outcomes', {
+    schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
+    config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
+  }, async (request) => {
+    const paging = pagingOf(request.query, SORT);
+    const rows = await readAs(db, request, (tx) => tx.query(outcomePageStatement(request.query.callId, paging)) as Promise<OutcomeRow[]>);
+    return { ...pageOf(rows, paging, SORT, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
+  });
+
+  routes.post('/outcomes', {
+    schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+    config: { policy: policyOf('POST /outcomes', requestsPerMinute) },
+  }, async (request, reply) => {
+    const input = request.body;
+    const answer = await writes.write(request, {
+      type: 'outcome.recorded',
+      id: input.id,
+      data: (id) => ({ outcome_id: id, call_id: input.callId, agent: input.agent ?? null, outcome_type: input.type, value: input.value ?? null, source: input.source ?? null, revenue_usd: input.revenueUsd ?? null }),
+    });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(201).send(answer.body);
+  });
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema } from '@earshot/contracts';
+import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { windowOf } from '../keyset';
+import { pageOf, pagingOf, type Paging } from '../paging';
+import { COMMON_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+
+const SORT = '-day';
+
+interface UsageRow {
+  day: string;
+  events_ingested: number;
+  calls: number;
+  call_ms: number;
+  api_requests: number;
+}
+
+/** Days newest first; a day is its own key, so the cursor is the last day shown. */
+export function usagePageStatement(from: string | undefined, to: string | undefined, paging: Paging): SQLQuery {
+  const after = paging.mode === 'cursor' ? paging.after : null;
+  const filters = [
+    after ? sql`day < ${after.id}::date` : sql`true`,
+    from ? sql`day >= (${from}::timestamptz at time zone 'UTC')::date` : sql`true`,
+    to ? sql`day < (${to}::timestamptz at time zone 'UTC')::date` : sql`true`,
+  ];
+  return sql`select day::text as day, events_ingested, calls, call_ms, api_requests from usage_meters where ${sql.join(filters, sql` and `)} order by day desc ${windowOf(paging)}`;
+}
+
+function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
+  return { day: row.day, eventsIngested: row.events_ingested, calls: row.calls, callMinutes: Math.round((row.call_ms / 60_000) * 100) / 100, apiRequests: row.api_requests };
+}
+
+/** GET /usage: the usage meters per UTC day (events ingested, calls and their minutes, ingest API requests), newest first. */
+export function registerUsageRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+  app.withTypeProvider<ZodTypeProvider>().get('/usage', {
+    schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
+    config: { policy: policyOf('GET /usage', requestsPerMinute) },
+  }, async (request) => {
+    const { from, to } = request.query;
+    const paging = pagingOf(request.query, SORT);
+    const rows = await readAs(db, request, (tx) => tx.query(usagePageStatement(from, to, paging)) as Promise<UsageRow[]>);
+    return pageOf(rows, paging, SORT, (r) => ({ v: r.day, id: r.day }), usageOf);
+  });
+}

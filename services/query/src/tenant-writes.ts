@@ -1,0 +1,125 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { v5 as uuidV5 } from 'uuid';
+import { recordAudit } from '@earshot/audit-trail';
+import { ApiError, CURRENT_EVENT_VERSION, StoredEventSchema, type AcceptedWrite, type EventData, type TenantEventType } from '@earshot/contracts';
+import type { ConnectionPool } from '@earshot/db';
+import { encodeEvent, schemaFingerprint } from '@earshot/events';
+import type { IdempotencyStore } from '@earshot/idempotency';
+import { TOPICS, type EventLog } from '@earshot/log';
+import { appendWithin } from '@earshot/server';
+
+/** Namespace of ids derived from an Idempotency-Key: a retry after the 24 hours still writes the same record. */
+const WRITE_ID_NAMESPACE = '9a3f1c0e-4b7d-4e2a-8c55-61d0f2b7e913';
+
+/** Who sends the tenant's own events, in the place a provider's name goes. */
+export const API_PROVIDER = 'earshot-api';
+
+export interface TenantWrite<T extends TenantEventType> {
+  type: T;
+  /** The record's id, when the client chose one (writing it again upserts). */
+  id: string | undefined;
+  /** The event's data for the record's final id. */
+  data: (id: string) => EventData<T>;
+}
+
+export interface TenantWriteOptions {
+  db: ConnectionPool;
+  log: EventLog;
+  idempotency: IdempotencyStore;
+  appendTimeoutMs: number;
+  now: () => Date;
+}
+
+export interface WriteAnswer {
+  status: number;
+  body: AcceptedWrite;
+  replayed: boolean;
+}
+
+/**
+ * The tenant's writes: each becomes an event on the log (the projector makes
+ * it readable), answered 201 once the log holds it, recorded in the audit
+ * log, and idempotent under the Idempotency-Key header: the same key and
+ * body replay the first answer, another body is 422, a key still in flight
+ * is 409. Keys are per tenant and shared by every POST route, so a key
+ * reused on another route is another body.
+ */
+export class TenantWrites {
+  constructor(private readonly options: TenantWriteOptions) {}
+
+  async write<T extends TenantEventType>(request: FastifyRequest, write: TenantWrite<T>): Promise<WriteAnswer> {
+    const caller = request.caller;
+    if (!caller) throw new Error('a write reached its handler without a caller');
+    const tenantId = caller.tenant.id;
+    const key = idempotencyKeyOf(request);
+    const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+    const id = write.id ?? (key === undefined ? randomUUID() : uuidV5(`${tenantId}\n${route}\n${key}`, WRITE_ID_NAMESPACE));
+    if (key === undefined) return { status: 201, body: await this.append(request, write, id, randomUUID()), replayed: false };
+
+    const requestHash = createHash('sha256').update(route).update('\n').update(JSON.stringify(request.body ?? null)).digest();
+    const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]);
+    if (!claim || claim.state === 'in_flight') throw new ApiError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed; retry later`);
+    if (claim.state === 'done') {
+      if (!claim.requestHash.equals(requestHash)) throw new ApiError('IDEMPOTENCY_MISMATCH', `Idempotency-Key ${key} was used with another request; use a new key for a new write`);
+      return { status: claim.status, body: claim.response as AcceptedWrite, replayed: true };
+    }
+    try {
+      // The body's hash is in the event's key: the same key reused after its 24 hours for another body is another event.
+      const body = await this.append(request, write, id, `${key}:${requestHash.toString('hex').slice(0, 16)}`);
+      await this.options.idempotency.complete([{ tenantId, key, status: 201, response: body }]);
+      return { status: 201, body, replayed: false };
+    } catch (error) {
+      // Given up, so a retry with the key starts afresh; the event key is the same, so the projector applies it once.
+      await this.options.idempotency.release([{ tenantId, key }]).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async append<T extends TenantEventType>(request: FastifyRequest, write: TenantWrite<T>, id: string, eventKey: string): Promise<AcceptedWrite> {
+    const caller = request.caller;
+    if (!caller) throw new Error('a write reached its handler without a caller');
+    const tenantId = caller.tenant.id;
+    const at = this.options.now().toISOString();
+    const event = StoredEventSchema.parse({
+      type: write.type,
+      version: CURRENT_EVENT_VERSION,
+      idempotency_key: `api:${write.type}:${eventKey}`,
+      occurred_at: at,
+      tenant: tenantId,
+      provider: API_PROVIDER,
+      received_at: at,
+      call: null,
+      data: write.data(id),
+    });
+    await appendWithin(
+      this.options.log,
+      [{
+        topic: TOPICS.events,
+        key: `${tenantId}:${id}`,
+        value: encodeEvent(event),
+        headers: { type: event.type, 'schema-fingerprint': schemaFingerprint(event.type, event.version), tenant: tenantId, 'idempotency-key': event.idempotency_key },
+      }],
+      this.options.appendTimeoutMs,
+    );
+    await recordAudit(this.options.db, {
+      tenantId,
+      actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },
+      at: request.arrivedAt,
+      action: write.type,
+      target: id,
+      ip: request.ip,
+      requestId: request.id,
+      detail: { route: `${request.method} ${request.routeOptions.url ?? request.url}` },
+    });
+    return { ok: true, id };
+  }
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  const key = Array.isArray(value) ? value[0] : value;
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > 255) throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters', { fields: [{ path: 'Idempotency-Key', message: '1 to 255 characters' }] });
+  return key;
+}
