@@ -37,6 +37,10 @@ export interface TestQuery {
   createKey(tenantId: string, options?: KeyOptions): Promise<string>;
   /** Appends events as the gateway would and waits until the projector has applied them. */
   project(events: readonly StoredEvent[]): Promise<void>;
+  /** The `sql` tag, for setup statements. */
+  sql: typeof sql;
+  /** Drops the test's database under the running service (a database outage). */
+  dropDatabase(): Promise<void>;
   get(path: string, apiKey: string): Promise<LightMyRequestResponse>;
   post(path: string, apiKey: string, body: unknown, idempotencyKey?: string): Promise<LightMyRequestResponse>;
   stop(): Promise<void>;
@@ -84,12 +88,17 @@ export async function startTestQuery(label: string, setup: { env?: Record<string
       await appendEvents(log, events);
       await waitUntilCaughtUp(runtime.database(), log);
     },
+    sql,
+    async dropDatabase() {
+      await db.dispose();
+      await database.drop();
+    },
     get: (path, apiKey) => app.inject({ method: 'GET', url: `/api/v1${path}`, headers: { authorization: `Bearer ${apiKey}` } }),
     post: (path, apiKey, body, idempotencyKey) =>
       app.inject({ method: 'POST', url: `/api/v1${path}`, payload: body as Record<string, unknown>, headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } }),
     async stop() {
-      await running.stop();
-      await db.dispose();
+      await running.stop().catch(() => undefined);
+      await db.dispose().catch(() => undefined);
       await database.drop();
     },
   };
