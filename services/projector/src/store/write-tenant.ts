@@ -1,6 +1,6 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
 import type { Derived } from '../effects';
-import { mergeSketches, type Sketch } from '../read-models/metric-rollups/sketch';
+import type { Sketch } from '../read-models/metric-rollups/sketch';
 import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '../read-models/projection';
 
 export type Tx = Parameters<typeof switchTenant>[0];
@@ -150,20 +150,23 @@ async function writeCounters(tx: Tx, tenantId: string, projection: CounterProjec
     )}`);
 }
 
-function mergeCell(rule: CounterMerge, a: Cell | undefined, b: Cell | undefined): Cell {
-  const x = a ?? null;
-  const y = b ?? null;
-  if (x === null) return y;
-  if (y === null) return x;
-  switch (rule) {
-    case 'sum':
-      return Number(x) + Number(y);
-    case 'min':
-      return Math.min(Number(x), Number(y));
-    case 'max':
-      return Math.max(Number(x), Number(y));
-    case 'sketch':
-      return mergeSketches(x as Sketch, y as Sketch);
+/** Adds `row` into `into`, which the batch owns: sketches grow in place, since a batch folds thousands of them. */
+function addInto(into: Row, row: Row, merge: Readonly<Record<string, CounterMerge>>): void {
+  for (const [column, rule] of Object.entries(merge)) {
+    const x = into[column] ?? null;
+    const y = row[column] ?? null;
+    if (y === null) continue;
+    if (x === null) {
+      into[column] = rule === 'sketch' ? { ...(y as Sketch) } : y;
+      continue;
+    }
+    if (rule === 'sum') into[column] = Number(x) + Number(y);
+    else if (rule === 'min') into[column] = Math.min(Number(x), Number(y));
+    else if (rule === 'max') into[column] = Math.max(Number(x), Number(y));
+    else {
+      const sketch = x as Sketch;
+      for (const [bucket, count] of Object.entries(y as Sketch)) sketch[bucket] = (sketch[bucket] ?? 0) + count;
+    }
   }
 }
 
@@ -171,12 +174,13 @@ function addCount(counters: Map<CounterProjection, Map<string, Row>>, projection
   const pending = counters.get(projection) ?? new Map<string, Row>();
   const slot = keyOf(row, projection.key);
   const mine = pending.get(slot);
-  if (!mine) {
-    pending.set(slot, row);
+  if (mine) {
+    addInto(mine, row, projection.merge);
   } else {
-    const merged: Row = { ...mine };
-    for (const [column, rule] of Object.entries(projection.merge)) merged[column] = mergeCell(rule, mine[column], row[column]);
-    pending.set(slot, merged);
+    const fresh: Row = { ...row };
+    for (const column of Object.keys(projection.merge)) fresh[column] = null;
+    addInto(fresh, row, projection.merge);
+    pending.set(slot, fresh);
   }
   counters.set(projection, pending);
 }
