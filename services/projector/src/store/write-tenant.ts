@@ -24,11 +24,20 @@ function insertRows(table: string, columns: readonly string[], rows: readonly Ro
   return sql`insert into ${ident(table)} as t (${list(columns)}) select ${list(columns)} from ${rowsOf(table, rows)}`;
 }
 
+/** One table's multi-row upsert; documents expect every row written (else a concurrent writer got there first). */
+interface TableWrite {
+  table: string;
+  statement: SQLQuery;
+  expected: number | null;
+}
+
 /**
  * Applies one tenant's events inside the caller's transaction, which already
  * runs as the projector role: the tenant is set first, so row-level security
- * checks every row written. Events already applied are dropped first.
- * Each table gets one multi-row statement (two for read-merge-write tables).
+ * checks every row written. Events already applied are dropped first. Four
+ * statements whatever the events: set the tenant, claim the events, read the
+ * read-merge-write rows, and one statement that upserts every table at once
+ * (a data-modifying CTE per table).
  */
 export async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<number> {
   await switchTenant(tx, tenantId);
@@ -58,14 +67,30 @@ export async function writeTenant(tx: Tx, tenantId: string, derived: readonly De
     }
   }
 
+  const writes: TableWrite[] = [];
+  const stored = await readDocuments(tx, tenantId, documents);
   for (const [projection, pending] of documents) {
-    const contributed = await writeDocuments(tx, tenantId, projection, [...pending.values()]);
+    const { write, contributed } = documentWrite(tenantId, projection, [...pending.values()], stored);
+    writes.push(write);
     const target = projection.contribution?.to;
     if (target) for (const row of contributed) addCount(counters, target, row);
   }
-  for (const [projection, pending] of registers) await writeRegisters(tx, tenantId, projection, [...pending.values()]);
-  for (const [projection, pending] of counters) await writeCounters(tx, tenantId, projection, [...pending.values()]);
+  for (const [projection, pending] of registers) writes.push(registerWrite(tenantId, projection, [...pending.values()]));
+  for (const [projection, pending] of counters) writes.push(counterWrite(tenantId, projection, [...pending.values()]));
+  await writeAll(tx, writes);
   return fresh.length;
+}
+
+async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const name = (i: number) => ident(`w${i}`);
+  const [counts] = await tx.query(sql`
+    with ${sql.join(writes.map((w, i) => sql`${name(i)} as (${w.statement} returning 1)`), sql`, `)}
+    select ${sql.join(writes.map((_w, i) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`), sql`, `)}`);
+  writes.forEach((w, i) => {
+    const written = Number(counts?.[`w${i}`] ?? 0);
+    if (w.expected !== null && written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${w.expected - written} rows changed under us`);
+  });
 }
 
 async function firstTimeOnly(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<Derived[]> {
@@ -80,55 +105,70 @@ async function firstTimeOnly(tx: Tx, tenantId: string, derived: readonly Derived
   return inserted.map((r) => first.get(r.idempotency_key)).filter((d): d is Derived => d !== undefined);
 }
 
-/** Read, merge, write: the merge rules live in TypeScript only; `revision` catches a concurrent writer. */
-async function writeDocuments(tx: Tx, tenantId: string, projection: DocumentProjection<unknown>, items: { key: Row; facts: unknown }[]): Promise<Row[]> {
-  const keys = ['tenant_id', ...projection.key];
-  const wanted = items.map((i) => ({ tenant_id: tenantId, ...i.key }));
-  const stored: Row[] = await tx.query(sql`
-    select ${list(keys)}, facts, revision from ${ident(projection.table)}
-    where (${list(keys)}) in (select ${list(keys)} from ${rowsOf(projection.table, wanted)})`);
-  const storedByKey = new Map(stored.map((r) => [keyOf(r, keys), r]));
+type StoredDocuments = Map<string, { facts: Cell; revision: number }>;
 
+/** The stored facts of every row the batch touches, all tables in one statement, keyed by table and key. */
+async function readDocuments(tx: Tx, tenantId: string, documents: Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>): Promise<StoredDocuments> {
+  const reads = [...documents].map(([projection, pending]) => {
+    const keys = ['tenant_id', ...projection.key];
+    const wanted = [...pending.values()].map((i) => ({ tenant_id: tenantId, ...i.key }));
+    return sql`
+      select ${projection.table}::text as "table", jsonb_build_array(${list(keys)}) as key, facts, revision from ${ident(projection.table)}
+      where (${list(keys)}) in (select ${list(keys)} from ${rowsOf(projection.table, wanted)})`;
+  });
+  if (reads.length === 0) return new Map();
+  const rows: { table: string; key: Cell[]; facts: Cell; revision: number }[] = await tx.query(sql.join(reads, sql` union all `));
+  return new Map(rows.map((r) => [`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) }]));
+}
+
+/** Merge in TypeScript (the only place the merge rules live); `revision` catches a concurrent writer. */
+function documentWrite(tenantId: string, projection: DocumentProjection<unknown>, items: { key: Row; facts: unknown }[], stored: StoredDocuments): { write: TableWrite; contributed: Row[] } {
+  const keys = ['tenant_id', ...projection.key];
   const contributed: Row[] = [];
   const rows = items
     .map(({ key, facts }) => {
       const full = { tenant_id: tenantId, ...key };
-      const found = storedByKey.get(keyOf(full, keys));
+      const found = stored.get(`${projection.table}:${keyOf(full, keys)}`);
       const before = found ? found.facts : null;
       const after = before === null ? facts : projection.merge(before, facts);
       if (projection.contribution) {
         contributed.push(...projection.contribution.rows(after));
         if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
       }
-      const row: Row = { ...full, ...projection.row(after), facts: after as Cell, revision: Number(found?.revision ?? 0) + 1 };
+      const row: Row = { ...full, ...projection.row(after), facts: after as Cell, revision: (found?.revision ?? 0) + 1 };
       return { row, sortKey: keyOf(full, keys) };
     })
     .sort(byKey)
     .map((r) => r.row);
-
-  const first = rows[0];
-  if (!first) return contributed;
-  const columns = Object.keys(first);
+  const columns = Object.keys(rows[0] ?? {});
   const updated = columns.filter((c) => !keys.includes(c));
-  const written = await tx.query(sql`
-    ${insertRows(projection.table, columns, rows)}
-    on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
-    where t.revision = excluded.revision - 1
-    returning 1 as written`);
-  if (written.length !== rows.length) throw new ConcurrentWrite(`${projection.table}: ${rows.length - written.length} rows changed under us`);
-  return contributed;
+  return {
+    contributed,
+    write: {
+      table: projection.table,
+      expected: rows.length,
+      statement: sql`
+        ${insertRows(projection.table, columns, rows)}
+        on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+        where t.revision = excluded.revision - 1`,
+    },
+  };
 }
 
 /** Whole-row registers: a stored row gives way only to a higher precedence, so order never matters. */
-async function writeRegisters(tx: Tx, tenantId: string, projection: RegisterProjection, items: Row[]): Promise<void> {
+function registerWrite(tenantId: string, projection: RegisterProjection, items: Row[]): TableWrite {
   const keys = ['tenant_id', ...projection.key];
   const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const updated = columns.filter((c) => !keys.includes(c));
-  await tx.query(sql`
-    ${insertRows(projection.table, columns, rows)}
-    on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
-    where excluded.precedence > t.precedence`);
+  return {
+    table: projection.table,
+    expected: null,
+    statement: sql`
+      ${insertRows(projection.table, columns, rows)}
+      on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+      where excluded.precedence > t.precedence`,
+  };
 }
 
 const MERGE_SQL: Record<CounterMerge, (column: SQLQuery) => SQLQuery> = {
@@ -138,19 +178,22 @@ const MERGE_SQL: Record<CounterMerge, (column: SQLQuery) => SQLQuery> = {
   sketch: (c) => sql`earshot_sketch_merge(t.${c}, excluded.${c})`,
 };
 
-async function writeCounters(tx: Tx, tenantId: string, projection: CounterProjection, items: Row[]): Promise<void> {
+function counterWrite(tenantId: string, projection: CounterProjection, items: Row[]): TableWrite {
   const keys = ['tenant_id', ...projection.key];
   const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
   const columns = [...keys, ...Object.keys(projection.merge)];
-  await tx.query(sql`
-    ${insertRows(projection.table, columns, rows)}
-    on conflict (${list(keys)}) do update set ${sql.join(
-      Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
-      sql`, `,
-    )}`);
+  return {
+    table: projection.table,
+    expected: null,
+    statement: sql`
+      ${insertRows(projection.table, columns, rows)}
+      on conflict (${list(keys)}) do update set ${sql.join(
+        Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
+        sql`, `,
+      )}`,
+  };
 }
 
-/** Adds `row` into `into`, which the batch owns: sketches grow in place, since a batch folds thousands of them. */
 function addInto(into: Row, row: Row, merge: Readonly<Record<string, CounterMerge>>): void {
   for (const [column, rule] of Object.entries(merge)) {
     const x = into[column] ?? null;
