@@ -1,5 +1,6 @@
 export * from './api-key';
 export * from './key-cache';
+export * from './provisioned-tenant';
 export * from './secret-box';
 export * from './signature';
 export * from './tenants';

@@ -3,6 +3,10 @@ import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
 import type { Command } from '../main';
 import { composeTargets } from '../targets';
+import { readDemoCredentials } from '../demo/demo-credentials';
+import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
+import { withOperatorToken } from '../demo/operator-token';
+import { welcomeLines } from '../demo/welcome';
 
 /**
  * Resolves on the first SIGTERM or SIGINT. Later signals are noted and
@@ -32,7 +36,9 @@ export const serveCommand: Command = {
       options: { target: { type: 'string', default: 'all' }, port: { type: 'string' } },
       strict: true,
     });
-    const config = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
+    const loaded = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
+    // The zero-setup mode (no DATABASE_URL) asks for no operator token: it keeps one in the data directory.
+    const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
     const { runtime, modules } = composeTargets(config);
     const targets = (values.target ?? 'all').split(',').map((t) => t.trim()).filter(Boolean);
     const ordered = resolveTargets(targets, modules);
@@ -45,7 +51,12 @@ export const serveCommand: Command = {
       await running.stop();
       throw error;
     }
-    console.log(`Earshot ${targets.join(',')} listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
+    const origin = address.replace('0.0.0.0', '127.0.0.1');
+    console.log(`Earshot ${targets.join(',')} listening on ${origin}`);
+    if (running.names.includes(DEMO_TENANT_MODULE) || operatorTokenFile) {
+      const demo = running.names.includes(DEMO_TENANT_MODULE) ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
+      console.log(welcomeLines({ origin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
+    }
 
     await drainSignal();
     await running.stop();

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
 import type { Command } from '../main';
+import { withOperatorToken } from '../demo/operator-token';
 
 /**
  * `earshot tenant create --name N [--url U] [--json]`: creates a tenant
  * through the operator API (POST /api/v1/admin/tenants) with the token in
- * EARSHOT_ADMIN_TOKEN, and prints its API key and webhook secret, shown once.
+ * EARSHOT_ADMIN_TOKEN (else the one an embedded start keeps in the data
+ * directory), and prints its API key and webhook secret, shown once.
  */
 export const tenantCommand: Command = {
   name: 'tenant',
@@ -19,8 +21,8 @@ export const tenantCommand: Command = {
       strict: true,
     });
     if (!values.name) throw new Error('--name is required');
-    const config = loadConfig();
-    if (!config.EARSHOT_ADMIN_TOKEN) throw new Error('EARSHOT_ADMIN_TOKEN is not set: the operator API needs it');
+    const { config } = withOperatorToken(loadConfig(), { generate: false });
+    if (!config.EARSHOT_ADMIN_TOKEN) throw new Error('EARSHOT_ADMIN_TOKEN is not set (nor kept in the data directory by an embedded start): the operator API needs it');
     const base = values.url ?? `http://127.0.0.1:${config.PORT}`;
     const response = await fetch(new URL('/api/v1/admin/tenants', base), {
       method: 'POST',

@@ -1,0 +1,20 @@
+import type { DemoCredentials } from './demo-credentials';
+
+export interface Welcome {
+  /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
+  origin: string;
+  demo: DemoCredentials | undefined;
+  operatorTokenFile: string | undefined;
+  dataDir: string;
+}
+
+/** What `npm start` prints once it answers: where to go, and what to sign with. */
+export function welcomeLines({ origin, demo, operatorTokenFile, dataDir }: Welcome): string[] {
+  const lines = ['', `  API base URL     ${origin}/api/v1`, `  API explorer     ${origin}/developers/explorer`, `  Health           ${origin}/health`];
+  if (demo) {
+    lines.push(`  Demo API key     ${demo.apiKey}`, `  Webhook secret   ${demo.webhookSecret}`, `  (kept in ${dataDir}/demo.json; stream demo calls with: npx earshot demo --calls 200)`);
+  }
+  if (operatorTokenFile) lines.push(`  Operator token   in ${operatorTokenFile} (Authorization: Bearer <token> on /api/v1/admin/…)`);
+  lines.push('');
+  return lines;
+}
