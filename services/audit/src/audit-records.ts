@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { DEAD_LETTER_SOURCES, DELIVERY_OUTCOMES, FieldIssueSchema } from '@earshot/contracts';
+
+const limit = (fallback: number) => z.coerce.number().int().min(1).max(500).default(fallback);
+
+/** GET /api/v1/admin/deliveries: newest first, optionally one tenant's or one outcome's. */
+export const DeliveryListQuerySchema = z.object({
+  tenantId: z.uuid().optional(),
+  outcome: z.enum(DELIVERY_OUTCOMES).optional(),
+  cursor: z.string().optional(),
+  limit: limit(100),
+});
+
+export const DeliveryRecordSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  time: z.string(),
+  provider: z.string().nullable(),
+  event: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  status: z.enum(DELIVERY_OUTCOMES),
+  httpStatus: z.number().int(),
+  durationMs: z.number().int(),
+  eventId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type DeliveryRecord = z.infer<typeof DeliveryRecordSchema>;
+
+export const DEAD_LETTER_STATUSES = ['held', 'replayed'] as const;
+
+/** GET /api/v1/admin/dead-letters: newest first, optionally one tenant's or one status's. */
+export const DeadLetterListQuerySchema = z.object({
+  tenantId: z.uuid().optional(),
+  status: z.enum(DEAD_LETTER_STATUSES).optional(),
+  cursor: z.string().optional(),
+  limit: limit(50),
+});
+
+export const DeadLetterRecordSchema = z.object({
+  id: z.string(),
+  tenantId: z.string().nullable(),
+  provider: z.string().nullable(),
+  receivedAt: z.string(),
+  source: z.enum(DEAD_LETTER_SOURCES),
+  reason: z.string(),
+  fields: z.array(FieldIssueSchema),
+  eventType: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  status: z.enum(DEAD_LETTER_STATUSES),
+  replayAttempts: z.number().int(),
+  lastReplayedAt: z.string().nullable(),
+  replayedEventIds: z.array(z.string()),
+  /** The bytes as received, as text when they are UTF-8; `bodyBase64` always. */
+  body: z.string().nullable(),
+  bodyBase64: z.string(),
+});
+export type DeadLetterRecord = z.infer<typeof DeadLetterRecordSchema>;
+
+export const DeadLetterParamsSchema = z.object({ id: z.string().min(1).max(200) });

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
+import { sql, type ConnectionPool } from '@earshot/db';
+import type { Intake } from '@earshot/gateway';
+import { DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
+import { replayDeadLetter, type HeldDeadLetter } from '../dead-letter-replay';
+import { decodeCursor, pageOf } from '../page-cursor';
+
+interface DeadLetterRow extends HeldDeadLetter {
+  received_at: Date;
+  source: DeadLetterRecord['source'];
+  reason: string;
+  fields: FieldIssue[];
+  event_type: string | null;
+  idempotency_key: string | null;
+  status: DeadLetterRecord['status'];
+  replay_attempts: number;
+  last_replayed_at: Date | null;
+  replayed_event_ids: string[];
+}
+
+const COLUMNS = sql`id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, status, replay_attempts, last_replayed_at, replayed_event_ids`;
+
+function recordOf(row: DeadLetterRow): DeadLetterRecord {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(row.body);
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    provider: row.provider,
+    receivedAt: row.received_at.toISOString(),
+    source: row.source,
+    reason: row.reason,
+    fields: row.fields,
+    eventType: row.event_type,
+    idempotencyKey: row.idempotency_key,
+    status: row.status,
+    replayAttempts: row.replay_attempts,
+    lastReplayedAt: row.last_replayed_at?.toISOString() ?? null,
+    replayedEventIds: row.replayed_event_ids,
+    body: Buffer.from(text, 'utf8').equals(row.body) ? text : null,
+    bodyBase64: row.body.toString('base64'),
+  };
+}
+
+async function findDeadLetter(db: ConnectionPool, raw: unknown): Promise<DeadLetterRow> {
+  const params = DeadLetterParamsSchema.safeParse(raw);
+  if (!params.success) throw validationError(params.error, 'path');
+  const [row] = (await db.query(sql`select ${COLUMNS} from dead_letters where id = ${params.data.id}`)) as DeadLetterRow[];
+  if (!row) throw new ApiError('NOT_FOUND', `no dead letter ${params.data.id}`);
+  return row;
+}
+
+/**
+ * The dead-letter store for the operator: list (newest first), read one, and
+ * replay one through the gateway's intake once its cause is fixed.
+ */
+export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, intake: Intake, now: () => Date): void {
+  const admin = { config: { policy: { auth: 'admin' as const } } };
+
+  app.get('/api/v1/admin/dead-letters', admin, async (request) => {
+    const query = DeadLetterListQuerySchema.safeParse(request.query);
+    if (!query.success) throw validationError(query.error, 'query');
+    const { tenantId, status, limit } = query.data;
+    const after = decodeCursor(query.data.cursor);
+    const rows = (await db.query(sql`
+      select ${COLUMNS} from dead_letters
+       where ${tenantId ? sql`tenant_id = ${tenantId}` : sql`true`}
+         and ${status ? sql`status = ${status}` : sql`true`}
+         and ${after ? sql`(received_at, id) < (${after.t}::timestamptz, ${after.id})` : sql`true`}
+       order by received_at desc, id desc
+       limit ${limit + 1}`)) as DeadLetterRow[];
+    return { ok: true, ...pageOf(rows, limit, (r) => ({ t: r.received_at.toISOString(), id: r.id }), recordOf) };
+  });
+
+  app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({ ok: true, deadLetter: recordOf(await findDeadLetter(db, request.params)) }));
+
+  app.post('/api/v1/admin/dead-letters/:id/replay', admin, async (request) => {
+    const letter = await findDeadLetter(db, request.params);
+    return replayDeadLetter(db, intake, letter, now());
+  });
+}
