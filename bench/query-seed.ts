@@ -1,0 +1,100 @@
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { StoredEvent } from '@earshot/contracts';
+import { sampleEvent } from '@earshot/events/samples';
+import { deriveEvent, mergeSketches, projectEvent, type Cell, type CounterProjection, type Row, type Sketch } from '@earshot/projector';
+
+/**
+ * The bulk path of bench/query: a tenant's events go through the projector's
+ * own pure functions (projectEvent, deriveEvent, each projection's merge and
+ * row) exactly as the store would fold them, and the rows are COPYed in.
+ * Only the accumulation is here; what a row holds is the projector's.
+ */
+export function callEvents(tenant: string, index: number, startMs: number): StoredEvent[] {
+  const providerCallId = `bench-${index}`;
+  const agent = `agent_${index % 7}`;
+  let n = 0;
+  const at = (ms: number) => ({ tenant, idempotency_key: `${providerCallId}:${n++}`, occurred_at: new Date(startMs + ms).toISOString(), received_at: new Date(startMs + ms + 100).toISOString(), call: { provider_call_id: providerCallId, agent_id: agent } });
+  const total = (k: number) => 500 + ((index * 131 + k * 71) % 1_200);
+  const ended = index % 10 === 0 ? sampleEvent('call.failed', at(60_000)) : sampleEvent('call.ended', { ...at(60_000), data: { duration_ms: 30_000 + (index % 90) * 1_000 } });
+  return [
+    sampleEvent('call.started', at(0)),
+    sampleEvent('agent.response.generated', { ...at(10_000), data: { turn_id: 't1', latency: { asr_ms: 150 + (index % 50), llm_ms: 300 + (index % 200), tts_ms: 120 + (index % 60), total_ms: total(1) } } }),
+    sampleEvent('agent.response.generated', { ...at(20_000), data: { turn_id: 't2', latency: { asr_ms: 140 + (index % 40), llm_ms: 320 + (index % 150), tts_ms: 110 + (index % 70), total_ms: total(2) } } }),
+    ended,
+  ];
+}
+
+type Tables = Map<string, Map<string, Row>>;
+
+const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
+
+function addCount(tables: Tables, projection: CounterProjection, row: Row): void {
+  const rows = tables.get(projection.table) ?? new Map<string, Row>();
+  const slot = keyOf(row, projection.key);
+  const mine = rows.get(slot);
+  if (!mine) rows.set(slot, { ...row });
+  else {
+    for (const [column, rule] of Object.entries(projection.merge)) {
+      const a = mine[column] ?? null;
+      const b = row[column] ?? null;
+      mine[column] = a === null ? b : b === null ? a : rule === 'sum' ? Number(a) + Number(b) : rule === 'min' ? Math.min(Number(a), Number(b)) : rule === 'max' ? Math.max(Number(a), Number(b)) : (mergeSketches(a as Sketch, b as Sketch) as Cell);
+    }
+  }
+  tables.set(projection.table, rows);
+}
+
+/** Every read-model row one tenant's events produce, by table. */
+export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Map<string, Row[]> {
+  const documents = new Map<string, { key: Row; facts: unknown; merge: (a: unknown, b: unknown) => unknown; row: (f: unknown) => Row; table: string; contribution?: { to: CounterProjection; rows(f: unknown): Row[] } }>();
+  const tables: Tables = new Map();
+  for (const event of events) {
+    for (const effect of deriveEvent(projectEvent(event)).effects) {
+      const { projection } = effect;
+      if ('facts' in effect && projection.kind === 'document') {
+        const slot = `${projection.table}|${keyOf(effect.key, projection.key)}`;
+        const mine = documents.get(slot);
+        if (mine) mine.facts = projection.merge(mine.facts, effect.facts);
+        else documents.set(slot, { key: effect.key, facts: effect.facts, merge: projection.merge, row: projection.row, table: projection.table, contribution: projection.contribution });
+      } else if ('row' in effect && projection.kind === 'register') {
+        const rows = tables.get(projection.table) ?? new Map<string, Row>();
+        const slot = keyOf(effect.row, projection.key);
+        const mine = rows.get(slot);
+        if (!mine || String(effect.row.precedence) > String(mine.precedence)) rows.set(slot, { tenant_id: tenantId, ...effect.row });
+        tables.set(projection.table, rows);
+      } else if ('row' in effect && projection.kind === 'counter') {
+        addCount(tables, projection, { tenant_id: tenantId, ...effect.row });
+      }
+    }
+  }
+  for (const document of documents.values()) {
+    const rows = tables.get(document.table) ?? new Map<string, Row>();
+    rows.set(JSON.stringify(document.key), { tenant_id: tenantId, ...document.key, ...document.row(document.facts), facts: document.facts as Cell, revision: 1 });
+    tables.set(document.table, rows);
+    if (document.contribution) for (const row of document.contribution.rows(document.facts)) addCount(tables, document.contribution.to, { tenant_id: tenantId, ...row });
+  }
+  return new Map([...tables].map(([table, rows]) => [table, [...rows.values()]]));
+}
+
+function csvCell(value: unknown, type: string): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number') return String(value);
+  const text = type === 'ARRAY' ? `{${(value as unknown[]).map((v) => `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}` : typeof value === 'string' ? value : JSON.stringify(value);
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** COPYs rows into a table, every column the rows have, cast by Postgres from CSV. */
+export async function copyRows(client: pg.Client, table: string, rows: readonly Row[]): Promise<void> {
+  const first = rows[0];
+  if (!first) return;
+  const types = new Map(((await client.query('select column_name, data_type from information_schema.columns where table_name = $1 and table_schema = current_schema()', [table])).rows as { column_name: string; data_type: string }[]).map((r) => [r.column_name, r.data_type]));
+  const columns = Object.keys(first).filter((c) => types.has(c));
+  const lines = function* () {
+    for (const row of rows) yield `${columns.map((c) => csvCell(row[c], types.get(c) ?? '')).join(',')}\n`;
+  };
+  await pipeline(Readable.from(lines()), client.query(copyFrom(`copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from stdin (format csv)`)));
+}
+

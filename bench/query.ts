@@ -1,0 +1,177 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { createTenant, SecretBox } from '@earshot/auth';
+import { DATABASE_MIGRATIONS, inTenant, migrate, openDatabase, sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { callDetailStatement, callPageStatement, liveStatement, pagingOf, QUERY_MIGRATIONS, seriesStatement, METRIC_CATALOGUE } from '@earshot/query';
+import { CallListQuerySchema } from '@earshot/contracts';
+import { callEvents, copyRows, tenantRows } from './query-seed';
+import type { Bench, BenchContext } from './run';
+
+/**
+ * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C]`:
+ * N calls (1,000,000 by default) over T tenants (100), started over the last
+ * 30 days, bulk-seeded through the projector's own functions and COPY; then
+ * a real query process (`earshot serve --target=query`) under autocannon at
+ * fixed concurrency, route by route, and beside each route the p50 of the
+ * bare SQL statement it runs, in a tenant transaction like the route's.
+ */
+const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
+const DAY = 86_400_000;
+
+function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+}
+
+const bench: Bench = async (context) => {
+  const calls = option(context.args, 'calls', 1_000_000);
+  const tenants = option(context.args, 'tenants', 100);
+  const seconds = option(context.args, 'seconds', 8);
+  const connections = option(context.args, 'connections', 8);
+  const database = `bench_query_${randomBytes(4).toString('hex')}`;
+  const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
+  await admin.query(sql`create database ${sql.ident(database)}`);
+  const url = new URL(context.databaseUrl);
+  url.pathname = `/${database}`;
+  const db = openDatabase({ url: url.toString(), poolSize: 4, applicationName: 'bench-query' });
+  const children: ChildProcess[] = [];
+  const masterKey = randomBytes(32);
+  try {
+    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
+    const seeded = await seed(context, db, url.toString(), new SecretBox(masterKey), calls, tenants);
+    const target = await serve(children, {
+      NODE_ENV: 'test',
+      DATABASE_URL: url.toString(),
+      KAFKA_BROKERS: context.kafkaBrokers.join(','),
+      EARSHOT_LOG_NAMESPACE: `bench-query-${randomBytes(4).toString('hex')}.`,
+      EARSHOT_MASTER_KEY: masterKey.toString('base64'),
+      EARSHOT_KEY_REQUESTS_PER_MIN: '100000000',
+    });
+    const { tenantId, apiKey, callIds } = seeded;
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const deepCursor = await walk(target, auth, 25);
+    const now = new Date();
+    const from = new Date(now.getTime() - 30 * DAY).toISOString();
+    const to = now.toISOString();
+    const metricsPath = `/api/v1/metrics?name=latency.total_ms.p95&from=${from}&to=${to}&interval=1d`;
+    const firstQuery = CallListQuerySchema.parse({});
+    const deepQuery = CallListQuerySchema.parse({ cursor: deepCursor });
+    const routes: { name: string; paths: string[]; statement: () => SQLQuery; post?: (rows: unknown) => void }[] = [
+      { name: 'calls_first_page', paths: ['/api/v1/calls'], statement: () => callPageStatement(firstQuery, pagingOf(firstQuery, firstQuery.sort)) },
+      { name: 'calls_deep_page', paths: [`/api/v1/calls?cursor=${deepCursor}`], statement: () => callPageStatement(deepQuery, pagingOf(deepQuery, deepQuery.sort)) },
+      { name: 'call_detail', paths: callIds.map((id) => `/api/v1/calls/${id}`), statement: () => callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '') },
+      {
+        name: 'metrics_30d',
+        paths: [metricsPath],
+        statement: () => seriesStatement({ source: METRIC_CATALOGUE['latency.total_ms.p95']?.source ?? { from: 'calls', measure: 'total' }, from: new Date(from), to: new Date(to), intervalMs: DAY, agentId: undefined }),
+      },
+      { name: 'realtime', paths: ['/api/v1/realtime'], statement: () => liveStatement(new Date()) },
+    ];
+    const figures: Record<string, number | string> = { calls, tenants, connections, seconds, calls_per_tenant: Math.round(calls / tenants) };
+    for (const route of routes) {
+      await load(target, route.paths, auth, connections, 2);
+      const result = await load(target, route.paths, auth, connections, seconds);
+      const bare = await bareSql(db, tenantId, route.statement, 300);
+      context.report(`${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms`);
+      Object.assign(figures, {
+        [`${route.name}_p50_ms`]: result.latency.p50,
+        [`${route.name}_p99_ms`]: result.latency.p99,
+        [`${route.name}_rps`]: Math.round(result.requests.average),
+        [`${route.name}_non_2xx`]: result.non2xx,
+        [`${route.name}_sql_p50_ms`]: Number(bare.toFixed(2)),
+      });
+    }
+    return figures;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await db.dispose();
+    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
+    await admin.dispose();
+  }
+};
+
+export default bench;
+
+async function seed(context: BenchContext, db: ConnectionPool, url: string, box: SecretBox, calls: number, tenants: number): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const now = Date.now();
+  let first: { tenantId: string; apiKey: string; callIds: string[] } | undefined;
+  let done = 0;
+  try {
+    for (let t = 0; t < tenants; t++) {
+      const created = await createTenant(db, box, { name: `bench tenant ${t}` });
+      const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
+      const events = [];
+      for (let i = 0; i < count; i++) events.push(...callEvents(created.tenant.id, i, now - 30 * DAY + Math.floor((i / count) * 30 * DAY)));
+      const rows = tenantRows(created.tenant.id, events);
+      await client.query('begin');
+      for (const [table, tableRows] of rows) await copyRows(client, table, tableRows);
+      await client.query('commit');
+      done += count;
+      first ??= { tenantId: created.tenant.id, apiKey: created.apiKey, callIds: (rows.get('calls') ?? []).slice(0, 1_000).map((r) => String(r.id)) };
+      context.progress(`seeding: ${done} / ${calls} calls, ${t + 1} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`);
+    }
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+  context.report(`seeded ${calls} calls over ${tenants} tenants in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (!first) throw new Error('no tenant seeded');
+  return first;
+}
+
+/** Follows nextCursor `pages` pages of 200 deep, for the deep-page route. */
+async function walk(target: string, headers: Record<string, string>, pages: number): Promise<string> {
+  let cursor = '';
+  for (let i = 0; i < pages; i++) {
+    const response = await fetch(`${target}/api/v1/calls?limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers });
+    const page = (await response.json()) as { nextCursor: string | null };
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return cursor;
+}
+
+async function load(target: string, paths: string[], headers: Record<string, string>, connections: number, duration: number): Promise<Result> {
+  let next = 0;
+  return autocannon({
+    url: target,
+    connections,
+    duration,
+    headers,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] ?? '/' }) }],
+  });
+}
+
+/** The p50 of the bare statement, run one at a time in a tenant transaction like the route's. */
+async function bareSql(db: ConnectionPool, tenantId: string, statement: () => SQLQuery, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const query = statement();
+    const started = performance.now();
+    await inTenant(db, tenantId, (tx) => tx.query(query));
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+async function serve(children: ChildProcess[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [earshot, 'serve', '--target=query', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`earshot serve exited with ${code}: ${out}`)));
+  });
+}
