@@ -1,3 +1,4 @@
+import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
 import { replayCommand } from './commands/replay';
 import { serveCommand } from './commands/serve';
@@ -9,7 +10,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const commands: Command[] = [serveCommand, tenantCommand, replayCommand, exportCommand];
+const commands: Command[] = [serveCommand, tenantCommand, replayCommand, exportCommand, demoCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
