@@ -41,7 +41,8 @@ export const serveCommand: Command = {
     const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
     const { runtime, modules } = composeTargets(config);
     const targets = (values.target ?? 'all').split(',').map((t) => t.trim()).filter(Boolean);
-    const ordered = resolveTargets(targets, modules);
+    // Every process serves /health over whatever it runs, so http comes with any target.
+    const ordered = resolveTargets(['http', ...targets], modules);
     const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
 
     let address: string;

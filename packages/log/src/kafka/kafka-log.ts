@@ -96,7 +96,8 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
 
     async consume({ group, topics, onBatch }: ConsumeOptions) {
-      const consumer = kafka.consumer({ groupId: `${namespace}${group}`, allowAutoTopicCreation: false });
+      // A consumer that died stops holding its partitions after 10 s rather than kafkajs's 30 s default.
+      const consumer = kafka.consumer({ groupId: `${namespace}${group}`, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
       await consumer.connect();
       await consumer.subscribe({ topics: topics.map(physical), fromBeginning: true });
       await consumer.run({
