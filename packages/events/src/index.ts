@@ -14,3 +14,4 @@ export { fingerprintHex, parsingCanonicalForm, rabinFingerprint64 } from './fing
 export { createSchemaRegistry, type SchemaEntry, type SchemaRegistry } from './registry';
 export { readSchemaFiles, SCHEMAS_ROOT, type SchemaFile } from './schema-files';
 export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
+export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';

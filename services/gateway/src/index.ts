@@ -1,4 +1,3 @@
-export { eventId } from './event-id';
 export { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from './gateway';
 export { AcceptedSchema, type Accepted, type EnvelopeInput, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from './intake';
 export { INGEST_HEADERS, MAX_BATCH } from './routes/ingest';

@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError, fieldIssues, IncomingEventSchema, receiveEvent, type DeadLetter, type DeliveryOutcome, type FieldIssue, type IncomingEvent } from '@earshot/contracts';
-import { encodeDeadLetter, encodeEvent, schemaFingerprint } from '@earshot/events';
+import { encodeDeadLetter, eventId, eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
-import { eventId } from './event-id';
 import { appendWithin } from '@earshot/server';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
@@ -160,20 +159,7 @@ export class Intake {
 
   private eventRecord(sender: Sender, candidate: Candidate): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
-    const call = stored.call;
-    return {
-      topic: TOPICS.events,
-      // One call's events share a key, so they stay in order; the tenant's own events have no call.
-      key: call ? `${sender.tenantId}:${call.provider_call_id}` : `${sender.tenantId}:${candidate.id}`,
-      value: encodeEvent(stored),
-      headers: {
-        type: stored.type,
-        'schema-fingerprint': schemaFingerprint(stored.type, stored.version),
-        tenant: sender.tenantId,
-        'idempotency-key': stored.idempotency_key,
-        'event-id': candidate.id,
-      },
-    };
+    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id) };
   }
 
   private deadLetter(

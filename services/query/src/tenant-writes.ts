@@ -4,7 +4,7 @@ import { v5 as uuidV5 } from 'uuid';
 import { recordAudit } from '@earshot/audit-trail';
 import { ApiError, CURRENT_EVENT_VERSION, StoredEventSchema, type AcceptedWrite, type EventData, type TenantEventType } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
-import { encodeEvent, schemaFingerprint } from '@earshot/events';
+import { eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
@@ -94,12 +94,7 @@ export class TenantWrites {
     });
     await appendWithin(
       this.options.log,
-      [{
-        topic: TOPICS.events,
-        key: `${tenantId}:${id}`,
-        value: encodeEvent(event),
-        headers: { type: event.type, 'schema-fingerprint': schemaFingerprint(event.type, event.version), tenant: tenantId, 'idempotency-key': event.idempotency_key },
-      }],
+      [{ topic: TOPICS.events, ...eventMessage(event, id) }],
       this.options.appendTimeoutMs,
     );
     await recordAudit(this.options.db, {

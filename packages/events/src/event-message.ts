@@ -1,0 +1,50 @@
+import { v5 as uuidv5 } from 'uuid';
+import type { StoredEvent } from '@earshot/contracts';
+import { encodeEvent, schemaFingerprint } from './default-codec';
+
+/** Kafka headers on every event, so a consumer can route or skip one without decoding it. */
+export const EVENT_HEADERS = {
+  type: 'type',
+  schemaFingerprint: 'schema-fingerprint',
+  tenant: 'tenant',
+  idempotencyKey: 'idempotency-key',
+  eventId: 'event-id',
+} as const;
+
+/** Earshot's namespace for name-based event ids (a fixed random UUID). */
+const EVENT_ID_NAMESPACE = '6f1d3c2e-8b4a-4f7e-9a51-2c0d7e4b9f18';
+
+/**
+ * The id of the event a tenant sent under an idempotency key: a UUIDv5 of the
+ * two, so a retry, a second gateway process or a replay of the log all name
+ * the same event the same way, and any consumer can derive it again from the
+ * stored event's tenant and idempotency_key.
+ */
+export function eventId(tenantId: string, idempotencyKey: string): string {
+  return uuidv5(`${tenantId}:${idempotencyKey}`, EVENT_ID_NAMESPACE);
+}
+
+export interface EventMessage {
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+}
+
+/**
+ * The log message for an event. One call's events share the key
+ * `tenant:provider_call_id`, so they stay in order; an event about no call
+ * (the tenant's own records) is keyed by the record it is about.
+ */
+export function eventMessage(event: StoredEvent, recordId: string): EventMessage {
+  return {
+    key: `${event.tenant}:${event.call ? event.call.provider_call_id : recordId}`,
+    value: encodeEvent(event),
+    headers: {
+      [EVENT_HEADERS.type]: event.type,
+      [EVENT_HEADERS.schemaFingerprint]: schemaFingerprint(event.type, event.version),
+      [EVENT_HEADERS.tenant]: event.tenant,
+      [EVENT_HEADERS.idempotencyKey]: event.idempotency_key,
+      [EVENT_HEADERS.eventId]: eventId(event.tenant, event.idempotency_key),
+    },
+  };
+}
