@@ -59,6 +59,8 @@ function eventSchema<R extends z.ZodRawShape>(added: R) {
     fromTenant('deployment.recorded'),
     fromTenant('alert.fired'),
     fromTenant('alert.resolved'),
+    fromTenant('alert.rule.changed'),
+    fromTenant('invoice.issued'),
   ]);
 }
 

@@ -23,10 +23,10 @@ function issuePaths(input: unknown): string[] {
 }
 
 describe('event types', () => {
-  it('lists the 21 provider types and the 6 tenant types, once each', () => {
+  it('lists the 21 provider types and the 8 tenant types, once each', () => {
     expect(PROVIDER_EVENT_TYPES).toHaveLength(21);
-    expect(TENANT_EVENT_TYPES).toHaveLength(6);
-    expect(new Set(EVENT_TYPES).size).toBe(27);
+    expect(TENANT_EVENT_TYPES).toHaveLength(8);
+    expect(new Set(EVENT_TYPES).size).toBe(29);
   });
 });
 

@@ -33,6 +33,8 @@ export const TENANT_EVENT_TYPES = [
   'deployment.recorded',
   'alert.fired',
   'alert.resolved',
+  'alert.rule.changed',
+  'invoice.issued',
 ] as const;
 
 export const EVENT_TYPES = [...PROVIDER_EVENT_TYPES, ...TENANT_EVENT_TYPES] as const;

@@ -26,5 +26,5 @@ export {
 } from './event-types';
 export { ResponseLatencySchema, SPEAKERS, STREAM_DIRECTIONS } from './conversation-data';
 export { ERROR_COMPONENTS, HANDOFF_TARGET_KINDS } from './trace-data';
-export { ALERT_COMPARISONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from './tenant-data';
+export { ALERT_COMPARISONS, ALERT_RULE_ACTIONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES, INVOICE_STATUSES } from './tenant-data';
 export { CURRENT_EVENT_VERSION, EVENT_VERSIONS, type EventVersion } from './versions';

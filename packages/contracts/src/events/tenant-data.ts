@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { maybe, nonNegativeLong, timestamp } from './fields';
+import { jsonValue, maybe, nonNegativeLong, timestamp } from './fields';
 
 export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 export const INCIDENT_STATUSES = ['open', 'investigating', 'identified', 'monitoring', 'resolved'] as const;
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
+export const ALERT_RULE_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
 
 /** Contents of the tenant's own writes: outcomes, incidents, deployments and alerts. */
 export const TENANT_DATA = {
@@ -72,5 +74,35 @@ export const TENANT_DATA = {
     fired_at: maybe(timestamp),
     resolution: maybe(z.string()),
     resolved_by: maybe(z.string()),
+  }),
+  /** The whole rule as it stands after the change; a deleted rule keeps its last fields. */
+  'alert.rule.changed': z.looseObject({
+    rule_id: z.string().min(1),
+    action: z.enum(ALERT_RULE_ACTIONS),
+    name: maybe(z.string()),
+    metric: z.string().min(1),
+    agent_id: maybe(z.string()),
+    comparison: z.enum(ALERT_COMPARISONS),
+    threshold: z.number(),
+    window_ms: nonNegativeLong,
+    for_ms: nonNegativeLong,
+    severity: maybe(z.enum(ALERT_SEVERITIES)),
+    enabled: z.boolean(),
+    description: maybe(z.string()),
+    changed_by: maybe(z.string()),
+  }),
+  'invoice.issued': z.looseObject({
+    invoice_id: z.string().min(1),
+    number: nonNegativeLong,
+    period_start: timestamp,
+    period_end: timestamp,
+    status: z.enum(INVOICE_STATUSES),
+    plan_id: z.string().min(1),
+    currency: z.string().length(3),
+    /** Line items as JSON: see InvoiceLineSchema in the API contracts. */
+    lines: jsonValue,
+    subtotal_cents: nonNegativeLong,
+    base_fee_cents: nonNegativeLong,
+    total_cents: nonNegativeLong,
   }),
 } as const;

@@ -159,6 +159,8 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
     case 'deployment.recorded':
     case 'alert.fired':
     case 'alert.resolved':
+    case 'alert.rule.changed':
+    case 'invoice.issued':
       return facts;
     default: {
       const unhandled: never = event;

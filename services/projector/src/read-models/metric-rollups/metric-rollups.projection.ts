@@ -82,6 +82,8 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
     case 'deployment.recorded':
     case 'alert.fired':
     case 'alert.resolved':
+    case 'alert.rule.changed':
+    case 'invoice.issued':
       return [];
     default: {
       const unhandled: never = event;
