@@ -1,7 +1,11 @@
-export { callDetailStatement, callPageStatement } from './routes/calls';
-export { seriesStatement, type SeriesRequest } from './routes/metrics';
-export { liveStatement, LIVE_WINDOW_MS } from './routes/realtime';
+export { callDetailStatement, callPageStatement, readCallDetail, readCallPage } from './routes/calls';
+export { readAlertPage } from './routes/alerts';
+export { readIncidentPage } from './routes/incidents';
+export { readOutcomePage } from './routes/outcomes';
+export { readMetric, seriesStatement, type SeriesRequest } from './routes/metrics';
+export { liveStatement, LIVE_WINDOW_MS, readLiveSnapshot } from './routes/realtime';
 export { METRIC_CATALOGUE, METRIC_NAMES } from './metrics/catalogue';
 export { pagingOf } from './paging';
 export { queryModule, QUERY_MIGRATIONS, type QueryOptions } from './query';
 export { ROUTE_SCOPES } from './route-scopes';
+export { readAs, tenantOf } from './tenant-scope';

@@ -8,11 +8,12 @@ import {
   CallParamsSchema,
   ErrorBodySchema,
   type CallDetail,
+  type CallListPage,
   type CallListQuery,
   type CallResource,
   type CallSort,
 } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { iso, windowOf } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -149,6 +150,28 @@ interface DetailTurn {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const utc = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** A page of the tenant's calls: what GET /calls answers and GraphQL's `calls` resolves to. */
+export async function readCallPage(tx: Queryable, query: CallListQuery): Promise<CallListPage> {
+  const paging = pagingOf(query, query.sort);
+  const field = sortOf(query.sort).field;
+  const rows = (await tx.query(callPageStatement(query, paging))) as CallRow[];
+  return pageOf(rows, paging, query.sort, (row) => ({ v: field === 'startedAt' ? row.started_at.toISOString() : field === 'durationMs' ? row.duration_ms : row.quality_score, id: row.id }), callResource);
+}
+
+/** One call with its turns, transcript and traces, or null: what GET /calls/{id} answers and GraphQL's `call` resolves to. */
+export async function readCallDetail(tx: Queryable, id: string): Promise<CallDetail['call'] | null> {
+  // Not a uuid is as absent as another tenant's call: null either way, so ids tell nothing.
+  if (!UUID.test(id)) return null;
+  const [row] = (await tx.query(callDetailStatement(id))) as DetailRow[];
+  if (!row) return null;
+  return {
+    ...callResource(row),
+    turns: row.turns.map((t) => ({ turnId: t.turnId, occurredAt: new Date(t.occurredAt).toISOString(), latency: { asrMs: t.asrMs, llmMs: t.llmMs, ttsMs: t.ttsMs, totalMs: t.totalMs }, interrupted: t.interrupted, text: t.text, model: t.model })),
+    transcript: row.transcript.map((s) => ({ ...s, occurredAt: new Date(s.occurredAt).toISOString() })),
+    traces: row.traces.map((r) => ({ ...r, startedAt: utc(r.startedAt), endedAt: utc(r.endedAt) })),
+  };
+}
+
 /** GET /calls and GET /calls/{id}. */
 export function registerCallRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -156,30 +179,15 @@ export function registerCallRoutes(app: FastifyInstance, db: ConnectionPool, req
   routes.get('/calls', {
     schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /calls', requestsPerMinute) },
-  }, async (request) => {
-    const query = request.query;
-    const paging = pagingOf(query, query.sort);
-    const field = sortOf(query.sort).field;
-    const rows = await readAs(db, request, (tx) => tx.query(callPageStatement(query, paging)) as Promise<CallRow[]>);
-    return pageOf(rows, paging, query.sort, (row) => ({ v: field === 'startedAt' ? row.started_at.toISOString() : field === 'durationMs' ? row.duration_ms : row.quality_score, id: row.id }), callResource);
-  });
+  }, async (request) => readAs(db, request, (tx) => readCallPage(tx, request.query)));
 
   routes.get('/calls/:id', {
     schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /calls/:id', requestsPerMinute) },
   }, async (request) => {
     const { id } = request.params;
-    // Not a uuid is as absent as another tenant's call: 404 either way, so ids tell nothing.
-    const [row] = UUID.test(id) ? await readAs(db, request, (tx) => tx.query(callDetailStatement(id)) as Promise<DetailRow[]>) : [];
-    if (!row) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
-    return {
-      ok: true as const,
-      call: {
-        ...callResource(row),
-        turns: row.turns.map((t) => ({ turnId: t.turnId, occurredAt: new Date(t.occurredAt).toISOString(), latency: { asrMs: t.asrMs, llmMs: t.llmMs, ttsMs: t.ttsMs, totalMs: t.totalMs }, interrupted: t.interrupted, text: t.text, model: t.model })),
-        transcript: row.transcript.map((s) => ({ ...s, occurredAt: new Date(s.occurredAt).toISOString() })),
-        traces: row.traces.map((r) => ({ ...r, startedAt: utc(r.startedAt), endedAt: utc(r.endedAt) })),
-      },
-    };
+    const call = await readAs(db, request, (tx) => readCallDetail(tx, id));
+    if (!call) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
+    return { ok: true as const, call };
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -44,6 +44,13 @@ function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
   };
 }
 
+/** A page of the tenant's incidents, newest first: what GET /incidents answers and GraphQL's `incidents` resolves to. */
+export async function readIncidentPage(tx: Queryable, query: z.infer<typeof IncidentListQuerySchema>): Promise<z.infer<typeof IncidentListSchema>> {
+  const paging = pagingOf(query, SORT);
+  const rows = (await tx.query(incidentPageStatement(query.status, paging))) as IncidentRow[];
+  return pageOf(rows, paging, SORT, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
+}
+
 /** GET /incidents (newest first, `status` filter) and POST /incidents (an incident.created event). */
 export function registerIncidentRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -51,11 +58,7 @@ export function registerIncidentRoutes(app: FastifyInstance, db: ConnectionPool,
   routes.get('/incidents', {
     schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /incidents', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
-    const rows = await readAs(db, request, (tx) => tx.query(incidentPageStatement(request.query.status, paging)) as Promise<IncidentRow[]>);
-    return pageOf(rows, paging, SORT, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
-  });
+  }, async (request) => readAs(db, request, (tx) => readIncidentPage(tx, request.query)));
 
   routes.post('/incidents', {
     schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { ApiError, MetricQuerySchema, MetricSeriesSchema, type MetricInterval, type MetricSeries } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { quantile, type Sketch } from '@earshot/projector';
@@ -92,30 +93,32 @@ export async function readSeries(tx: Queryable, request: SeriesRequest): Promise
   return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({ t: new Date(t).toISOString(), value: values.get(t) ?? (counted ? 0 : null) }));
 }
 
+/** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
+export async function readMetric(tx: Queryable, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
+  const definition = METRIC_CATALOGUE[query.name];
+  if (!definition) {
+    throw new ApiError('VALIDATION_ERROR', `unknown metric "${query.name}"; valid names: ${METRIC_NAMES.join(', ')}`, { fields: [{ path: 'name', message: `one of: ${METRIC_NAMES.join(', ')}` }] });
+  }
+  const to = query.to ? new Date(query.to) : now;
+  const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS);
+  const span = to.getTime() - from.getTime();
+  if (span <= 0) throw new ApiError('VALIDATION_ERROR', 'from must be before to', { fields: [{ path: 'from', message: 'must be before to' }] });
+  const interval: MetricInterval | undefined = query.interval ?? defaultInterval(span);
+  if (!interval || span / INTERVAL_MS[interval] > MAX_POINTS) {
+    throw new ApiError('VALIDATION_ERROR', `the range holds more than ${MAX_POINTS} points at this interval; widen the interval or narrow the range`, { fields: [{ path: 'interval', message: `at most ${MAX_POINTS} points` }] });
+  }
+  if (definition.source.from === 'usage' && query.agentId !== undefined) {
+    throw new ApiError('VALIDATION_ERROR', `${query.name} is not kept per agent; leave agentId out`, { fields: [{ path: 'agentId', message: 'not kept per agent for this metric' }] });
+  }
+  const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
+  const points = await readSeries(tx, series);
+  return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
+}
+
 /** GET /metrics?name=…&from&to[&interval][&agentId]: a time series of one metric from the catalogue. */
 export function registerMetricRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get('/metrics', {
     schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /metrics', requestsPerMinute) },
-  }, async (request): Promise<MetricSeries> => {
-    const query = request.query;
-    const definition = METRIC_CATALOGUE[query.name];
-    if (!definition) {
-      throw new ApiError('VALIDATION_ERROR', `unknown metric "${query.name}"; valid names: ${METRIC_NAMES.join(', ')}`, { fields: [{ path: 'name', message: `one of: ${METRIC_NAMES.join(', ')}` }] });
-    }
-    const to = query.to ? new Date(query.to) : now();
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS);
-    const span = to.getTime() - from.getTime();
-    if (span <= 0) throw new ApiError('VALIDATION_ERROR', 'from must be before to', { fields: [{ path: 'from', message: 'must be before to' }] });
-    const interval: MetricInterval | undefined = query.interval ?? defaultInterval(span);
-    if (!interval || span / INTERVAL_MS[interval] > MAX_POINTS) {
-      throw new ApiError('VALIDATION_ERROR', `the range holds more than ${MAX_POINTS} points at this interval; widen the interval or narrow the range`, { fields: [{ path: 'interval', message: `at most ${MAX_POINTS} points` }] });
-    }
-    if (definition.source.from === 'usage' && query.agentId !== undefined) {
-      throw new ApiError('VALIDATION_ERROR', `${query.name} is not kept per agent; leave agentId out`, { fields: [{ path: 'agentId', message: 'not kept per agent for this metric' }] });
-    }
-    const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
-    const points = await readAs(db, request, (tx) => readSeries(tx, series));
-    return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
-  });
+  }, async (request) => readAs(db, request, (tx) => readMetric(tx, request.query, now())));
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -34,6 +35,13 @@ function outcomeOf(row: OutcomeRow): Outcome {
   return { id: row.id, callId: row.call_id, agent: row.agent, type: row.type, value: row.value, source: row.source, revenueUsd: row.revenue_usd, recordedAt: row.recorded_at.toISOString() };
 }
 
+/** A page of the tenant's outcomes, newest first: what GET /outcomes answers and GraphQL's `outcomes` resolves to. */
+export async function readOutcomePage(tx: Queryable, query: z.infer<typeof OutcomeListQuerySchema>): Promise<z.infer<typeof OutcomeListSchema>> {
+  const paging = pagingOf(query, SORT);
+  const rows = (await tx.query(outcomePageStatement(query.callId, paging))) as OutcomeRow[];
+  return { ...pageOf(rows, paging, SORT, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
+}
+
 /** GET /outcomes (newest first, `callId` filter) and POST /outcomes (an upsert by id, through the log). */
 export function registerOutcomeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -41,11 +49,7 @@ export function registerOutcomeRoutes(app: FastifyInstance, db: ConnectionPool, 
   routes.get('/outcomes', {
     schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
-    const rows = await readAs(db, request, (tx) => tx.query(outcomePageStatement(request.query.callId, paging)) as Promise<OutcomeRow[]>);
-    return { ...pageOf(rows, paging, SORT, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
-  });
+  }, async (request) => readAs(db, request, (tx) => readOutcomePage(tx, request.query)));
 
   routes.post('/outcomes', {
     schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { LiveSnapshotSchema } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { METRICS, quantile, type Sketch } from '@earshot/projector';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -37,27 +38,29 @@ export function liveStatement(now: Date): SQLQuery {
             from calls where started_at >= ${since}) e`;
 }
 
+/** The live snapshot at `at`: what GET /realtime answers and GraphQL's `realtime` resolves to. */
+export async function readLiveSnapshot(tx: Queryable, at: Date): Promise<z.infer<typeof LiveSnapshotSchema>> {
+  const [row] = (await tx.query(liveStatement(at))) as LiveRow[];
+  const sketch: Sketch = Object.fromEntries(Object.entries(row?.sketch ?? {}).map(([k, v]) => [k, Number(v)]));
+  const ended = row?.ended ?? 0;
+  return {
+    ok: true as const,
+    live: {
+      concurrentCalls: row?.concurrent ?? 0,
+      // No call ended in the window: nothing failed, and nothing succeeded either; 0 with endedCalls 0 says so.
+      successRate: ended === 0 ? 0 : Math.round(((row?.completed ?? 0) / ended) * 10_000) / 10_000,
+      p95LatencyMs: Math.round(quantile(sketch, 0.95) ?? 0),
+      endedCalls: ended,
+      windowSeconds: LIVE_WINDOW_MS / 1000,
+      asOf: at.toISOString(),
+    },
+  };
+}
+
 /** GET /realtime: the spec's Live snapshot over LIVE_WINDOW_MS. */
 export function registerRealtimeRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get('/realtime', {
     schema: { response: { 200: LiveSnapshotSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /realtime', requestsPerMinute) },
-  }, async (request) => {
-    const at = now();
-    const [row] = await readAs(db, request, (tx) => tx.query(liveStatement(at)) as Promise<LiveRow[]>);
-    const sketch: Sketch = Object.fromEntries(Object.entries(row?.sketch ?? {}).map(([k, v]) => [k, Number(v)]));
-    const ended = row?.ended ?? 0;
-    return {
-      ok: true as const,
-      live: {
-        concurrentCalls: row?.concurrent ?? 0,
-        // No call ended in the window: nothing failed, and nothing succeeded either; 0 with endedCalls 0 says so.
-        successRate: ended === 0 ? 0 : Math.round(((row?.completed ?? 0) / ended) * 10_000) / 10_000,
-        p95LatencyMs: Math.round(quantile(sketch, 0.95) ?? 0),
-        endedCalls: ended,
-        windowSeconds: LIVE_WINDOW_MS / 1000,
-        asOf: at.toISOString(),
-      },
-    };
-  });
+  }, async (request) => readAs(db, request, (tx) => readLiveSnapshot(tx, now())));
 }
