@@ -7,6 +7,8 @@ import type { DemoDelivery, DemoTraffic } from './demo-traffic';
 export interface DemoTarget {
   /** The server's origin, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** Where POST /api/v1/outcomes is served, when the query service runs apart from the gateway; `url` otherwise. */
+  outcomesUrl?: string;
   apiKey: string;
   webhookSecret: string;
   /** When known, outcomes name Earshot's call ids (as GET /calls shows them); else the provider's. */
@@ -66,13 +68,13 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
   let nextAt = performance.now();
   const total = traffic.deliveries.length;
 
-  const post = async (path: string, body: string, headers: (timestamp: string) => Record<string, string>): Promise<Answer> => {
+  const post = async (path: string, body: string, headers: (timestamp: string) => Record<string, string>, origin = target.url): Promise<Answer> => {
     for (let attempt = 1; ; attempt++) {
       summary.requests += 1;
       const timestamp = String(Math.floor(Date.now() / 1000));
       let response: Response;
       try {
-        response = await fetch(new URL(path, target.url), { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) } });
+        response = await fetch(new URL(path, origin), { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) } });
       } catch (error) {
         if (attempt >= MAX_TRIES) throw new Error(`${target.url} did not answer: ${error instanceof Error ? error.message : String(error)}`);
         await sleep(250 * 2 ** attempt);
@@ -137,7 +139,7 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
 async function recordOutcomes(
   target: DemoTarget,
   outcomes: readonly DemoOutcome[],
-  post: (path: string, body: string, headers: (timestamp: string) => Record<string, string>) => Promise<Answer>,
+  post: (path: string, body: string, headers: (timestamp: string) => Record<string, string>, origin?: string) => Promise<Answer>,
   sendBatch: (provider: string, batch: readonly DemoDelivery[]) => Promise<void>,
 ): Promise<DemoSummary['outcomes']> {
   if (outcomes.length === 0) return { recorded: 0, via: 'none' };
@@ -145,7 +147,7 @@ async function recordOutcomes(
   let recorded = 0;
   for (const outcome of outcomes) {
     const body = JSON.stringify({ id: outcome.id, callId: callId(outcome), agent: outcome.agent, type: outcome.type, value: outcome.value, source: 'earshot-demo', ...(outcome.revenueUsd === null ? {} : { revenueUsd: outcome.revenueUsd }) });
-    const answer = await post('/api/v1/outcomes', body, () => ({ 'idempotency-key': outcome.id }));
+    const answer = await post('/api/v1/outcomes', body, () => ({ 'idempotency-key': outcome.id }), target.outcomesUrl ?? target.url);
     if (answer.status === 404 && recorded === 0) break;
     if (answer.status !== 201) throw new Error(`POST /api/v1/outcomes answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     recorded += 1;
