@@ -1,7 +1,9 @@
+import { alertRules } from './alert-rules/alert-rules.projection';
 import { alerts } from './alerts/alerts.projection';
 import { calls } from './calls/calls.projection';
 import { deployments } from './deployments/deployments.projection';
 import { incidents } from './incidents/incidents.projection';
+import { invoices } from './invoices/invoices.projection';
 import { metricRollups } from './metric-rollups/metric-rollups.projection';
 import type { Projection } from './projection';
 import { outcomes } from './outcomes/outcomes.projection';
@@ -11,6 +13,6 @@ import { turns } from './turns/turns.projection';
 import { usageMeters } from './usage-meters/usage-meters.projection';
 
 /** Every read model, in the order the store writes them (and so locks their rows). */
-export const READ_MODELS: readonly Projection[] = [calls, turns, transcripts, traces, outcomes, incidents, deployments, alerts, metricRollups, usageMeters];
+export const READ_MODELS: readonly Projection[] = [calls, turns, transcripts, traces, outcomes, incidents, deployments, alerts, alertRules, invoices, metricRollups, usageMeters];
 
-export { alerts, calls, deployments, incidents, metricRollups, outcomes, traces, transcripts, turns, usageMeters };
+export { alertRules, alerts, calls, deployments, incidents, invoices, metricRollups, outcomes, traces, transcripts, turns, usageMeters };

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { INVOICE_STATUSES } from '../events/tenant-data';
+
+/** What a tenant is metered on, each exact against the log. */
+export const METERS = ['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes'] as const;
+export type Meter = (typeof METERS)[number];
+
+/** A plan's price of one meter: `unitPriceCents` per `unitSize` units beyond the `included` quantity of each period. */
+export const MeterPriceSchema = z.strictObject({
+  meter: z.enum(METERS),
+  included: z.number().min(0).default(0),
+  unitSize: z.number().positive().default(1),
+  unitPriceCents: z.int().min(0),
+  /** A soft cap shown in GET /usage; null for none. */
+  limit: z.number().min(0).nullable().default(null),
+});
+
+export const PricePlanSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+  baseFeeCents: z.int().min(0).default(0),
+  /** Length of a billing period: calendar months (UTC), or days for trials and tests. */
+  period: z.enum(['month', 'day']).default('month'),
+  prices: z.array(MeterPriceSchema).max(METERS.length),
+});
+export type PricePlan = z.infer<typeof PricePlanSchema>;
+
+export const InvoiceLineSchema = z.object({
+  meter: z.enum(METERS),
+  description: z.string(),
+  quantity: z.number(),
+  included: z.number(),
+  billable: z.number(),
+  unitSize: z.number(),
+  unitPriceCents: z.number().int(),
+  amountCents: z.number().int(),
+});
+export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
+
+export const BillingInvoiceSchema = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  planId: z.string(),
+  currency: z.string(),
+  lines: z.array(InvoiceLineSchema),
+  subtotalCents: z.number().int(),
+  baseFeeCents: z.number().int(),
+  totalCents: z.number().int(),
+  issuedAt: z.string(),
+});
+
+/** The current period of GET /usage: what each meter stands at against the plan, and the draft total so far. */
+export const UsagePeriodSchema = z.object({
+  start: z.string(),
+  end: z.string(),
+  planId: z.string(),
+  currency: z.string(),
+  meters: z.array(InvoiceLineSchema.extend({ limit: z.number().nullable() })),
+  baseFeeCents: z.number().int(),
+  totalCents: z.number().int(),
+});

@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AcceptedWriteSchema,
+  AlertRuleAnswerSchema,
+  AlertRuleInputSchema,
+  AlertRuleListQuerySchema,
+  AlertRuleListSchema,
+  AlertRulePatchSchema,
+  ApiError,
+  ErrorBodySchema,
+  IdempotencyHeadersSchema,
+  RecordIdParamsSchema,
+  type AlertRule,
+  type EventData,
+} from '@earshot/contracts';
+import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { METRIC_CATALOGUE, METRIC_NAMES } from '../metrics/catalogue';
+import { pageOf, pagingOf } from '../paging';
+import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+import type { TenantWrites } from '../tenant-writes';
+
+const SORT = 'id';
+
+interface AlertRuleRow {
+  id: string;
+  name: string | null;
+  metric: string;
+  agent_id: string | null;
+  comparison: AlertRule['comparison'];
+  threshold: number;
+  window_ms: string;
+  for_ms: string;
+  severity: AlertRule['severity'];
+  enabled: boolean;
+  description: string | null;
+  changed_by: string | null;
+  changed_at: Date;
+}
+
+const COLUMNS = sql`id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity, enabled, description, changed_by, changed_at`;
+
+export function alertRuleOf(row: AlertRuleRow): AlertRule {
+  return {
+    id: row.id, name: row.name, metric: row.metric, agentId: row.agent_id, comparison: row.comparison, threshold: row.threshold,
+    windowMs: Number(row.window_ms), forMs: Number(row.for_ms), severity: row.severity, enabled: row.enabled, description: row.description,
+    changedBy: row.changed_by, changedAt: row.changed_at.toISOString(),
+  };
+}
+
+/** The tenant's live (not deleted) rule, or undefined. */
+export async function readAlertRule(tx: Queryable, id: string): Promise<AlertRule | undefined> {
+  const [row] = (await tx.query(sql`select ${COLUMNS} from alert_rules where id = ${id} and not deleted`)) as AlertRuleRow[];
+  return row && alertRuleOf(row);
+}
+
+function checkMetric(metric: string): void {
+  if (METRIC_CATALOGUE[metric]) return;
+  throw new ApiError('VALIDATION_ERROR', `unknown metric "${metric}"; valid names: ${METRIC_NAMES.join(', ')}`, { fields: [{ path: 'body.metric', message: `one of: ${METRIC_NAMES.join(', ')}` }] });
+}
+
+async function existingRule(db: ConnectionPool, request: FastifyRequest, id: string): Promise<AlertRule> {
+  const rule = await readAs(db, request, (tx) => readAlertRule(tx, id));
+  if (!rule) throw new ApiError('NOT_FOUND', `no alert rule ${id}`);
+  return rule;
+}
+
+function changeOf(rule: Omit<AlertRule, 'id' | 'changedBy' | 'changedAt'>, action: EventData<'alert.rule.changed'>['action'], by: string | null) {
+  return (id: string): EventData<'alert.rule.changed'> => ({
+    rule_id: id, action, name: rule.name, metric: rule.metric, agent_id: rule.agentId, comparison: rule.comparison, threshold: rule.threshold,
+    window_ms: rule.windowMs, for_ms: rule.forMs, severity: rule.severity, enabled: rule.enabled, description: rule.description, changed_by: by,
+  });
+}
+
+/**
+ * Alert rules: each create, change and delete is an alert.rule.changed event
+ * holding the whole rule, so the rules read model (and the evaluator) never
+ * depend on the order changes arrive in.
+ */
+export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const by = (request: FastifyRequest) => request.caller?.keyName ?? null;
+  const ruleErrors = { ...COMMON_ERRORS, 404: ErrorBodySchema };
+
+  routes.get('/alerts/rules', {
+    schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
+    config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+  }, async (request) => {
+    const paging = pagingOf(request.query, SORT);
+    const after = paging.mode === 'cursor' && paging.after ? sql`id > ${paging.after.id}` : sql`true`;
+    const window = paging.mode === 'cursor' ? sql`limit ${paging.limit + 1}` : sql`limit ${paging.limit + 1} offset ${paging.offset}`;
+    const rows = await readAs(db, request, (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>);
+    return pageOf(rows, paging, SORT, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
+  });
+
+  routes.get('/alerts/rules/:id', {
+    schema: { params: RecordIdParamsSchema, response: { 200: AlertRuleAnswerSchema, ...ruleErrors } },
+    config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+  }, async (request) => ({ ok: true as const, rule: await existingRule(db, request, request.params.id) }));
+
+  routes.post('/alerts/rules', {
+    schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+    config: { policy: policyOf('POST /alerts/rules', requestsPerMinute) },
+  }, async (request, reply) => {
+    const input = request.body;
+    checkMetric(input.metric);
+    const rule = { ...input, name: input.name ?? null, agentId: input.agentId ?? null, description: input.description ?? null };
+    const answer = await writes.write(request, { type: 'alert.rule.changed', id: input.id, data: changeOf(rule, 'created', by(request)) });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(201).send(answer.body);
+  });
+
+  routes.patch('/alerts/rules/:id', {
+    schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, body: AlertRulePatchSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
+    config: { policy: policyOf('PATCH /alerts/rules/:id', requestsPerMinute) },
+  }, async (request, reply) => {
+    const current = await existingRule(db, request, request.params.id);
+    const patch = request.body;
+    if (patch.metric !== undefined) checkMetric(patch.metric);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const rule = { ...current, ...defined };
+    const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf(rule, 'updated', by(request)) });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(200).send(answer.body);
+  });
+
+  routes.delete('/alerts/rules/:id', {
+    schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
+    config: { policy: policyOf('DELETE /alerts/rules/:id', requestsPerMinute) },
+  }, async (request, reply) => {
+    const current = await existingRule(db, request, request.params.id);
+    const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf({ ...current, enabled: false }, 'deleted', by(request)) });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(200).send(answer.body);
+  });
+}

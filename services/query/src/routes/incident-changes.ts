@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AcceptedWriteSchema, ApiError, ErrorBodySchema, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema } from '@earshot/contracts';
+import { sql, type ConnectionPool } from '@earshot/db';
+import { WRITE_ERRORS } from '../route-schema';
+import { policyOf } from '../route-scopes';
+import { readAs } from '../tenant-scope';
+import type { TenantWrites } from '../tenant-writes';
+
+/**
+ * `acknowledged` is what on-call tools call it; the released incident schema
+ * names the same state `investigating` (someone is on it), so it is stored so.
+ */
+const IncidentPatchSchema = z.strictObject({
+  status: z.enum([...INCIDENT_STATUSES, 'acknowledged']).optional(),
+  severity: z.enum(INCIDENT_SEVERITIES).optional(),
+  title: z.string().trim().min(1).max(300).optional(),
+  description: z.string().max(10_000).optional(),
+  note: z.string().trim().min(1).max(10_000).optional().describe('added to the incident timeline'),
+  affectedAgents: z.array(z.string().min(1).max(200)).max(100).optional(),
+  affectedCalls: z.array(z.string().min(1).max(200)).max(1_000).optional(),
+}).refine((patch) => Object.values(patch).some((value) => value !== undefined), 'change at least one field');
+
+/** PATCH /incidents/{id}: moves an incident along open → acknowledged → resolved (or any other status), with a note for its timeline. */
+export function registerIncidentChangeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+  app.withTypeProvider<ZodTypeProvider>().patch('/incidents/:id', {
+    schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, body: IncidentPatchSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
+    config: { policy: policyOf('PATCH /incidents/:id', requestsPerMinute) },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const [found] = (await readAs(db, request, (tx) => tx.query(sql`select id from incidents where id = ${id}`))) as { id: string }[];
+    if (!found) throw new ApiError('NOT_FOUND', `no incident ${id}`);
+    const patch = request.body;
+    const status = patch.status === 'acknowledged' ? 'investigating' : (patch.status ?? null);
+    const answer = await writes.write(request, {
+      type: 'incident.updated',
+      id,
+      data: () => ({
+        incident_id: id, title: patch.title ?? null, severity: patch.severity ?? null, status, description: patch.description ?? null,
+        note: patch.note ?? (status === null ? null : `status: ${patch.status}`), affected_agents: patch.affectedAgents ?? null, affected_calls: patch.affectedCalls ?? null,
+        resolved_at: null, updated_by: request.caller?.keyName ?? null,
+      }),
+    });
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(200).send(answer.body);
+  });
+}
