@@ -1,31 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import type { KeyEnvironment } from '@earshot/contracts';
 
-/** Where a key may be used: production keys start `ear_live_`, staging keys `ear_test_`. */
-export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
-export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
-
-/**
- * Scopes a key may carry: the spec names the first four; the rest guard the
- * query service's routes (its route table says which route needs which).
- */
-export const SCOPES = [
-  'events:write',
-  'calls:read',
-  'metrics:read',
-  'exports:read',
-  'outcomes:read',
-  'outcomes:write',
-  'incidents:read',
-  'incidents:write',
-  'deployments:read',
-  'deployments:write',
-  'alerts:read',
-  'usage:read',
-  'billing:read',
-  'audit:read',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { KEY_ENVIRONMENTS, SCOPES, type KeyEnvironment, type Scope } from '@earshot/contracts';
 
 const PREFIX: Record<KeyEnvironment, string> = { production: 'ear_live_', staging: 'ear_test_' };
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,8 +1,11 @@
 export * from './api-key';
 export * from './key-cache';
+export * from './key-records';
+export * from './key-usage';
 export * from './provisioned-tenant';
 export * from './secret-box';
 export * from './signature';
+export * from './tenancy';
 export * from './tenants';
 
 /** Tenants and API keys; applied by every target, since any may authenticate. */

@@ -39,14 +39,14 @@ export interface AuthenticatedKey {
   environment: KeyEnvironment;
   /** CIDRs the key may be used from; empty means any address. */
   ipAllowlist: readonly string[];
-  /** When the key stops working (kept keys are checked against it on every use). */
+  /** When the presented key stops working: its expiry, or the end of its overlap if it is the previous key of a rotation (kept keys are checked against it on every use). */
   expiresAt: Date | null;
   /** The secrets a signature may be made with: the current one, and the previous one during a rotation. */
   webhookSecrets: readonly string[];
 }
 
 /** Why a presented key names no caller: each gets its own message. */
-export type KeyRefusal = 'malformed' | 'unknown' | 'revoked' | 'expired';
+export type KeyRefusal = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'rotated' | 'suspended';
 
 export type KeyLookup = { ok: true; key: AuthenticatedKey } | { ok: false; reason: KeyRefusal };
 
@@ -55,32 +55,40 @@ interface KeyRow {
   key_name: string;
   tenant_id: string;
   tenant_name: string;
+  tenant_status: 'active' | 'suspended';
   scopes: Scope[];
   environment: KeyEnvironment;
   ip_allowlist: string[];
   status: 'active' | 'revoked';
   expires_at: Date | null;
+  /** Set when the presented key is the previous one of a rotation: when it stops. */
+  previous_key_expires_at: Date | null;
   webhook_secret: Buffer;
   previous_webhook_secret: Buffer | null;
 }
 
 /**
  * The one way from a presented API key to its tenant. A malformed key or a
- * bad checksum is refused before any lookup; an unknown, revoked or expired
- * key is refused with its reason.
+ * bad checksum is refused before any lookup; an unknown, revoked, expired or
+ * rotated-out key, or a key of a suspended tenant, is refused with its reason.
+ * The previous key of a rotation works until its overlap ends.
  */
 export async function lookupApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<KeyLookup> {
   const parsed = parseApiKey(presented);
   if (!parsed) return { ok: false, reason: 'malformed' };
   const [row] = (await db.query(sql`
-    select k.id as key_id, k.name as key_name, t.id as tenant_id, t.name as tenant_name, k.scopes, k.environment,
-           k.ip_allowlist::text[] as ip_allowlist, k.status, k.expires_at, t.webhook_secret,
+    select k.id as key_id, k.name as key_name, t.id as tenant_id, t.name as tenant_name, t.status as tenant_status, k.scopes, k.environment,
+           k.ip_allowlist::text[] as ip_allowlist, k.status, k.expires_at,
+           case when k.key_hash = ${parsed.hash} then null else k.previous_key_expires_at end as previous_key_expires_at,
+           t.webhook_secret,
            case when t.previous_secret_expires_at > ${now} then t.previous_webhook_secret end as previous_webhook_secret
       from api_keys k join tenants t on t.id = k.tenant_id
-     where k.key_hash = ${parsed.hash}`)) as KeyRow[];
+     where k.key_hash = ${parsed.hash} or k.previous_key_hash = ${parsed.hash}`)) as KeyRow[];
   if (!row || row.environment !== parsed.environment) return { ok: false, reason: 'unknown' };
   if (row.status === 'revoked') return { ok: false, reason: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, reason: 'expired' };
+  if (row.previous_key_expires_at !== null && row.previous_key_expires_at <= now) return { ok: false, reason: 'rotated' };
+  if (row.tenant_status === 'suspended') return { ok: false, reason: 'suspended' };
   const secrets = [box.open(row.webhook_secret), ...(row.previous_webhook_secret ? [box.open(row.previous_webhook_secret)] : [])];
   return {
     ok: true,
@@ -91,10 +99,16 @@ export async function lookupApiKey(db: Queryable, box: SecretBox, presented: str
       scopes: row.scopes,
       environment: row.environment,
       ipAllowlist: row.ip_allowlist,
-      expiresAt: row.expires_at,
+      expiresAt: earliest(row.expires_at, row.previous_key_expires_at),
       webhookSecrets: secrets,
     },
   };
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a <= b ? a : b;
 }
 
 /** The caller of a presented key, or nothing whatever the reason. */

@@ -33,6 +33,10 @@ export const ConfigSchema = z
     EARSHOT_DEMO_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** Proxies (IPs or CIDRs) whose X-Forwarded-For is believed; anyone else's is ignored. */
     EARSHOT_TRUSTED_PROXIES: list.default([]),
+    /** The key environments this deployment accepts: a staging deployment sets `staging` and refuses ear_live_ keys. */
+    EARSHOT_KEY_ENVIRONMENTS: list.pipe(z.array(z.enum(['production', 'staging'])).min(1)).default(['production', 'staging']),
+    /** The API key the CLI's tenant commands (`earshot keys`, `earshot secret`) send. */
+    EARSHOT_API_KEY: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

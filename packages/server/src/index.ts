@@ -4,3 +4,4 @@ export * from './modules';
 export * from './runtime';
 export * from './access';
 export * from './log-append';
+export * from './request-validation';

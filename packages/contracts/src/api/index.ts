@@ -5,3 +5,4 @@ export * from './tenant-records';
 export * from './alert-rules';
 export * from './billing';
 export * from './deployment-impact';
+export * from './keys';

@@ -1,31 +1,42 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyCache, KeyRefusal } from '@earshot/auth';
-import { ApiError } from '@earshot/contracts';
+import { KEY_ENVIRONMENTS, type ApiKeyCache, type KeyEnvironment, type KeyLookup, type KeyRefusal } from '@earshot/auth';
+import { ApiError, type ErrorCode } from '@earshot/contracts';
 import { allowsAddress } from './ip-allowlist';
 
 export interface AuthDependencies {
   keys: ApiKeyCache;
   adminToken: string | undefined;
   now: () => Date;
+  /** The key environments this deployment accepts (EARSHOT_KEY_ENVIRONMENTS); both when absent. */
+  environments?: readonly KeyEnvironment[];
 }
 
-/** Who-are-you failures are 401 with what was wrong with the key; not-allowed failures are 403. */
-const REFUSED: Record<KeyRefusal, string> = {
-  malformed: 'the API key is malformed or its checksum does not match: keys look like ear_live_… or ear_test_…',
-  unknown: 'the API key is not known',
-  revoked: 'the API key has been revoked',
-  expired: 'the API key has expired',
+/** Who-are-you failures are 401 with what was wrong with the key; a suspended tenant, like other not-allowed failures, is 403. */
+const REFUSED: Record<KeyRefusal, [ErrorCode, string]> = {
+  malformed: ['UNAUTHORIZED', 'the API key is malformed or its checksum does not match: keys look like ear_live_… or ear_test_…'],
+  unknown: ['UNAUTHORIZED', 'the API key is not known'],
+  revoked: ['UNAUTHORIZED', 'the API key has been revoked'],
+  expired: ['UNAUTHORIZED', 'the API key has expired'],
+  rotated: ['UNAUTHORIZED', 'the API key was rotated and its overlap has ended: use the new key'],
+  suspended: ['FORBIDDEN', 'the tenant of this API key is suspended'],
 };
 
 /**
  * Authentication enforced from each route's declared policy, for every
  * service on the app: the operator's admin token, or an API key (checksum,
- * lookup, revocation, expiry), then its IP allowlist and the route's scope.
+ * lookup, revocation, expiry, rotation, tenant suspension), then the
+ * deployment's environments, the key's IP allowlist (against the address
+ * the trusted proxies vouch for, never a raw X-Forwarded-For) and the
+ * route's scope. Each accepted request counts toward the key's usage.
  * Routes without a policy (health) pass.
  */
 export function registerAuthHook(app: FastifyInstance, deps: AuthDependencies): void {
+  const environments = deps.environments ?? KEY_ENVIRONMENTS;
   app.decorateRequest('caller', null);
+  app.addHook('onClose', async () => {
+    await deps.keys.close().catch((error: unknown) => console.error(`[auth] last usage flush failed: ${error instanceof Error ? error.message : String(error)}`));
+  });
   app.addHook('onRequest', async (request) => {
     request.arrivedAt = deps.now();
     const policy = request.routeOptions.config.policy;
@@ -37,13 +48,25 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthDependencies): 
       return;
     }
     if (!presented) throw new ApiError('UNAUTHORIZED', 'an API key is required: Authorization: Bearer ear_live_… or ear_test_…');
-    const found = await deps.keys.identify(presented, request.arrivedAt);
-    if (!found.ok) throw new ApiError('UNAUTHORIZED', REFUSED[found.reason]);
+    const found = await identify(deps.keys, presented, request.arrivedAt);
+    if (!found.ok) throw new ApiError(...REFUSED[found.reason]);
     const caller = found.key;
+    if (!environments.includes(caller.environment)) throw new ApiError('FORBIDDEN', `this deployment accepts ${environments.join(' and ')} keys only; this is a ${caller.environment} key`);
     if (!allowsAddress(caller.ipAllowlist, request.ip)) throw new ApiError('FORBIDDEN', `the API key may not be used from ${request.ip}`);
     if (!caller.scopes.includes(policy.scope)) throw new ApiError('FORBIDDEN', `the API key lacks the ${policy.scope} scope`);
     request.caller = caller;
+    deps.keys.recordUse(caller, request.arrivedAt);
   });
+}
+
+/** A key store that cannot answer is an outage (503, retry), not the caller's fault nor a bug. */
+async function identify(keys: ApiKeyCache, presented: string, at: Date): Promise<KeyLookup> {
+  try {
+    return await keys.identify(presented, at);
+  } catch (error) {
+    console.error(`[auth] key lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later');
+  }
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {

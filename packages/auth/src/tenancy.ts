@@ -1,0 +1,83 @@
+import type { TenantStatus, TenantSummary } from '@earshot/contracts';
+import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
+
+export interface TenantFilter {
+  status?: TenantStatus;
+  /** After this tenant in oldest-first order. */
+  after?: { createdAt: string; id: string };
+  offset?: number;
+  limit: number;
+}
+
+interface TenantRow {
+  id: string;
+  name: string;
+  status: TenantStatus;
+  created_at: Date;
+  suspended_at: Date | null;
+  active_keys: number;
+}
+
+function tenants(now: Date) {
+  return sql`
+    select * from (
+      select t.id, t.name, t.status, t.created_at, t.suspended_at,
+             (select count(*)::int from api_keys k where k.tenant_id = t.id and k.status = 'active' and (k.expires_at is null or k.expires_at > ${now})) as active_keys
+        from tenants t
+    ) r`;
+}
+
+function summaryOf(row: TenantRow): TenantSummary {
+  return { id: row.id, name: row.name, status: row.status, createdAt: row.created_at.toISOString(), suspendedAt: row.suspended_at?.toISOString() ?? null, activeKeys: row.active_keys };
+}
+
+export async function getTenant(db: Queryable, id: string, now: Date): Promise<TenantSummary | undefined> {
+  const [row] = (await db.query(sql`${tenants(now)} where r.id = ${id}`)) as TenantRow[];
+  return row && summaryOf(row);
+}
+
+/** Every tenant, oldest first (the operator's list). */
+export async function listTenants(db: Queryable, filter: TenantFilter, now: Date): Promise<TenantSummary[]> {
+  const conditions = [
+    filter.status === undefined ? sql`true` : sql`r.status = ${filter.status}`,
+    filter.after === undefined ? sql`true` : sql`(r.created_at, r.id) > (${filter.after.createdAt}::timestamptz, ${filter.after.id}::uuid)`,
+  ];
+  const rows = (await db.query(sql`
+    ${tenants(now)} where ${sql.join(conditions, ' AND ')} order by r.created_at, r.id limit ${filter.limit} offset ${filter.offset ?? 0}`)) as TenantRow[];
+  return rows.map(summaryOf);
+}
+
+/** Suspends a tenant (every key of it is refused, everywhere within a second) or lets it back in. */
+export async function setTenantStatus(db: Queryable, id: string, status: TenantStatus, now: Date): Promise<TenantSummary | undefined> {
+  await db.query(sql`
+    update tenants set status = ${status}, suspended_at = ${status === 'suspended' ? now : null}
+     where id = ${id} and status <> ${status}`);
+  return getTenant(db, id, now);
+}
+
+/**
+ * Deletes a tenant and its rows from every table of the schema that has a
+ * `tenant_id` column, whichever module owns it, in one transaction. The
+ * tenant setting is set so that tables forcing row-level security show
+ * their rows to the owner too. Answers how many rows went, or nothing for
+ * an unknown tenant.
+ */
+export async function deleteTenant(db: ConnectionPool, id: string): Promise<number | undefined> {
+  return db.tx(async (tx) => {
+    const [tenant] = (await tx.query(sql`select id from tenants where id = ${id} for update`)) as { id: string }[];
+    if (!tenant) return undefined;
+    await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
+    const tables = (await tx.query(sql`
+      select c.relname as name
+        from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
+       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
+       order by c.relname`)) as { name: string }[];
+    let rows = 0;
+    for (const table of tables) {
+      const [deleted] = (await tx.query(sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`)) as { rows: number }[];
+      rows += deleted?.rows ?? 0;
+    }
+    await tx.query(sql`delete from tenants where id = ${id}`);
+    return rows + 1;
+  });
+}
