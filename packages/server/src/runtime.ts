@@ -3,6 +3,7 @@ import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
 import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, startPostgres, stopPostgres, type ConnectionPool, type MigrationSet } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
+import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
 import type { Module } from './modules';
@@ -61,21 +62,26 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       start: async () => {
         // Without DATABASE_URL the program runs its own PostgreSQL, with its data under EARSHOT_DATA_DIR.
         const stateDir = resolve(config.EARSHOT_DATA_DIR);
-        const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT }, (line) => console.error(`[earshot] ${line}`))).url;
-        const pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
+        const lock = config.DATABASE_URL ? undefined : lockDataDir(stateDir);
+        let pool: ConnectionPool | undefined;
         try {
+          const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT }, (line) => console.error(`[earshot] ${line}`))).url;
+          pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
           await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
+          databaseUrl = url;
         } catch (error) {
-          await pool.dispose();
+          await pool?.dispose();
+          lock?.release();
           throw error;
         }
-        database = pool;
-        databaseUrl = url;
-        health.add('database', () => databaseHealth(pool));
+        const opened = pool;
+        database = opened;
+        health.add('database', () => databaseHealth(opened));
         return {
           stop: async () => {
-            await pool.dispose();
+            await opened.dispose();
             if (!config.DATABASE_URL) stopPostgres(stateDir);
+            lock?.release();
           },
         };
       },

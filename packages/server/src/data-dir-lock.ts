@@ -1,0 +1,37 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, it is just not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims the embedded data directory for this process, the way PostgreSQL's
+ * postmaster.pid does: the embedded server is stopped by whoever owns it, so
+ * a second `earshot serve` on the same directory (say, one that then fails
+ * to bind its port) must not start, reuse and then stop the first one's
+ * PostgreSQL. A lock left by a process that died is taken over.
+ */
+export function lockDataDir(dataDir: string): { release(): void } {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'earshot.pid');
+  for (;;) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      return { release: () => rmSync(file, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+      throw new Error(`another earshot process (pid ${holder}) is using ${dataDir}; stop it first, or set EARSHOT_DATA_DIR and EARSHOT_EMBEDDED_POSTGRES_PORT to run a second one`);
+    }
+    rmSync(file, { force: true });
+  }
+}
