@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   /** Every module's migrations, applied whatever the target, so any target can read any table. */
   migrations: readonly MigrationSet[];
   now?: () => Date;
+  /** Runs on the HTTP app before any route is added (the API description must see every route, /health included). */
+  onHttp?: (app: FastifyInstance) => Promise<void>;
 }
 
 export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
@@ -107,6 +109,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       dependsOn: [],
       start: async () => {
         const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES });
+        await options.onHttp?.(app);
         health.register(app, 'earshot');
         http = app;
         // Closing stops accepting and waits for in-flight requests: the first step of a drain.

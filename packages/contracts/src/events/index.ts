@@ -28,3 +28,4 @@ export { ResponseLatencySchema, SPEAKERS, STREAM_DIRECTIONS } from './conversati
 export { ERROR_COMPONENTS, HANDOFF_TARGET_KINDS } from './trace-data';
 export { ALERT_COMPARISONS, ALERT_RULE_ACTIONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES, INVOICE_STATUSES } from './tenant-data';
 export { CURRENT_EVENT_VERSION, EVENT_VERSIONS, type EventVersion } from './versions';
+export { jsonValue } from './fields';

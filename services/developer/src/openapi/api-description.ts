@@ -1,0 +1,85 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { jsonValue } from '@earshot/contracts';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { RoutePolicy } from '@earshot/server';
+import { ROUTE_CONTRACTS } from './route-contracts';
+import { routeExamples } from './route-examples';
+
+/** Routes that are the description's own surfaces, not the API it describes. */
+export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream'] as const;
+
+const RATE_LIMIT_HEADERS = {
+  'ratelimit-limit': { type: 'integer', description: 'requests allowed per minute for this key or tenant' },
+  'ratelimit-remaining': { type: 'integer', description: 'requests left in the current minute' },
+  'ratelimit-reset': { type: 'integer', description: 'seconds until the window resets' },
+} as const;
+const RETRY_AFTER = { 'retry-after': { type: 'integer', description: 'seconds to wait before retrying' } } as const;
+
+const DESCRIPTION = [
+  'Observability for voice AI agents: calls, latency, outcomes, metrics, incidents and alerts per tenant, and signed webhook ingest.',
+  'Every route but `/health` takes `Authorization: Bearer <API key>`; the scope each route needs is in its `security` and in `x-scopes`.',
+  'Ingest requests are signed: `X-Earshot-Timestamp` (Unix seconds) and `X-Earshot-Signature`, the lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` keyed with the tenant webhook secret.',
+  'Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 adds `Retry-After`.',
+].join('\n\n');
+
+/** Named schemas become components; the free-form JSON of event data must be one, since it refers to itself. */
+const COMPONENTS = z.registry<{ id: string }>();
+COMPONENTS.add(jsonValue, { id: 'JsonValue' });
+const toJsonSchema = createJsonSchemaTransform({ schemaRegistry: COMPONENTS });
+const withComponents = createJsonSchemaTransformObject({ schemaRegistry: COMPONENTS });
+
+type Schema = Record<string, unknown> & { response?: Record<string, object> };
+
+/** What a route's policy adds to its operation: the scheme, the scope, the rate-limit headers on every answer. */
+function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
+  if (!policy) return { ...schema, security: [] };
+  if (policy.auth === 'admin') return { ...schema, security: [{ operator: [] }], 'x-scopes': ['operator'] };
+  const response = Object.fromEntries(
+    Object.entries(schema.response ?? {}).map(([status, body]) => [status, { ...body, headers: status === '429' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS }]),
+  );
+  return { ...schema, response, security: [{ bearer: [policy.scope] }], 'x-scopes': [policy.scope] };
+}
+
+function contractOf(route: RouteOptions, url: string): Schema | undefined {
+  const contract = ROUTE_CONTRACTS[`${String(route.method)} ${url}`];
+  if (!contract) return undefined;
+  const { summary, headers, params, body, response } = contract;
+  return { summary, response: { ...response }, ...(headers ? { headers } : {}), ...(params ? { params } : {}), ...(body ? { body } : {}) };
+}
+
+/**
+ * Records every route registered after it and turns their zod schemas (or,
+ * for routes that parse their own bodies, their contracts) into OpenAPI 3.1.
+ * Registered on the HTTP app before any service, so it sees every route.
+ */
+export async function describeRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Earshot API', version: '1.0.0', description: DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key, `ear_live_…` or `ear_test_…`, holding the scope the route names' },
+          operator: { type: 'http', scheme: 'bearer', description: 'The operator token (EARSHOT_ADMIN_TOKEN)' },
+        },
+      },
+    },
+    transform: (input) => {
+      const { schema, url, route } = input;
+      if (UNDESCRIBED_PREFIXES.some((prefix) => url.startsWith(prefix))) return { schema: { hide: true }, url };
+      const declared = (schema as Schema | undefined) ?? contractOf(route, url);
+      const transformed = toJsonSchema({ ...input, schema: declared } as Parameters<typeof toJsonSchema>[0]);
+      const described = routeExamples(`${String(route.method)} ${url}`, transformed.schema as Schema);
+      return { schema: accessOf(route.config?.policy, described), url: transformed.url };
+    },
+    transformObject: withComponents,
+  });
+}
+
+/** The description of every route registered so far. */
+export function apiDescription(app: FastifyInstance): OpenAPIV3_1.Document {
+  return app.swagger() as OpenAPIV3_1.Document;
+}

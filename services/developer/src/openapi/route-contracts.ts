@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
+import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/gateway';
+
+/**
+ * The zod contracts of the routes that parse their own bodies and so declare
+ * no Fastify schema: the signed webhooks (the signature covers the raw bytes,
+ * and an invalid envelope goes to the dead-letter store rather than bouncing
+ * at a validator) and the operator routes. The description reads them from
+ * here; every other route describes itself.
+ */
+export interface RouteContract {
+  summary: string;
+  headers?: z.ZodType;
+  params?: z.ZodType;
+  body?: z.ZodType;
+  response: Record<number, z.ZodType>;
+}
+
+const BatchResultSchema = z.object({ ok: z.literal(true), results: z.array(z.union([AcceptedSchema, ErrorBodySchema])) });
+const OperatorAnswerSchema = z.looseObject({ ok: z.literal(true) });
+const IdParamsSchema = z.object({ id: z.string() });
+
+const signedErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema };
+const operatorErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema };
+
+const signature = 'lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret';
+const timestamp = 'Unix time in seconds; rejected outside ±5 minutes of server time';
+
+export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
+  'GET /health': { summary: 'Health of the process and its database (no key)', response: { 200: HealthSchema, 503: HealthDegradedSchema } },
+  'POST /api/v1/webhooks/ingest': {
+    summary: `Ingest one signed event envelope, or a JSON array of up to ${MAX_BATCH}`,
+    headers: z.object({
+      [INGEST_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
+      [INGEST_HEADERS.signature]: z.string().regex(/^[0-9a-f]{64}$/).describe(signature),
+      [INGEST_HEADERS.provider]: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).describe('the sending provider, e.g. vapi, retell, twilio'),
+    }),
+    body: z.union([IncomingEventSchema, z.array(IncomingEventSchema).min(1).max(MAX_BATCH)]),
+    response: { 202: z.union([AcceptedSchema, BatchResultSchema]), ...signedErrors },
+  },
+  'POST /api/v1/webhooks/events': {
+    summary: 'Ingest one signed flat event',
+    headers: z.object({
+      [WEBHOOK_EVENT_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
+      [WEBHOOK_EVENT_HEADERS.signature]: z.string().regex(/^[0-9a-f]{64}$/).describe(signature),
+      [WEBHOOK_EVENT_HEADERS.idempotencyKey]: z.string().min(1).max(255),
+    }),
+    body: WebhookEventSchema,
+    response: { 200: AcceptedSchema, ...signedErrors },
+  },
+  'POST /api/v1/admin/tenants': { summary: 'Create a tenant with its first API key and webhook secret (operator)', body: CreateTenantSchema, response: { 201: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/deliveries': { summary: 'The delivery audit log (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/dead-letters': { summary: 'The dead-letter store (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/dead-letters/:id': { summary: 'One dead letter (operator)', params: IdParamsSchema, response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'POST /api/v1/admin/dead-letters/:id/replay': { summary: 'Replay a dead letter through the intake (operator)', params: IdParamsSchema, response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+};
