@@ -6,7 +6,8 @@ import type { StoredEvent } from '@earshot/contracts';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { PROJECTOR_MIGRATIONS, projectorModule } from '@earshot/projector';
 import { queryModule, QUERY_MIGRATIONS, type QueryOptions } from '@earshot/query';
-import { createRuntime, resolveTargets, startModules } from '@earshot/server';
+import type { MigrationSet } from '@earshot/db';
+import { createRuntime, resolveTargets, startModules, type Module, type Runtime } from '@earshot/server';
 import { appendEvents } from '../../services/projector/src/fixtures/append-events';
 import { waitUntilCaughtUp } from '../../services/projector/src/fixtures/caught-up';
 import { createTestDatabase } from './database';
@@ -16,6 +17,7 @@ import { TestClock } from './gateway';
 export interface QueryTenant {
   id: string;
   apiKey: string;
+  webhookSecret: string;
 }
 
 export interface KeyOptions {
@@ -28,6 +30,7 @@ export interface KeyOptions {
 
 export interface TestQuery {
   app: FastifyInstance;
+  runtime: Runtime;
   clock: TestClock;
   /** A pool of the test's own database, as its owner (for setup only). */
   db: ConnectionPool;
@@ -47,7 +50,7 @@ export interface TestQuery {
 }
 
 /** The query and projector modules on a real broker and a fresh database, driven with app.inject(). */
-export async function startTestQuery(label: string, setup: { env?: Record<string, string>; options?: QueryOptions } = {}): Promise<TestQuery> {
+export async function startTestQuery(label: string, setup: { env?: Record<string, string>; options?: QueryOptions; migrations?: readonly MigrationSet[]; modules?: (runtime: Runtime) => Module[] } = {}): Promise<TestQuery> {
   const database = await createTestDatabase(label);
   const clock = new TestClock(Date.now());
   const masterKey = randomBytes(32);
@@ -59,8 +62,9 @@ export async function startTestQuery(label: string, setup: { env?: Record<string
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',
     ...setup.env,
   });
-  const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS], now: clock.now });
-  const running = await startModules(resolveTargets(['query', 'projector'], [...modules, queryModule(runtime, setup.options), projectorModule(runtime)]));
+  const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...(setup.migrations ?? [])], now: clock.now });
+  const extra = setup.modules?.(runtime) ?? [];
+  const running = await startModules(resolveTargets(['query', 'projector', ...extra.map((m) => m.name)], [...modules, queryModule(runtime, setup.options), projectorModule(runtime), ...extra]));
   const app = runtime.http();
   await app.ready();
   const db = openDatabase({ url: database.url, poolSize: 4, applicationName: `test-${label}-setup` });
@@ -69,12 +73,13 @@ export async function startTestQuery(label: string, setup: { env?: Record<string
 
   return {
     app,
+    runtime,
     clock,
     db,
     databaseUrl: database.url,
     async createTenant(name = 'Acme Voice') {
       const created = await createTenant(db, box, { name });
-      return { id: created.tenant.id, apiKey: created.apiKey };
+      return { id: created.tenant.id, apiKey: created.apiKey, webhookSecret: created.webhookSecret };
     },
     async createKey(tenantId, options = {}) {
       const key = issueApiKey('production');

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
+import type { MigrationSet } from '@earshot/db';
+import { registerAuthHook, type Module, type Runtime } from '@earshot/server';
+import { evaluateRules } from './evaluator';
+import { startNotifier } from './notifier';
+import { registerWebhookRoutes } from './webhook-routes';
+
+export const ALERTING_MIGRATIONS: readonly MigrationSet[] = [{ module: 'alerting', directory: new URL('../migrations/', import.meta.url) }];
+
+export interface AlertingOptions {
+  /** How often every rule is evaluated. */
+  evaluationIntervalMs?: number;
+  notificationAttempts?: number;
+  notificationBackoffMs?: number;
+}
+
+/**
+ * The alerting service: evaluates every tenant's rules from the rollups each
+ * interval (alert.fired / alert.resolved and the incidents they open and
+ * resolve, appended to the log), and delivers signed notifications.
+ */
+export function alertingModule(runtime: Runtime, options: AlertingOptions = {}): Module {
+  const interval = options.evaluationIntervalMs ?? 30_000;
+  return {
+    name: 'alerting',
+    dependsOn: ['database', 'log', 'http', 'projector'],
+    start: async () => {
+      const db = runtime.database();
+      const log = runtime.log();
+      await runtime.http().register(async (api: FastifyInstance) => {
+        api.setValidatorCompiler(validatorCompiler);
+        api.setSerializerCompiler(serializerCompiler);
+        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerWebhookRoutes(api, db, runtime.now);
+      }, { prefix: '/api/v1' });
+      const notifier = await startNotifier({ db, log, config: runtime.config, now: runtime.now, attempts: options.notificationAttempts, backoffMs: options.notificationBackoffMs });
+      let running: Promise<unknown> = Promise.resolve();
+      const timer = setInterval(() => {
+        running = running.then(() => evaluateRules(db, log, runtime.now())).catch((error: unknown) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`));
+      }, interval);
+      return {
+        stop: async () => {
+          clearInterval(timer);
+          await running;
+          await notifier.stop();
+        },
+      };
+    },
+  };
+}

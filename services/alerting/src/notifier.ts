@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { loadMasterKey, SecretBox, signBody } from '@earshot/auth';
+import type { Config } from '@earshot/config';
+import type { StoredEvent } from '@earshot/contracts';
+import { inTenant, sql, type ConnectionPool } from '@earshot/db';
+import { decodeEvent } from '@earshot/events';
+import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+
+export interface NotifierOptions {
+  db: ConnectionPool;
+  log: EventLog;
+  config: Config;
+  now: () => Date;
+  group?: string;
+  /** Attempts per notification, the first included. */
+  attempts?: number;
+  /** First retry delay; each next one doubles. */
+  backoffMs?: number;
+  timeoutMs?: number;
+}
+
+const NOTIFIED = new Set(['alert.fired', 'alert.resolved']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a tenant's webhook receives: the event as it is on the log, minus the bookkeeping fields. */
+export function notificationBody(event: StoredEvent): string {
+  return JSON.stringify({ type: event.type, version: event.version, idempotency_key: event.idempotency_key, occurred_at: event.occurred_at, data: event.data });
+}
+
+/**
+ * Delivers alert.fired and alert.resolved to the tenant's webhook, signed
+ * like our ingest (X-Earshot-Timestamp, X-Earshot-Signature = HMAC-SHA256 of
+ * "timestamp.body" under the tenant's webhook secret), so tenants verify us
+ * with the same SDK call. Retries with doubling backoff; every attempt is
+ * recorded. At least once: the log position is committed after delivery.
+ */
+export async function startNotifier(options: NotifierOptions): Promise<Running> {
+  const box = new SecretBox(loadMasterKey(options.config));
+  const attempts = options.attempts ?? 6;
+  const backoffMs = options.backoffMs ?? 1_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let stopping = false;
+
+  async function deliver(event: StoredEvent, tenantId: string): Promise<void> {
+    const [hook] = (await inTenant(options.db, tenantId, (tx) => tx.query(sql`select url from alert_webhooks where enabled`))) as { url: string }[];
+    if (!hook) return;
+    const [tenant] = (await options.db.query(sql`select webhook_secret from tenants where id = ${tenantId}`)) as { webhook_secret: Buffer }[];
+    if (!tenant) return;
+    const secret = box.open(tenant.webhook_secret);
+    const body = notificationBody(event);
+    const alertId = 'alert_id' in event.data ? String(event.data.alert_id) : '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const timestamp = String(Math.floor(options.now().getTime() / 1000));
+      const started = Date.now();
+      let httpStatus: number | null = null;
+      let error: string | null = null;
+      try {
+        const response = await fetch(hook.url, {
+          method: 'POST',
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: { 'content-type': 'application/json', 'x-earshot-timestamp': timestamp, 'x-earshot-signature': signBody(secret, timestamp, Buffer.from(body)), 'x-earshot-event': event.type, 'idempotency-key': event.idempotency_key },
+        });
+        httpStatus = response.status;
+        await response.arrayBuffer().catch(() => undefined);
+      } catch (failure) {
+        error = failure instanceof Error ? failure.message : String(failure);
+      }
+      const delivered = httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
+      const last = delivered || attempt === attempts || stopping;
+      await inTenant(options.db, tenantId, (tx) => tx.query(sql`
+        insert into alert_notifications (tenant_id, id, event_key, event_type, alert_id, attempt, url, status, http_status, error, duration_ms, at)
+        values (${tenantId}, ${randomUUID()}, ${event.idempotency_key}, ${event.type}, ${alertId}, ${attempt}, ${hook.url},
+                ${delivered ? 'delivered' : last ? 'failed' : 'retrying'}, ${httpStatus}, ${error ?? (delivered ? null : `HTTP ${httpStatus}`)}, ${Date.now() - started}, ${options.now()})`));
+      if (last) return;
+      await sleep(backoffMs * 2 ** (attempt - 1));
+    }
+  }
+
+  const consumer = await options.log.consume({
+    group: options.group ?? 'alert-notifications',
+    topics: [TOPICS.events],
+    onBatch: async (records: readonly LogRecord[]) => {
+      for (const record of records) {
+        if (!NOTIFIED.has(record.headers.type ?? '')) continue;
+        const event = decodeEvent(record.value);
+        await deliver(event, event.tenant);
+      }
+    },
+  });
+  return {
+    stop: async () => {
+      stopping = true;
+      await consumer.stop();
+    },
+  };
+}
