@@ -2,7 +2,7 @@ export { callDetailStatement, callPageStatement, readCallDetail, readCallPage } 
 export { readAlertPage } from './routes/alerts';
 export { readIncidentPage } from './routes/incidents';
 export { readOutcomePage } from './routes/outcomes';
-export { readMetric, seriesStatement, type SeriesRequest } from './routes/metrics';
+export { readMetric, readSeries, seriesStatement, type SeriesRequest } from './routes/metrics';
 export { liveStatement, LIVE_WINDOW_MS, readLiveSnapshot } from './routes/realtime';
 export { METRIC_CATALOGUE, METRIC_NAMES } from './metrics/catalogue';
 export { pagingOf } from './paging';
