@@ -1,5 +1,6 @@
 import { sql, type Queryable } from '@earshot/db';
 import { hashApiKey, parseApiKey } from './api-key';
+import { credentialChangesHere } from './credential-changes';
 import { KeyUsageMeter } from './key-usage';
 import type { SecretBox } from './secret-box';
 import { lookupApiKey, type AuthenticatedKey, type KeyLookup } from './tenants';
@@ -42,6 +43,7 @@ export class ApiKeyCache {
   private version = -1n;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private checking: Promise<bigint> | undefined;
+  private changesSeen = credentialChangesHere();
 
   constructor(
     private readonly db: Queryable,
@@ -65,7 +67,8 @@ export class ApiKeyCache {
     const cached = this.entries.get(cacheKey(presented));
     if (cached && cached.until > now.getTime() && cached.version === (await this.currentVersion())) {
       const { expiresAt } = cached.key;
-      return expiresAt !== null && expiresAt <= now ? { ok: false, reason: 'expired' } : { ok: true, key: cached.key };
+      // Past its time the key is looked up again, which says whether it expired or was rotated out.
+      if (expiresAt === null || expiresAt > now) return { ok: true, key: cached.key };
     }
     return this.lookup(presented, now);
   }
@@ -101,23 +104,33 @@ export class ApiKeyCache {
     return found;
   }
 
-  /** The change counter, read again when the last reading is older than `changeCheckMs`; concurrent requests share one read. */
+  /**
+   * The change counter, read again when the last reading is older than
+   * `changeCheckMs` or this process has changed credentials since;
+   * concurrent requests share one read.
+   */
   private currentVersion(): Promise<bigint> {
-    if (performance.now() - this.checkedAt < this.changeCheckMs) return Promise.resolve(this.version);
-    this.checking ??= (async () => {
-      try {
-        const started = performance.now();
-        const [row] = (await this.db.query(sql`select version::text as version from credential_changes`)) as { version: string }[];
-        const version = BigInt(row?.version ?? '0');
-        if (version !== this.version) this.entries.clear();
-        this.version = version;
-        this.checkedAt = started;
-        return version;
-      } finally {
-        this.checking = undefined;
-      }
-    })();
-    return this.checking;
+    const changesHere = credentialChangesHere();
+    const changedHere = changesHere !== this.changesSeen;
+    if (!changedHere && performance.now() - this.checkedAt < this.changeCheckMs) return Promise.resolve(this.version);
+    // A read begun before a change made here may have missed it: only a read begun after it will do.
+    if (this.checking && !changedHere) return this.checking;
+    this.changesSeen = changesHere;
+    const checking: Promise<bigint> = this.readVersion().finally(() => {
+      if (this.checking === checking) this.checking = undefined;
+    });
+    this.checking = checking;
+    return checking;
+  }
+
+  private async readVersion(): Promise<bigint> {
+    const started = performance.now();
+    const [row] = (await this.db.query(sql`select version::text as version from credential_changes`)) as { version: string }[];
+    const version = BigInt(row?.version ?? '0');
+    if (version !== this.version) this.entries.clear();
+    this.version = version;
+    this.checkedAt = started;
+    return version;
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiKeyRecord, KeyStatus } from '@earshot/contracts';
 import { sql, type Queryable, type SQLQuery } from '@earshot/db';
 import { issueApiKey, type KeyEnvironment, type Scope } from './api-key';
+import { noteCredentialChange } from './credential-changes';
 
 /** Who created a key: another key of the tenant, or the operator. */
 export type KeyCreator = { kind: 'apiKey'; keyId: string } | { kind: 'operator' };
@@ -57,7 +58,7 @@ interface RecordRow {
   revoked_at: Date | null;
 }
 
-/** The tenant's keys as records at `now`: the status follows revocation, expiry and the rotation overlap; usage sums the last 1,440 minutes. */
+/** The tenant's keys as records at `now` (times to the millisecond, as cursors carry them): the status follows revocation, expiry and the rotation overlap; usage sums the last 1,440 minutes. */
 function records(tenantId: string, now: Date): SQLQuery {
   return sql`
     select * from (
@@ -69,7 +70,7 @@ function records(tenantId: string, now: Date): SQLQuery {
                   else 'active' end as status,
              k.workspace, k.expires_at,
              case when k.previous_key_expires_at > ${now} then k.previous_key_expires_at end as previous_key_expires_at,
-             k.created_at, k.created_by_kind, k.created_by_key_id, k.revoked_at
+             date_trunc('milliseconds', k.created_at) as created_at, k.created_by_kind, k.created_by_key_id, k.revoked_at
         from api_keys k where k.tenant_id = ${tenantId}
     ) r`;
 }
@@ -143,6 +144,7 @@ export async function rotateApiKey(db: Queryable, tenantId: string, id: string, 
      where tenant_id = ${tenantId} and id = ${id} and status = 'active'
      returning id`)) as { id: string }[];
   if (!updated) return 'revoked';
+  noteCredentialChange();
   const record = await getApiKey(db, tenantId, id, now);
   if (!record) return 'unknown';
   return { record, secret: issued.key };
@@ -151,5 +153,6 @@ export async function rotateApiKey(db: Queryable, tenantId: string, id: string, 
 /** Revokes a key (and the previous secret of a rotation); revoking again changes nothing. */
 export async function revokeApiKey(db: Queryable, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
   await db.query(sql`update api_keys set status = 'revoked', revoked_at = ${now} where tenant_id = ${tenantId} and id = ${id} and status <> 'revoked'`);
+  noteCredentialChange();
   return getApiKey(db, tenantId, id, now);
 }

@@ -1,5 +1,6 @@
 import type { TenantStatus, TenantSummary } from '@earshot/contracts';
 import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
+import { noteCredentialChange } from './credential-changes';
 
 export interface TenantFilter {
   status?: TenantStatus;
@@ -18,10 +19,11 @@ interface TenantRow {
   active_keys: number;
 }
 
+/** Times to the millisecond, as cursors carry them. */
 function tenants(now: Date) {
   return sql`
     select * from (
-      select t.id, t.name, t.status, t.created_at, t.suspended_at,
+      select t.id, t.name, t.status, date_trunc('milliseconds', t.created_at) as created_at, t.suspended_at,
              (select count(*)::int from api_keys k where k.tenant_id = t.id and k.status = 'active' and (k.expires_at is null or k.expires_at > ${now})) as active_keys
         from tenants t
     ) r`;
@@ -52,6 +54,7 @@ export async function setTenantStatus(db: Queryable, id: string, status: TenantS
   await db.query(sql`
     update tenants set status = ${status}, suspended_at = ${status === 'suspended' ? now : null}
      where id = ${id} and status <> ${status}`);
+  noteCredentialChange();
   return getTenant(db, id, now);
 }
 
@@ -63,7 +66,7 @@ export async function setTenantStatus(db: Queryable, id: string, status: TenantS
  * an unknown tenant.
  */
 export async function deleteTenant(db: ConnectionPool, id: string): Promise<number | undefined> {
-  return db.tx(async (tx) => {
+  const deleted = await db.tx(async (tx) => {
     const [tenant] = (await tx.query(sql`select id from tenants where id = ${id} for update`)) as { id: string }[];
     if (!tenant) return undefined;
     await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
@@ -80,4 +83,6 @@ export async function deleteTenant(db: ConnectionPool, id: string): Promise<numb
     await tx.query(sql`delete from tenants where id = ${id}`);
     return rows + 1;
   });
+  noteCredentialChange();
+  return deleted;
 }

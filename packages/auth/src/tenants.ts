@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { issueApiKey, parseApiKey, SCOPES, type KeyEnvironment, type Scope } from './api-key';
+import { noteCredentialChange } from './credential-changes';
 import type { SecretBox } from './secret-box';
 
 export interface Tenant {
@@ -127,5 +128,6 @@ export async function rotateWebhookSecret(db: ConnectionPool, box: SecretBox, te
     update tenants
        set previous_webhook_secret = webhook_secret, previous_secret_expires_at = ${overlapUntil}, webhook_secret = ${box.seal(secret)}
      where id = ${tenantId}`);
+  noteCredentialChange();
   return secret;
 }

@@ -1,0 +1,1 @@
+export { keysModule, KEYS_MIGRATIONS, type KeysOptions } from './keys';

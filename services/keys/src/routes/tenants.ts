@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordAudit } from '@earshot/audit-trail';
+import { deleteTenant, getTenant, listTenants, setTenantStatus } from '@earshot/auth';
+import { ApiError, TenantAnswerSchema, TenantDeletedSchema, TenantListQuerySchema, TenantListSchema, TenantParamsSchema, type TenantStatus, type TenantSummary } from '@earshot/contracts';
+import type { ConnectionPool } from '@earshot/db';
+import { pageOf, windowOf } from '../page';
+import { ERRORS, ERRORS_FOR_ONE, OPERATOR } from '../route-policy';
+
+function found(tenant: TenantSummary | undefined, id: string): TenantSummary {
+  if (!tenant) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
+  return tenant;
+}
+
+/**
+ * The operator's tenants under /admin/tenants (Bearer EARSHOT_ADMIN_TOKEN):
+ * list, get, suspend (every key of the tenant refused, everywhere within a
+ * second), resume, and delete with every row of its data. Creating one is
+ * the gateway's POST /admin/tenants.
+ */
+export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const config = { policy: OPERATOR };
+
+  routes.get('/admin/tenants', { schema: { querystring: TenantListQuerySchema, response: { 200: TenantListSchema, ...ERRORS } }, config }, async (request) => {
+    const rows = await listTenants(db, { status: request.query.status, ...windowOf(request.query) }, request.arrivedAt);
+    return pageOf(rows, request.query);
+  });
+
+  routes.get('/admin/tenants/:id', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, async (request) => {
+    const { id } = request.params;
+    return { ok: true as const, tenant: found(await getTenant(db, id, request.arrivedAt), id) };
+  });
+
+  const changeStatus = async (request: FastifyRequest, id: string, status: TenantStatus) => {
+    const tenant = found(await setTenantStatus(db, id, status, request.arrivedAt), id);
+    await recordAudit(db, {
+      tenantId: id,
+      actor: { kind: 'operator' },
+      at: request.arrivedAt,
+      action: status === 'suspended' ? 'tenant.suspended' : 'tenant.resumed',
+      target: id,
+      ip: request.ip,
+      requestId: request.id,
+    });
+    return { ok: true as const, tenant };
+  };
+  routes.post('/admin/tenants/:id/suspend', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, (request) =>
+    changeStatus(request, request.params.id, 'suspended'));
+  routes.post('/admin/tenants/:id/resume', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, (request) =>
+    changeStatus(request, request.params.id, 'active'));
+
+  routes.delete('/admin/tenants/:id', { schema: { params: TenantParamsSchema, response: { 200: TenantDeletedSchema, ...ERRORS_FOR_ONE } }, config }, async (request) => {
+    const { id } = request.params;
+    const rowsDeleted = await deleteTenant(db, id);
+    if (rowsDeleted === undefined) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
+    // The tenant's own audit log went with it: the operator's deletion is told to the process log instead.
+    console.error(`[keys] tenant ${id} deleted by the operator from ${request.ip} (request ${request.id}): ${rowsDeleted} rows`);
+    return { ok: true as const, id, rowsDeleted };
+  });
+}
