@@ -41,8 +41,9 @@ export const serveCommand: Command = {
     const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
     const { runtime, modules } = composeTargets(config);
     const targets = (values.target ?? 'all').split(',').map((t) => t.trim()).filter(Boolean);
-    // Every process serves /health over whatever it runs, so http comes with any target.
-    const ordered = resolveTargets(['http', ...targets], modules);
+    // Every process serves /health over whatever it runs, so http comes with any target; last, so it
+    // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
+    const ordered = resolveTargets([...targets, 'http'], modules);
     const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
 
     let address: string;
