@@ -12,6 +12,7 @@ export const RELEASED_SCHEMAS: Readonly<Record<string, { readonly fingerprint: s
   'schemas/alert.rule.changed/2026-01-01.avsc': { fingerprint: 'ef32bd312e34890b', sha256: '1c09eb7ff7b8bc1438995c69c6d51668a53c22433b960871aae567bf7f7c5a80' },
   'schemas/audio.stream.started/2026-01-01.avsc': { fingerprint: 'b0f437d62c033293', sha256: '8a96fa781a6d18cfd2a57aacf1f81116a3156d2869b835c5ff5bd5e4d90bf31f' },
   'schemas/audio.stream.stopped/2026-01-01.avsc': { fingerprint: 'cbed9710aec14798', sha256: '007d62ef828550dcb36e40299ddf64ba75f0233c87365d1162803e42b9c613e0' },
+  'schemas/billing.plan.changed/2026-01-01.avsc': { fingerprint: '67d0eeee4837f50d', sha256: '9022744c52da27353043b6e5f7ea6492dafb95d502b9fdc292059847f0bd2265' },
   'schemas/call.answered/2026-01-01.avsc': { fingerprint: '86529c377c40058a', sha256: 'b499cb4201c6b87dde9c8f68b0b1589edc8b48268dffd5a3197708a2ab4727a9' },
   'schemas/call.completed/2026-01-01.avsc': { fingerprint: '0a76327a86d36093', sha256: '7abe0594114e0a74919e5fa6ea0479c2290e53d6599c7c3f3b249daf1afe402d' },
   'schemas/call.ended/2026-01-01.avsc': { fingerprint: '2af68a49d6fea618', sha256: '96cff22a1c2a9a4f442bd18848c71f81a0177f5a0af551d8a3db140465a500c5' },

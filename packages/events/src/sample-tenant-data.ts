@@ -121,4 +121,15 @@ export const TENANT_SAMPLES: Samples = {
       total_cents: 500,
     },
   },
+  'billing.plan.changed': {
+    at: -7_200_000,
+    data: {
+      plan_id: 'starter',
+      currency: 'USD',
+      base_fee_cents: 0,
+      period: 'month',
+      prices: [{ meter: 'call_minutes', included: 1_000, unit_size: 1, unit_price_cents: 2, limit: null }],
+      changed_by: 'operator',
+    },
+  },
 };

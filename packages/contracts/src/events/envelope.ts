@@ -61,6 +61,7 @@ function eventSchema<R extends z.ZodRawShape>(added: R) {
     fromTenant('alert.resolved'),
     fromTenant('alert.rule.changed'),
     fromTenant('invoice.issued'),
+    fromTenant('billing.plan.changed'),
   ]);
 }
 

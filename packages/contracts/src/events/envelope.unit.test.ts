@@ -23,10 +23,10 @@ function issuePaths(input: unknown): string[] {
 }
 
 describe('event types', () => {
-  it('lists the 21 provider types and the 8 tenant types, once each', () => {
+  it('lists the 21 provider types and the 9 tenant types, once each', () => {
     expect(PROVIDER_EVENT_TYPES).toHaveLength(21);
-    expect(TENANT_EVENT_TYPES).toHaveLength(8);
-    expect(new Set(EVENT_TYPES).size).toBe(29);
+    expect(TENANT_EVENT_TYPES).toHaveLength(9);
+    expect(new Set(EVENT_TYPES).size).toBe(30);
   });
 });
 

@@ -35,6 +35,7 @@ export const TENANT_EVENT_TYPES = [
   'alert.resolved',
   'alert.rule.changed',
   'invoice.issued',
+  'billing.plan.changed',
 ] as const;
 
 export const EVENT_TYPES = [...PROVIDER_EVENT_TYPES, ...TENANT_EVENT_TYPES] as const;

@@ -7,6 +7,7 @@ export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 export const ALERT_RULE_ACTIONS = ['created', 'updated', 'deleted'] as const;
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
+export const BILLING_PERIODS = ['month', 'day'] as const;
 
 /** Contents of the tenant's own writes: outcomes, incidents, deployments and alerts. */
 export const TENANT_DATA = {
@@ -104,5 +105,15 @@ export const TENANT_DATA = {
     subtotal_cents: nonNegativeLong,
     base_fee_cents: nonNegativeLong,
     total_cents: nonNegativeLong,
+  }),
+  /** A tenant's price plan as the operator set it; the latest by stamp is in force. */
+  'billing.plan.changed': z.looseObject({
+    plan_id: z.string().min(1),
+    currency: z.string().length(3),
+    base_fee_cents: nonNegativeLong,
+    period: z.enum(BILLING_PERIODS),
+    /** Per-meter prices as JSON: see MeterPriceSchema in the API contracts. */
+    prices: jsonValue,
+    changed_by: maybe(z.string()),
   }),
 } as const;

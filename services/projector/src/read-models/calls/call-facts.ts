@@ -161,6 +161,7 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
     case 'alert.resolved':
     case 'alert.rule.changed':
     case 'invoice.issued':
+    case 'billing.plan.changed':
       return facts;
     default: {
       const unhandled: never = event;

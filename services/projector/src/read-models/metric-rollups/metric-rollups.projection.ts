@@ -84,6 +84,7 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
     case 'alert.resolved':
     case 'alert.rule.changed':
     case 'invoice.issued':
+    case 'billing.plan.changed':
       return [];
     default: {
       const unhandled: never = event;
