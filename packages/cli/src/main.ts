@@ -1,6 +1,8 @@
 import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
+import { keysCommand } from './commands/keys';
 import { replayCommand } from './commands/replay';
+import { secretCommand } from './commands/secret';
 import { serveCommand } from './commands/serve';
 import { tenantCommand } from './commands/tenant';
 
@@ -10,7 +12,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-const commands: Command[] = [serveCommand, tenantCommand, replayCommand, exportCommand, demoCommand];
+const commands: Command[] = [serveCommand, tenantCommand, replayCommand, exportCommand, demoCommand, keysCommand, secretCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
