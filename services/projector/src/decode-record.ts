@@ -11,7 +11,7 @@ export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRec
  */
 export function decodeRecord(record: LogRecord): Decoded {
   try {
-    if (record.topic === TOPICS.events) return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value))) };
+    if (record.topic === TOPICS.events) return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value), record.value.length)) };
     if (record.topic === TOPICS.deliveries) return { record, derived: deriveDelivery(projectDelivery(decodeDelivery(record.value))) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
   } catch (error) {

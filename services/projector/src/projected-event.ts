@@ -35,15 +35,19 @@ export interface ProjectedEvent {
    * idempotency key. "Latest" and "earliest" in every merge rule mean by stamp.
    */
   stamp: string;
+  /** Size of the log record it was read from: the stored-data meter adds these up. */
+  bytes: number;
 }
 
-export function projectEvent(event: StoredEvent): ProjectedEvent {
+/** `bytes` is the encoded record's size; code that projects events it did not read from the log (benchmarks) has none. */
+export function projectEvent(event: StoredEvent, bytes = 0): ProjectedEvent {
   if (!isUuid(event.tenant)) throw new PoisonEvent(`tenant "${event.tenant}" is not a uuid`);
   return {
     event,
     tenantId: event.tenant.toLowerCase(),
     callId: event.call ? callIdOf(event.tenant.toLowerCase(), event.provider, event.call.provider_call_id) : null,
     stamp: `${event.occurred_at}|${event.idempotency_key}`,
+    bytes,
   };
 }
 

@@ -1,5 +1,6 @@
 import { alertRules } from './alert-rules/alert-rules.projection';
 import { alerts } from './alerts/alerts.projection';
+import { billingPlans } from './billing-plans/billing-plans.projection';
 import { calls } from './calls/calls.projection';
 import { deployments } from './deployments/deployments.projection';
 import { incidents } from './incidents/incidents.projection';
@@ -13,6 +14,6 @@ import { turns } from './turns/turns.projection';
 import { usageMeters } from './usage-meters/usage-meters.projection';
 
 /** Every read model, in the order the store writes them (and so locks their rows). */
-export const READ_MODELS: readonly Projection[] = [calls, turns, transcripts, traces, outcomes, incidents, deployments, alerts, alertRules, invoices, metricRollups, usageMeters];
+export const READ_MODELS: readonly Projection[] = [calls, turns, transcripts, traces, outcomes, incidents, deployments, alerts, alertRules, invoices, billingPlans, metricRollups, usageMeters];
 
-export { alertRules, alerts, calls, deployments, incidents, invoices, metricRollups, outcomes, traces, transcripts, turns, usageMeters };
+export { alertRules, alerts, billingPlans, calls, deployments, incidents, invoices, metricRollups, outcomes, traces, transcripts, turns, usageMeters };
