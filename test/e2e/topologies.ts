@@ -32,7 +32,11 @@ export async function embeddedTopology(): Promise<Topology & { dataDir: string }
   // mkdtemp makes it 0700; run as root, PostgreSQL runs as its own user and must reach its folder inside.
   chmodSync(dataDir, 0o755);
   const env = cleanEnv({ EARSHOT_DATA_DIR: dataDir, EARSHOT_EMBEDDED_POSTGRES_PORT: String(await freePort()) });
-  let all: EarshotProcess | undefined = await startEarshot('all', env);
+  let all: EarshotProcess | undefined = await startEarshot('all', env).catch((error: unknown) => {
+    stopPostgres(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   let log = '';
   const running = () => {
     if (!all) throw new Error('the embedded process is stopped');
