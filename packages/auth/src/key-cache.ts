@@ -53,7 +53,8 @@ export class ApiKeyCache {
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.changeCheckMs = options.changeCheckMs ?? 500;
-    this.usage = new KeyUsageMeter(db, { flushMs: options.usageFlushMs, onError: options.onError });
+    const onError = options.onError ?? ((error: unknown) => console.error(`[auth] usage flush failed (kept for the next one): ${error instanceof Error ? error.message : String(error)}`));
+    this.usage = new KeyUsageMeter(db, { flushMs: options.usageFlushMs, onError });
   }
 
   async authenticate(presented: string, now: Date): Promise<AuthenticatedKey | undefined> {

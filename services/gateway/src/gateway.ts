@@ -28,7 +28,7 @@ export interface GatewayOptions {
   idempotencyRetentionMs?: number;
   idempotencySweepMs?: number;
   rateLimitSyncMs?: number;
-  /** How long an authenticated key is kept before it is looked up again (a revocation takes at most this long). */
+  /** How long an authenticated key is kept before it is looked up again (a revocation or rotation anywhere empties the cache within 500 ms regardless). */
   keyCacheMs?: number;
 }
 
@@ -64,7 +64,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
         gateway.decorateRequest('failure', null);
         const keys = new ApiKeyCache(db, box, options.keyCacheMs);
         // In this order: who is calling, is the body theirs, may they.
-        registerAuthHook(gateway, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerAuthHook(gateway, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerSignatureHook(gateway, keys);
         registerRateLimitHook(gateway, limiter);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);

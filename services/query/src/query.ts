@@ -5,7 +5,7 @@ import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot
 import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import { registerAuthHook, registerRateLimitHook, type Module, type Runtime } from '@earshot/server';
+import { registerAuthHook, registerRateLimitHook, validationFailure, type Module, type Runtime } from '@earshot/server';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
 import { registerAuditRoutes } from './routes/audit';
@@ -21,7 +21,6 @@ import { registerOutcomeRoutes } from './routes/outcomes';
 import { registerRealtimeRoutes } from './routes/realtime';
 import { registerUsageRoutes } from './routes/usage';
 import { TenantWrites } from './tenant-writes';
-import { validationFailure } from './validation';
 
 /** The query service's own tables (invoices), besides those it shares: keys, idempotency keys, rate-limit windows, the audit log. */
 export const QUERY_MIGRATIONS: readonly MigrationSet[] = [
@@ -39,7 +38,7 @@ export interface QueryOptions {
   idempotencyRetentionMs?: number;
   idempotencySweepMs?: number;
   rateLimitSyncMs?: number;
-  /** How long an authenticated key is kept before it is looked up again (a revocation takes at most this long). */
+  /** How long an authenticated key is kept before it is looked up again (a revocation or rotation anywhere empties the cache within 500 ms regardless). */
   keyCacheMs?: number;
 }
 
@@ -74,7 +73,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
           api.setValidatorCompiler(validatorCompiler);
           api.setSerializerCompiler(serializerCompiler);
           api.setSchemaErrorFormatter(validationFailure);
-          registerAuthHook(api, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+          registerAuthHook(api, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
           registerRateLimitHook(api, limiter);
           api.addHook('onClose', async () => {
             await limiter.stop();
