@@ -11,6 +11,7 @@ import { Intake } from './intake';
 import { receiveBody } from './received-body';
 import { eventCount } from './received-body';
 import { registerSignatureHook } from './request-signature';
+import { INGEST_IDEMPOTENCY } from './shared-intake';
 import { receivedBody, type WebhookPolicy } from './route-policy';
 import { INGEST_HEADERS, registerIngestRoute } from './routes/ingest';
 import { registerTenantRoutes } from './routes/tenants';
@@ -35,7 +36,7 @@ export interface GatewayOptions {
 const DEFAULTS: Required<GatewayOptions> = {
   appendTimeoutMs: 5_000,
   duplicateWaitMs: 10_000,
-  idempotencyRetentionMs: 72 * 3_600_000,
+  idempotencyRetentionMs: INGEST_IDEMPOTENCY.retentionMs,
   idempotencySweepMs: 10 * 60_000,
   rateLimitSyncMs: 200,
   keyCacheMs: 10_000,
@@ -52,7 +53,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const log = runtime.log();
       const box = new SecretBox(loadMasterKey(runtime.config));
       const report = (what: string) => (error: unknown) => console.error(`[gateway] ${what}: ${error instanceof Error ? error.message : String(error)}`);
-      const idempotency = new IdempotencyStore(db, { scope: 'ingest', retentionMs: options.idempotencyRetentionMs, now: runtime.now });
+      const idempotency = new IdempotencyStore(db, { scope: INGEST_IDEMPOTENCY.scope, retentionMs: options.idempotencyRetentionMs, now: runtime.now });
       const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
       const recorder = new DeliveryRecorder(log);
       const intake = new Intake({ log, idempotency, appendTimeoutMs: options.appendTimeoutMs, duplicateWaitMs: options.duplicateWaitMs });
