@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createTenant, SecretBox } from '@earshot/auth';
+import { createApiKey, createTenant, SecretBox, type Scope } from '@earshot/auth';
+import type { StoredEvent } from '@earshot/contracts';
 import { loadConfig } from '@earshot/config';
 import { openDatabase, type ConnectionPool } from '@earshot/db';
 import { resolveTargets, startModules, type Runtime } from '@earshot/server';
 import { composeTargets } from '../../packages/cli/src/targets';
+import { appendEvents } from '../../services/projector/src/fixtures/append-events';
+import { waitUntilCaughtUp } from '../../services/projector/src/fixtures/caught-up';
 import { createTestDatabase } from './database';
 import { ADMIN_TOKEN } from './gateway';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -21,6 +24,10 @@ export interface TestEarshot {
   /** A pool of the test's own database, as its owner (for setup only). */
   db: ConnectionPool;
   createTenant(name?: string): Promise<EarshotTenant>;
+  /** Another key of the tenant, holding only `scopes`. */
+  createKey(tenantId: string, scopes: readonly Scope[]): Promise<string>;
+  /** Appends events as the gateway would and waits until the projector has applied them. */
+  project(events: readonly StoredEvent[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +62,14 @@ export async function startEarshot(label: string, setup: { log?: 'kafka' | 'embe
     async createTenant(name = 'Acme Voice') {
       const created = await createTenant(db, box, { name });
       return { id: created.tenant.id, apiKey: created.apiKey, webhookSecret: created.webhookSecret };
+    },
+    async createKey(tenantId, scopes) {
+      const input = { tenantId, name: 'scoped test key', scopes, environment: 'production' as const, workspace: 'default', ipAllowlist: [], expiresAt: null, createdBy: { kind: 'operator' as const } };
+      return (await createApiKey(db, input, new Date())).secret;
+    },
+    async project(events) {
+      await appendEvents(runtime.log(), events);
+      await waitUntilCaughtUp(runtime.database(), runtime.log());
     },
     async stop() {
       await running.stop();

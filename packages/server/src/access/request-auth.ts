@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_ENVIRONMENTS, type ApiKeyCache, type KeyEnvironment, type KeyLookup, type KeyRefusal } from '@earshot/auth';
 import { ApiError, type ErrorCode } from '@earshot/contracts';
 import { allowsAddress } from './ip-allowlist';
+import { scopesOf } from './route-policy';
 
 export interface AuthDependencies {
   keys: ApiKeyCache;
@@ -53,7 +54,8 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthDependencies): 
     const caller = found.key;
     if (!environments.includes(caller.environment)) throw new ApiError('FORBIDDEN', `this deployment accepts ${environments.join(' and ')} keys only; this is a ${caller.environment} key`);
     if (!allowsAddress(caller.ipAllowlist, request.ip)) throw new ApiError('FORBIDDEN', `the API key may not be used from ${request.ip}`);
-    if (!caller.scopes.includes(policy.scope)) throw new ApiError('FORBIDDEN', `the API key lacks the ${policy.scope} scope`);
+    const scopes = scopesOf(policy);
+    if (!scopes.some((scope) => caller.scopes.includes(scope))) throw new ApiError('FORBIDDEN', `the API key lacks the ${scopes.join(' or ')} scope`);
     request.caller = caller;
     deps.keys.recordUse(caller, request.arrivedAt);
   });

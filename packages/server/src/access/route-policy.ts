@@ -15,9 +15,15 @@ export interface RouteRateLimit {
 /**
  * What a route requires, declared in its options and enforced by one hook,
  * never in handlers: the operator's token, or an API key holding `scope`.
- * A route without a policy is public (`/health`).
+ * A route without a policy is public (`/health`). A route serving several
+ * resources (GraphQL) names several scopes: any one lets the key in.
  */
-export type RoutePolicy = { auth: 'admin' } | { auth: 'apiKey'; scope: Scope; rateLimits: readonly RouteRateLimit[] };
+export type RoutePolicy = { auth: 'admin' } | { auth: 'apiKey'; scope: Scope | readonly Scope[]; rateLimits: readonly RouteRateLimit[] };
+
+/** The scopes a policy accepts, any one of which lets the key in (GraphQL's fields then check their own). */
+export function scopesOf(policy: { scope: Scope | readonly Scope[] }): readonly Scope[] {
+  return typeof policy.scope === 'string' ? [policy.scope] : policy.scope;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

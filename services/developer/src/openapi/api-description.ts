@@ -4,7 +4,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { jsonValue } from '@earshot/contracts';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { RoutePolicy } from '@earshot/server';
+import { scopesOf, type RoutePolicy } from '@earshot/server';
 import { ROUTE_CONTRACTS } from './route-contracts';
 import { routeExamples } from './route-examples';
 
@@ -40,7 +40,7 @@ function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
   const response = Object.fromEntries(
     Object.entries(schema.response ?? {}).map(([status, body]) => [status, { ...body, headers: status === '429' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS }]),
   );
-  return { ...schema, response, security: [{ bearer: [policy.scope] }], 'x-scopes': [policy.scope] };
+  return { ...schema, response, security: [{ bearer: [...scopesOf(policy)] }], 'x-scopes': [...scopesOf(policy)] };
 }
 
 function contractOf(route: RouteOptions, url: string): Schema | undefined {
