@@ -11,9 +11,9 @@ import { ConfigSchema } from '@earshot/config';
 const here = new URL('./', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
 
-/** Variables only the zero-setup mode or the demo reads; a deployment sets none of them. */
-const EMBEDDED_ONLY = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET']);
-const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !EMBEDDED_ONLY.has(name));
+/** Variables only the zero-setup mode, the demo or the command-line client read; a deployment sets none of them. */
+const NOT_DEPLOYED = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET', 'EARSHOT_API_KEY']);
+const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !NOT_DEPLOYED.has(name));
 const TARGETS = ['gateway', 'projector', 'query', 'audit'];
 
 /**
