@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@earshot/contracts';
+import { pageOf, windowOf } from './page';
+
+const row = (n: number) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, createdAt: `2026-03-02T10:00:0${n}.000Z` });
+
+describe('pages of keys and tenants', () => {
+  it('asks for one row more than the page, and turns its presence into a cursor after the last row shown', () => {
+    expect(windowOf({ limit: 2 })).toEqual({ limit: 3 });
+    const first = pageOf([row(3), row(2), row(1)], { limit: 2 });
+    expect(first.items).toEqual([row(3), row(2)]);
+    expect(first.nextCursor).not.toBeNull();
+    expect(windowOf({ limit: 2, cursor: first.nextCursor ?? '' })).toEqual({ after: { createdAt: row(2).createdAt, id: row(2).id }, limit: 3 });
+    expect(pageOf([row(1)], { limit: 2 })).toEqual({ ok: true, items: [row(1)], nextCursor: null });
+  });
+
+  it('answers page numbers with an offset, the page and the next page', () => {
+    expect(windowOf({ limit: 10, page: 3 })).toEqual({ offset: 20, limit: 11 });
+    expect(pageOf([row(1), row(2)], { limit: 1, page: 3 })).toMatchObject({ page: 3, nextPage: 4 });
+    expect(pageOf([row(1)], { limit: 1, page: 3 })).toMatchObject({ page: 3, nextPage: null });
+  });
+
+  it('refuses a cursor it did not give as a VALIDATION_ERROR naming query.cursor', () => {
+    for (const cursor of ['nonsense', Buffer.from('{"id":1}').toString('base64url'), Buffer.from('{"createdAt":"soon","id":"x"}').toString('base64url')]) {
+      try {
+        windowOf({ limit: 2, cursor });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ApiError);
+        expect((error as ApiError).body()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'query.cursor' }] });
+      }
+    }
+  });
+});
