@@ -22,7 +22,7 @@ import { registerRealtimeRoutes } from './routes/realtime';
 import { registerUsageRoutes } from './routes/usage';
 import { TenantWrites } from './tenant-writes';
 
-/** The query service's own tables (invoices), besides those it shares: keys, idempotency keys, rate-limit windows, the audit log. */
+/** The query service's own migrations (none of its tables remain), besides the tables it shares: keys, idempotency keys, rate-limit windows, the audit log. */
 export const QUERY_MIGRATIONS: readonly MigrationSet[] = [
   AUTH_MIGRATIONS,
   IDEMPOTENCY_MIGRATIONS,
@@ -92,7 +92,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
           registerDeploymentRoutes(api, db, writes, perMinute, runtime.now);
           registerDeploymentImpactRoutes(api, db, perMinute);
           registerMetricRoutes(api, db, perMinute, runtime.now);
-          registerUsageRoutes(api, db, perMinute);
+          registerUsageRoutes(api, db, perMinute, runtime.now);
           registerBillingRoutes(api, db, perMinute);
           registerAuditRoutes(api, db, perMinute);
         },

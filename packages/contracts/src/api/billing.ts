@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { INVOICE_STATUSES } from '../events/tenant-data';
+import { BILLING_PERIODS, INVOICE_STATUSES } from '../events/tenant-data';
+import { listPageSchema, pagingQuery } from './list';
 
 /** What a tenant is metered on, each exact against the log. */
 export const METERS = ['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes'] as const;
@@ -20,8 +21,8 @@ export const PricePlanSchema = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
   baseFeeCents: z.int().min(0).default(0),
   /** Length of a billing period: calendar months (UTC), or days for trials and tests. */
-  period: z.enum(['month', 'day']).default('month'),
-  prices: z.array(MeterPriceSchema).max(METERS.length),
+  period: z.enum(BILLING_PERIODS).default('month'),
+  prices: z.array(MeterPriceSchema).max(METERS.length).refine((prices) => new Set(prices.map((p) => p.meter)).size === prices.length, 'each meter is priced at most once'),
 });
 export type PricePlan = z.infer<typeof PricePlanSchema>;
 
@@ -52,13 +53,25 @@ export const BillingInvoiceSchema = z.object({
   issuedAt: z.string(),
 });
 
-/** The current period of GET /usage: what each meter stands at against the plan, and the draft total so far. */
+/**
+ * The current period of GET /usage: what each meter stands at against the
+ * plan (the charge so far), and where it ends if use goes on at the same rate.
+ */
 export const UsagePeriodSchema = z.object({
   start: z.string(),
   end: z.string(),
   planId: z.string(),
   currency: z.string(),
-  meters: z.array(InvoiceLineSchema.extend({ limit: z.number().nullable() })),
+  meters: z.array(InvoiceLineSchema.extend({ limit: z.number().nullable(), projectedQuantity: z.number(), projectedAmountCents: z.number().int() })),
   baseFeeCents: z.number().int(),
   totalCents: z.number().int(),
+  projectedTotalCents: z.number().int(),
 });
+export type UsagePeriod = z.infer<typeof UsagePeriodSchema>;
+
+export const InvoiceListQuerySchema = pagingQuery(24);
+export const InvoiceListSchema = listPageSchema(BillingInvoiceSchema);
+
+export const TenantPlanParamsSchema = z.object({ id: z.uuid() });
+/** PUT /admin/tenants/{id}/plan answers the plan as it will be in force once the projector applies it. */
+export const TenantPlanAnswerSchema = z.object({ ok: z.literal(true), tenantId: z.string(), plan: PricePlanSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsagePeriodSchema } from './billing';
 import { listPageSchema, pagingQuery, queryTime } from './list';
 
 /** Bucket widths of a metric series. */
@@ -46,22 +47,11 @@ export const UsageMeterSchema = z.object({
   calls: z.number().int(),
   callMinutes: z.number(),
   apiRequests: z.number().int(),
+  storedBytes: z.number().int(),
 });
 export const UsageQuerySchema = pagingQuery(31).extend({ from: queryTime.optional(), to: queryTime.optional() });
-export const UsageListSchema = listPageSchema(UsageMeterSchema);
-
-export const InvoiceSchema = z.object({
-  id: z.string(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
-  currency: z.string(),
-  amountDue: z.number(),
-  status: z.string(),
-  issuedAt: z.string(),
-  lines: z.array(z.object({ description: z.string(), quantity: z.number(), unitPrice: z.number(), amount: z.number() })),
-});
-export const InvoiceListQuerySchema = pagingQuery(24);
-export const InvoiceListSchema = listPageSchema(InvoiceSchema);
+/** The meters per day, and the current billing period priced by the tenant's plan. */
+export const UsageListSchema = listPageSchema(UsageMeterSchema).extend({ period: UsagePeriodSchema });
 
 export const AuditEntrySchema = z.object({
   id: z.string(),

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { InvoiceListQuerySchema, InvoiceListSchema, type InvoiceSchema } from '@earshot/contracts';
+import { linesOfEvent } from '@earshot/billing';
+import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -11,31 +12,39 @@ import { readAs } from '../tenant-scope';
 
 const SORT = '-issuedAt';
 
-type Invoice = z.infer<typeof InvoiceSchema>;
+type Invoice = z.infer<typeof BillingInvoiceSchema>;
 
 interface InvoiceRow {
   id: string;
-  period_start: string;
-  period_end: string;
+  number: number;
+  period_start: Date;
+  period_end: Date;
+  status: Invoice['status'];
+  plan_id: string;
   currency: string;
-  amount_due: number;
-  status: string;
+  lines: unknown;
+  subtotal_cents: number;
+  base_fee_cents: number;
+  total_cents: number;
   issued_at: Date;
-  lines: Invoice['lines'];
 }
 
 export function invoicePageStatement(paging: Paging): SQLQuery {
   const keyset = newestFirst('issued_at', 'id', paging);
   return sql`
-    select id, period_start::text as period_start, period_end::text as period_end, currency, amount_due::float8 as amount_due, status, issued_at, lines
-      from invoices where ${keyset.where} ${keyset.order} ${keyset.window}`;
+    select id, number, period_start, period_end, status, plan_id, currency, lines, subtotal_cents, base_fee_cents, total_cents, issued_at
+      from billing_invoices where ${keyset.where} ${keyset.order} ${keyset.window}`;
 }
 
 function invoiceOf(row: InvoiceRow): Invoice {
-  return { id: row.id, periodStart: row.period_start, periodEnd: row.period_end, currency: row.currency, amountDue: row.amount_due, status: row.status, issuedAt: row.issued_at.toISOString(), lines: row.lines };
+  return {
+    id: row.id, number: Number(row.number), periodStart: row.period_start.toISOString(), periodEnd: row.period_end.toISOString(), status: row.status,
+    planId: row.plan_id, currency: row.currency, lines: linesOfEvent(row.lines), subtotalCents: Number(row.subtotal_cents),
+    baseFeeCents: Number(row.base_fee_cents), totalCents: Number(row.total_cents), issuedAt: row.issued_at.toISOString(),
+  };
 }
 
-/** GET /billing/invoices: the invoice history, newest first. */
+/** GET /billing/invoices: the invoices the period closer issued (billing_invoices), newest first. */
 export function registerBillingRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().get('/billing/invoices', {
     schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@earshot/contracts';
+import { EVENT_TYPES, type EventType } from '@earshot/contracts';
 import type { ProjectedDelivery } from '../../projected-event';
 import type { CounterProjection, Row } from '../projection';
 
@@ -8,13 +8,16 @@ import type { CounterProjection, Row } from '../projection';
  * with their milliseconds (by the day a call started; the calls projection
  * contributes those).
  */
+/** Earshot's own billing records are not the tenant's use: an invoice must not count towards the next one. */
+const UNMETERED: ReadonlySet<EventType> = new Set(['invoice.issued', 'billing.plan.changed']);
+
 export const usageMeters: CounterProjection = {
   kind: 'counter',
   name: 'usage-meters',
   version: 2,
   table: 'usage_meters',
   key: ['day'],
-  handles: EVENT_TYPES,
+  handles: EVENT_TYPES.filter((type) => !UNMETERED.has(type)),
   merge: { events_ingested: 'sum', stored_bytes: 'sum', calls: 'sum', call_ms: 'sum', api_requests: 'sum' },
   rows: ({ event, bytes }) => [usage(event.received_at, { events_ingested: 1, stored_bytes: bytes })],
 };

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
+import { registerAuthHook, validationFailure, type Module, type Runtime } from '@earshot/server';
+import { closePeriods } from './period-closer';
+import { registerPlanRoutes } from './plan-routes';
+
+export interface BillingOptions {
+  /** How often the closer looks for ended periods. */
+  closeIntervalMs?: number;
+  /** How long after a period's end it may close (see CloseOptions.settleMs). */
+  settleMs?: number;
+  appendTimeoutMs?: number;
+}
+
+/**
+ * The billing service: the operator's price plans per tenant, and the period
+ * closer, which issues each ended period's invoice to the log. The meters and
+ * invoices are read models the projector keeps; GET /usage and
+ * GET /billing/invoices are the query service's.
+ */
+export function billingModule(runtime: Runtime, options: BillingOptions = {}): Module {
+  const interval = options.closeIntervalMs ?? 60_000;
+  const settleMs = options.settleMs ?? 60_000;
+  return {
+    name: 'billing',
+    dependsOn: ['database', 'log', 'http'],
+    start: async () => {
+      const db = runtime.database();
+      const log = runtime.log();
+      await runtime.http().register(async (api: FastifyInstance) => {
+        api.setValidatorCompiler(validatorCompiler);
+        api.setSerializerCompiler(serializerCompiler);
+        api.setSchemaErrorFormatter(validationFailure);
+        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
+      }, { prefix: '/api/v1' });
+      let running: Promise<unknown> = Promise.resolve();
+      const timer = setInterval(() => {
+        running = running.then(() => closePeriods({ db, log, now: runtime.now(), settleMs })).catch((error: unknown) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`));
+      }, interval);
+      return {
+        stop: async () => {
+          clearInterval(timer);
+          await running;
+        },
+      };
+    },
+  };
+}
