@@ -7,9 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '@earshot/contracts';
 import { cleanEnv, startEarshot, type EarshotProcess } from './e2e/earshot-process';
+import { openDatabase } from '@earshot/db';
 import { createTestDatabase } from './support/database';
 import { ADMIN_TOKEN, type TenantCredentials } from './support/gateway';
 import { kafkaBrokers, uniqueNamespace } from './support/infra';
+import { scanForPlaintext } from './support/plaintext-scan';
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const TARGETS = 'gateway,query,keys';
@@ -24,12 +26,14 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
   let second: EarshotProcess;
   let env: Record<string, string>;
   let drop: () => Promise<void>;
+  let databaseUrl: string;
   let tenant: TenantCredentials;
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-keys-'));
 
   beforeAll(async () => {
     const database = await createTestDatabase('keys-two-processes');
     drop = database.drop;
+    databaseUrl = database.url;
     env = cleanEnv({
       DATABASE_URL: database.url,
       KAFKA_BROKERS: kafkaBrokers().join(','),
@@ -48,10 +52,13 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
+  /** Every key and secret the CLI showed, for the scan of the database. */
+  const shown: string[] = [];
   /** Runs the real `earshot` command against the first process. */
   const cli = (args: string[], apiKey?: string): string => {
     const run = spawnSync(process.execPath, [earshot, ...args, '--url', first.url], { env: { ...env, ...(apiKey ? { EARSHOT_API_KEY: apiKey } : {}) }, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`earshot ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
+    shown.push(...(run.stdout.match(/ear_(live|test)_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []));
     return run.stdout;
   };
   const json = <T>(args: string[], apiKey?: string): T => JSON.parse(cli([...args, '--json'], apiKey)) as T;
@@ -131,5 +138,17 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
     const response = await fetch(`${second.url}/api/v1/audit?limit=200`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
     const actions = ((await response.json()) as { items: { action: string }[] }).items.map((e) => e.action);
     for (const action of ['tenant.created', 'key.created', 'key.revoked', 'key.rotated', 'webhook_secret.rotated']) expect(actions).toContain(action);
+  });
+
+  it('leaves no key or secret it showed anywhere in the database', async () => {
+    expect(shown.length).toBeGreaterThan(8);
+    const db = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'test-plaintext-scan' });
+    try {
+      const { tables, findings } = await scanForPlaintext(db, [...new Set(shown)]);
+      expect(tables.length).toBeGreaterThan(5);
+      expect(findings).toEqual([]);
+    } finally {
+      await db.dispose();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '@earshot/contracts';
 import { envelope, ingestHeaders, type TenantCredentials } from '../../../test/support/gateway';
 import { startTestKeys, type TestKeys } from '../../../test/support/keys';
+import { scanForPlaintext } from '../../../test/support/plaintext-scan';
 
 const HOUR = 3_600_000;
 
@@ -180,17 +181,8 @@ describe('API keys through the HTTP API', () => {
 
   it('stores no key and no secret it showed in any table, in the clear or hex-encoded', async () => {
     expect(shown.length).toBeGreaterThan(10);
-    const tables = (await keys.db.query(keys.sql`
-      select table_schema as schema, table_name as name from information_schema.tables
-       where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`)) as { schema: string; name: string }[];
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['api_keys', 'tenants', 'audit_entries', 'api_key_usage', 'idempotency_keys']));
-    for (const table of tables) {
-      const rows = (await keys.db.query(keys.sql`select t::text as row from ${keys.sql.ident(table.schema, table.name)} t`)) as { row: string }[];
-      const text = rows.map((r) => r.row).join('\n');
-      for (const secret of shown) {
-        expect(text.includes(secret), `${table.name} holds a shown secret`).toBe(false);
-        expect(text.includes(Buffer.from(secret).toString('hex')), `${table.name} holds a shown secret in hex`).toBe(false);
-      }
-    }
+    const { tables, findings } = await scanForPlaintext(keys.db, shown);
+    expect(tables).toEqual(expect.arrayContaining(['api_keys', 'tenants', 'audit_entries', 'api_key_usage', 'idempotency_keys']));
+    expect(findings).toEqual([]);
   });
 });
