@@ -14,7 +14,7 @@ const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
 /** Variables only the zero-setup mode, the demo or the command-line client read; a deployment sets none of them. */
 const NOT_DEPLOYED = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET', 'EARSHOT_API_KEY']);
 const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !NOT_DEPLOYED.has(name));
-const TARGETS = ['gateway', 'projector', 'query', 'audit'];
+const TARGETS = ['gateway', 'projector', 'query', 'audit', 'alerting', 'billing'];
 
 /**
  * The published compose schema still uses draft-04 `id` keywords (string
@@ -49,7 +49,7 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('runs Kafka, PostgreSQL and one service per target, each with a health check', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['audit', 'gateway', 'kafka', 'postgres', 'projector', 'query']);
+    expect(Object.keys(compose.services).sort()).toEqual(['alerting', 'audit', 'billing', 'gateway', 'kafka', 'postgres', 'projector', 'query']);
     for (const target of TARGETS) {
       expect(compose.services[target]?.command).toEqual(['serve', `--target=${target}`]);
       expect(compose.services[target]?.healthcheck).toBeDefined();

@@ -1,4 +1,6 @@
+import { alertingModule, ALERTING_MIGRATIONS } from '@earshot/alerting';
 import { auditModule, AUDIT_MIGRATIONS } from '@earshot/audit';
+import { billingModule } from '@earshot/billing';
 import type { Config } from '@earshot/config';
 import { describeRoutes, developerModule } from '@earshot/developer';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
@@ -13,8 +15,8 @@ import { demoTenantModule } from './demo/demo-tenant';
  * what each needs. `all` is just the module that depends on every service.
  */
 export function composeTargets(config: Config): { runtime: Runtime; modules: Module[] } {
-  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS], onHttp: describeRoutes });
-  const services: Module[] = [gatewayModule(runtime), projectorModule(runtime), queryModule(runtime), auditModule(runtime), keysModule(runtime), developerModule(runtime)];
+  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS, ...ALERTING_MIGRATIONS], onHttp: describeRoutes });
+  const services: Module[] = [gatewayModule(runtime), projectorModule(runtime), queryModule(runtime), auditModule(runtime), keysModule(runtime), developerModule(runtime), alertingModule(runtime), billingModule(runtime)];
   // The demonstration tenant comes with the zero-setup mode, or wherever its key is configured.
   const demo = config.DATABASE_URL === undefined || config.EARSHOT_DEMO_API_KEY !== undefined ? [demoTenantModule(runtime)] : [];
   const all: Module = { name: 'all', dependsOn: ['database', 'log', 'http', ...services.map((s) => s.name), ...demo.map((d) => d.name)], start: async () => ({ stop: async () => undefined }) };

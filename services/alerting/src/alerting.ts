@@ -25,7 +25,8 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
   const interval = options.evaluationIntervalMs ?? 30_000;
   return {
     name: 'alerting',
-    dependsOn: ['database', 'log', 'http', 'projector'],
+    // It reads the projector's read models but not through the projector: --target=alerting runs apart from it.
+    dependsOn: ['database', 'log', 'http'],
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
