@@ -140,6 +140,24 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
     for (const action of ['tenant.created', 'key.created', 'key.revoked', 'key.rotated', 'webhook_secret.rotated']) expect(actions).toContain(action);
   });
 
+  it('lists, suspends, resumes and deletes tenants with the operator CLI; the other process follows within a second', async () => {
+    const globex = json<TenantCredentials>(['tenant', 'create', '--name', 'Globex']);
+    const table = cli(['tenant', 'list']);
+    for (const text of ['NAME', 'STATUS', 'ACTIVE KEYS', 'Acme', 'Globex', 'active']) expect(table).toContain(text);
+    expect((await keysOnSecond(globex.apiKey)).status).toBe(200);
+    expect(json<{ tenant: { status: string } }>(['tenant', 'suspend', globex.tenant.id]).tenant.status).toBe('suspended');
+    await sleep(1_000);
+    expect(await (await keysOnSecond(globex.apiKey)).json()).toMatchObject({ code: 'FORBIDDEN', error: 'the tenant of this API key is suspended' });
+    expect(cli(['tenant', 'list', '--status', 'suspended'])).toContain('Globex');
+    cli(['tenant', 'resume', globex.tenant.id]);
+    await sleep(1_000);
+    expect((await keysOnSecond(globex.apiKey)).status).toBe(200);
+    expect(cli(['tenant', 'delete', globex.tenant.id])).toContain(`deleted tenant ${globex.tenant.id}`);
+    await sleep(1_000);
+    expect(await (await keysOnSecond(globex.apiKey)).json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key is not known' });
+    expect((await keysOnSecond(tenant.apiKey)).status).toBe(200);
+  });
+
   it('leaves no key or secret it showed anywhere in the database', async () => {
     expect(shown.length).toBeGreaterThan(8);
     const db = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'test-plaintext-scan' });
