@@ -128,6 +128,8 @@ export class ApiKeyCache {
     const started = performance.now();
     const [row] = (await this.db.query(sql`select version::text as version from credential_changes`)) as { version: string }[];
     const version = BigInt(row?.version ?? '0');
+    // A reading begun before the latest one taken says nothing newer.
+    if (started < this.checkedAt) return this.version;
     if (version !== this.version) this.entries.clear();
     this.version = version;
     this.checkedAt = started;
