@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most integration tests wait on a broker, a database or a child process, not the CPU;
+    // every file isolates itself, so more files than cores can run at once.
+    maxWorkers: 4,
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
   },
 });
