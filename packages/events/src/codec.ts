@@ -44,7 +44,7 @@ function encodeWith(writer: SchemaEntry, json: unknown): Buffer {
 
 export function createEventCodec(registry: SchemaRegistry): EventCodec {
   function writerFor(subject: string, version?: string): SchemaEntry {
-    const writer = version === undefined ? registry.current(subject) : registry.find(subject, version);
+    const writer = version === undefined ? registry.current(subject) : registry.inForce(subject, version);
     if (writer === undefined) {
       throw new EventCodecError('UNKNOWN_SCHEMA', `no schema file schemas/${subject}/${version ?? '<any version>'}.avsc`);
     }

@@ -22,10 +22,10 @@ function defaultCodec(): EventCodec {
 /**
  * The hex fingerprint of a released schema, for the schema-fingerprint Kafka
  * header: `subject` is an event type, dead-letter, delivery or envelope; the
- * newest version when `version` is left out.
+ * newest version when `version` is left out, else the one in force at it.
  */
 export function schemaFingerprint(subject: string, version?: string): string {
-  const entry = version === undefined ? schemaRegistry().current(subject) : schemaRegistry().find(subject, version);
+  const entry = version === undefined ? schemaRegistry().current(subject) : schemaRegistry().inForce(subject, version);
   if (entry === undefined) throw new EventCodecError('UNKNOWN_SCHEMA', `no schema file schemas/${subject}/${version ?? '<any version>'}.avsc`);
   return entry.fingerprintHex;
 }

@@ -28,6 +28,13 @@ export interface SchemaRegistry {
   readonly entries: readonly SchemaEntry[];
   byFingerprint(fingerprint: bigint): SchemaEntry | undefined;
   find(subject: string, version: string): SchemaEntry | undefined;
+  /**
+   * The schema a message of `version` is written with: the subject's newest
+   * file dated on or before it. An event version is a date for the whole
+   * API; a type unchanged since an earlier version keeps that version's file.
+   * Undefined for a version no file carries.
+   */
+  inForce(subject: string, version: string): SchemaEntry | undefined;
   /** The newest version of the subject: the reader every older writer resolves to. */
   current(subject: string): SchemaEntry | undefined;
   versions(subject: string): readonly string[];
@@ -78,6 +85,7 @@ export function createSchemaRegistry(files: readonly SchemaFile[]): SchemaRegist
   for (const versions of bySubject.values()) versions.sort((a, b) => a.version.localeCompare(b.version));
 
   const current = (subject: string) => bySubject.get(subject)?.at(-1);
+  const released = new Set(entries.map((entry) => entry.version));
   const resolvers = new Map<SchemaEntry, Resolver>();
   for (const writer of entries) {
     const reader = current(writer.subject);
@@ -93,6 +101,8 @@ export function createSchemaRegistry(files: readonly SchemaFile[]): SchemaRegist
     entries,
     byFingerprint: (fingerprint) => byFingerprint.get(fingerprint),
     find: (subject, version) => bySubject.get(subject)?.find((entry) => entry.version === version),
+    // Only a released version (a date some file carries): a version from the future names no schema.
+    inForce: (subject, version) => (released.has(version) ? bySubject.get(subject)?.findLast((entry) => entry.version <= version) : undefined),
     current,
     versions: (subject) => (bySubject.get(subject) ?? []).map((entry) => entry.version),
     resolver: (writer) => resolvers.get(writer),

@@ -63,3 +63,20 @@ describe('reading an older writer schema', () => {
     expect(() => createSchemaRegistry([...released, incompatible])).toThrowError(/2025-06-01\.avsc cannot be read as schemas\/call\.ended\/2026-01-01\.avsc/);
   });
 });
+
+describe('incident statuses across versions (2026-11-22 adds acknowledged)', () => {
+  const codec = createEventCodec(createSchemaRegistry(released));
+  const updated = (version: '2026-01-01' | '2026-11-22', status: 'investigating' | 'acknowledged') => sampleEvent('incident.updated', { version, data: { status } });
+
+  it('writes each version with the file in force at it, and reads both as the newest', () => {
+    expect(codec.decodeEvent(codec.encodeEvent(updated('2026-01-01', 'investigating')))).toEqual(updated('2026-01-01', 'investigating'));
+    expect(codec.decodeEvent(codec.encodeEvent(updated('2026-11-22', 'acknowledged')))).toEqual(updated('2026-11-22', 'acknowledged'));
+    // Types the new version left alone keep their earlier file.
+    const started = sampleEvent('call.started', { version: '2026-11-22' });
+    expect(codec.decodeEvent(codec.encodeEvent(started))).toEqual(started);
+  });
+
+  it('refuses acknowledged in a 2026-01-01 event: that schema has no such status', () => {
+    expect(() => codec.encodeEvent(updated('2026-01-01', 'acknowledged'))).toThrowError(expect.objectContaining({ name: 'EventCodecError', code: 'INVALID_VALUE' }));
+  });
+});

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { jsonValue, maybe, nonNegativeLong, timestamp } from './fields';
 
 export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-export const INCIDENT_STATUSES = ['open', 'investigating', 'identified', 'monitoring', 'resolved'] as const;
+/** `acknowledged` from event version 2026-11-22 on; an older version's event with it does not fit its schema and is dead-lettered. */
+export const INCIDENT_STATUSES = ['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'] as const;
 export const ALERT_COMPARISONS = ['gt', 'gte', 'lt', 'lte'] as const;
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 export const ALERT_RULE_ACTIONS = ['created', 'updated', 'deleted'] as const;

@@ -1,7 +1,11 @@
-/** Event schema versions Earshot accepts, oldest first; each has a schema file per event type under schemas/. */
-export const EVENT_VERSIONS = ['2026-01-01'] as const;
+/**
+ * Event schema versions Earshot accepts, oldest first. An event of a version
+ * is written with its type's newest file under schemas/ dated on or before it.
+ * 2026-11-22: incidents gain the status `acknowledged`.
+ */
+export const EVENT_VERSIONS = ['2026-01-01', '2026-11-22'] as const;
 
 export type EventVersion = (typeof EVENT_VERSIONS)[number];
 
 /** The newest version: what Earshot's own writes use and what readers resolve older events to. */
-export const CURRENT_EVENT_VERSION = '2026-01-01' satisfies EventVersion;
+export const CURRENT_EVENT_VERSION = '2026-11-22' satisfies EventVersion;

@@ -31,8 +31,8 @@ describe('PATCH /incidents/{id}', () => {
     expect(acknowledged.statusCode).toBe(200);
     expect((await patch(id, acme.apiKey, { status: 'acknowledged', note: 'On it: paging the LLM provider' }, 'ack-1')).headers['idempotent-replayed']).toBe('true');
     await settle();
-    // The released incident schemas have no `acknowledged`: it is stored as `investigating` (someone is on it).
-    expect(await incident(acme.apiKey, id)).toMatchObject({ status: 'investigating', notes: [{ note: 'On it: paging the LLM provider' }] });
+    expect(await incident(acme.apiKey, id)).toMatchObject({ status: 'acknowledged', notes: [{ note: 'On it: paging the LLM provider' }] });
+    expect((await query.get('/incidents?status=acknowledged', acme.apiKey)).json().items.map((i: { id: string }) => i.id)).toEqual([id]);
 
     expect((await patch(id, acme.apiKey, { severity: 'critical', affectedAgents: ['agent_support'] })).statusCode).toBe(200);
     expect((await patch(id, acme.apiKey, { status: 'resolved', note: 'Provider recovered; p95 back under 1 s' })).statusCode).toBe(200);

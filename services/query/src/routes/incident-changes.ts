@@ -8,12 +8,8 @@ import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
-/**
- * `acknowledged` is what on-call tools call it; the released incident schema
- * names the same state `investigating` (someone is on it), so it is stored so.
- */
 const IncidentPatchSchema = z.strictObject({
-  status: z.enum([...INCIDENT_STATUSES, 'acknowledged']).optional(),
+  status: z.enum(INCIDENT_STATUSES).optional(),
   severity: z.enum(INCIDENT_SEVERITIES).optional(),
   title: z.string().trim().min(1).max(300).optional(),
   description: z.string().max(10_000).optional(),
@@ -32,7 +28,7 @@ export function registerIncidentChangeRoutes(app: FastifyInstance, db: Connectio
     const [found] = (await readAs(db, request, (tx) => tx.query(sql`select id from incidents where id = ${id}`))) as { id: string }[];
     if (!found) throw new ApiError('NOT_FOUND', `no incident ${id}`);
     const patch = request.body;
-    const status = patch.status === 'acknowledged' ? 'investigating' : (patch.status ?? null);
+    const status = patch.status ?? null;
     const answer = await writes.write(request, {
       type: 'incident.updated',
       id,
