@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
 import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
 import { envelope } from '../../../../test/support/gateway';
 import { UNDESCRIBED_PREFIXES } from './api-description';
@@ -80,7 +81,7 @@ describe('GET /openapi.json', () => {
     const ingest = document.paths['/api/v1/webhooks/ingest']?.post as Operation & { requestBody: { content: Record<string, { example?: unknown }> } };
     expect(ingest.security).toEqual([{ bearer: ['events:write'] }]);
     expect(ingest.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual(['header x-earshot-timestamp', 'header x-earshot-signature', 'header x-earshot-provider']);
-    expect(ingest.requestBody.content['application/json']?.example).toMatchObject({ type: 'call.started', version: '2026-01-01' });
+    expect(ingest.requestBody.content['application/json']?.example).toMatchObject({ type: 'call.started', version: CURRENT_EVENT_VERSION });
     expect(document.paths['/api/v1/health']?.get?.security).toEqual([]);
   });
 });
