@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
-import { registerAuthHook, type Module, type Runtime } from '@earshot/server';
+import { registerAuthHook, validationFailure, type Module, type Runtime } from '@earshot/server';
 import { evaluateRules } from './evaluator';
 import { startNotifier } from './notifier';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -33,7 +33,8 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
       await runtime.http().register(async (api: FastifyInstance) => {
         api.setValidatorCompiler(validatorCompiler);
         api.setSerializerCompiler(serializerCompiler);
-        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        api.setSchemaErrorFormatter(validationFailure);
+        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerWebhookRoutes(api, db, runtime.now);
       }, { prefix: '/api/v1' });
       const notifier = await startNotifier({ db, log, config: runtime.config, now: runtime.now, attempts: options.notificationAttempts, backoffMs: options.notificationBackoffMs });

@@ -32,7 +32,7 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
         api.setValidatorCompiler(validatorCompiler);
         api.setSerializerCompiler(serializerCompiler);
         api.setSchemaErrorFormatter(validationFailure);
-        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now });
+        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
       }, { prefix: '/api/v1' });
       let running: Promise<unknown> = Promise.resolve();
