@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent } from '@earshot/events';
+import { gatewayModule } from '@earshot/gateway';
 import { rebuildReadModels } from '@earshot/projector';
 import { callScript } from '../../projector/src/fixtures/call-script';
 import { waitUntilCaughtUp } from '../../projector/src/fixtures/caught-up';
+import { envelope, ingestHeaders } from '../../../test/support/gateway';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
 import { billingModule } from './billing';
 import { closePeriods } from './period-closer';
@@ -33,7 +35,7 @@ describe('billing: plans, usage and invoices against the log', () => {
   const setClock = (at: string) => query.clock.advance(Date.parse(at) - query.clock.now().getTime());
 
   beforeAll(async () => {
-    query = await startTestQuery('billing-service', { env: { EARSHOT_ADMIN_TOKEN: ADMIN }, modules: (runtime) => [billingModule(runtime, { closeIntervalMs: 3_600_000 })] });
+    query = await startTestQuery('billing-service', { env: { EARSHOT_ADMIN_TOKEN: ADMIN }, modules: (runtime) => [billingModule(runtime, { closeIntervalMs: 3_600_000 }), gatewayModule(runtime)] });
     acme = await query.createTenant('Acme');
     globex = await query.createTenant('Globex');
     expect((await putPlan(acme.id, GROWTH)).json()).toMatchObject({ ok: true, tenantId: acme.id, plan: { id: 'growth', currency: 'USD', period: 'month' } });
@@ -105,5 +107,24 @@ describe('billing: plans, usage and invoices against the log', () => {
     await settle();
     expect((await query.get('/billing/invoices', acme.apiKey)).json()).toEqual(both);
     expect((await query.get('/usage', acme.apiKey)).json().period).toEqual(usage);
+  });
+
+  it('meters each envelope delivered to the ingest API as an API request (a retry too), and a retried envelope as one event', async () => {
+    setClock('2026-05-05T10:00:00Z');
+    const initech = await query.createTenant('Initech');
+    const ingest = async (body: unknown) => {
+      const raw = JSON.stringify(body);
+      const response = await query.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: raw, headers: ingestHeaders({ body: raw, credentials: initech, timestamp: query.clock.seconds() }) });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    };
+    await ingest([envelope('i-1', { call: { provider_call_id: 'i-call-1', agent_id: 'a' } }), envelope('i-2', { call: { provider_call_id: 'i-call-2', agent_id: 'a' } })]);
+    await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
+    await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
+    await settle();
+    const days = (await query.get('/usage', initech.apiKey)).json().items as { eventsIngested: number; apiRequests: number; calls: number }[];
+    // Deliveries are recorded per envelope: the batch of two counts two, the retry one more.
+    expect(days.reduce((n, d) => n + d.apiRequests, 0)).toBe(4);
+    expect(days.reduce((n, d) => n + d.eventsIngested, 0)).toBe(3);
+    expect(days.reduce((n, d) => n + d.calls, 0)).toBe(3);
   });
 });

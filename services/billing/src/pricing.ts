@@ -7,7 +7,7 @@ export const METER_DESCRIPTIONS: Readonly<Record<Meter, string>> = {
   events_ingested: 'Events ingested',
   calls: 'Calls',
   call_minutes: 'Call minutes',
-  api_requests: 'API requests',
+  api_requests: 'API requests (ingest envelopes delivered)',
   stored_megabytes: 'Stored data (MB)',
 };
 
