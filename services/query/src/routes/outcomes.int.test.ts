@@ -38,6 +38,8 @@ describe('GET/POST /outcomes', () => {
   it('upserts by id: a second write of the same id replaces the first', async () => {
     await query.post('/outcomes', acme.apiKey, { id: 'out-upsert', callId: 'call-2', type: 'lead' });
     await eventually(() => list(acme, '/outcomes?callId=call-2'), (p) => p.items.length === 1);
+    // The later write wins by its time; at the very same millisecond the tie is broken by event key, not arrival.
+    query.clock.advance(1_000);
     await query.post('/outcomes', acme.apiKey, { id: 'out-upsert', callId: 'call-2', type: 'sale', revenueUsd: 10 });
     const page = await eventually(() => list(acme, '/outcomes?callId=call-2'), (p) => p.items[0]?.type === 'sale');
     expect(page.items).toHaveLength(1);
