@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { demoFile, readDemoCredentials } from '../demo/demo-credentials';
 import { DEFAULT_EVENTS_PER_SECOND, sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
 import { generateDemoTraffic } from '../demo/demo-traffic';
@@ -18,9 +18,7 @@ const positive = (name: string, text: string | undefined, fallback: number): num
  * endpoint. Without --key/--secret it uses the demonstration credentials of
  * the instance whose data directory is here (demo.json).
  */
-export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'stream realistic signed calls: demo [--calls N] [--rate events/s] [--seed S] [--url U --key K --secret S]',
+export const demoCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({
       args,

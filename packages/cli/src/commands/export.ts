@@ -3,7 +3,7 @@ import { loadConfig } from '@earshot/config';
 import { ALL_TOPICS, type TopicName } from '@earshot/log';
 import { EXPORT_FORMATS, exportLog, type ExportFormat } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { composeTargets } from '../targets';
 import { parseFrom, parseTime } from './log-range';
 
@@ -14,9 +14,7 @@ const isFormat = (value: string): value is ExportFormat => (EXPORT_FORMATS as re
  * `earshot export --topic earshot.events --from … --to … --format ndjson|avro --out FILE`:
  * a topic's records between two times, in a file a data team loads elsewhere.
  */
-export const exportCommand: Command = {
-  name: 'export',
-  summary: 'write a topic to a file: --topic earshot.events [--from earliest|<ISO>] [--to <ISO>] [--format ndjson|avro] --out FILE',
+export const exportCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({
       args,

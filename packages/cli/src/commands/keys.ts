@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import ms, { type StringValue } from 'ms';
 import { ApiKeyAnswerSchema, ApiKeyListSchema, IssuedApiKeySchema, type ApiKeyRecord } from '@earshot/contracts';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { tenantApi } from '../tenant-api';
 
 const USAGE = [
@@ -55,9 +55,7 @@ export function keyTable(keys: readonly ApiKeyRecord[]): string {
 }
 
 /** `earshot keys create|list|get|rotate|revoke`: the tenant's API keys through the HTTP API. */
-export const keysCommand: Command = {
-  name: 'keys',
-  summary: 'API keys: keys create|list|get|rotate|revoke [--json] (key from EARSHOT_API_KEY)',
+export const keysCommand: CommandRunner = {
   async run(args) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });

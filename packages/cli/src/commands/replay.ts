@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
 import { rebuildReadModels } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { composeTargets } from '../targets';
 import { parseFrom } from './log-range';
 
@@ -11,9 +11,7 @@ import { parseFrom } from './log-range';
  * the log into fresh tables while the live ones keep serving, then swaps them
  * in one transaction. Progress goes to stderr, the summary to stdout.
  */
-export const replayCommand: Command = {
-  name: 'replay',
-  summary: 'rebuild the read models from the log into fresh tables, then swap them in: --from earliest|<ISO time>',
+export const replayCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({ args, options: { from: { type: 'string', default: 'earliest' } }, strict: true });
     const from = parseFrom(values.from);

@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
 import { WebhookSecretRotatedSchema } from '@earshot/contracts';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { tenantApi } from '../tenant-api';
 import { duration } from './keys';
 
 /** `earshot secret rotate [--overlap 24h]`: a new webhook secret; the previous one still verifies for the overlap. */
-export const secretCommand: Command = {
-  name: 'secret',
-  summary: 'webhook secret: secret rotate [--overlap 24h] [--json] (key from EARSHOT_API_KEY)',
+export const secretCommand: CommandRunner = {
   async run(args) {
     const [action, ...rest] = args;
     if (action !== 'rotate') throw new Error(`unknown action "${action ?? ''}"; usage: earshot secret rotate [--overlap 24h] [--json] [--url U] [--key K]`);

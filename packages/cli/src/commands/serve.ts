@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { composeTargets } from '../targets';
 import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
@@ -27,9 +27,7 @@ function drainSignal(): Promise<void> {
   });
 }
 
-export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'run Earshot services: --target=all|gateway,projector,query,audit [--port N]',
+export const serveCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({
       args,

@@ -3,7 +3,7 @@ import Table from 'cli-table3';
 import type { z } from 'zod';
 import { loadConfig } from '@earshot/config';
 import { TenantAnswerSchema, TenantDeletedSchema, TenantListSchema, type TenantSummary } from '@earshot/contracts';
-import type { Command } from '../main';
+import type { CommandRunner } from '../main';
 import { withOperatorToken } from '../demo/operator-token';
 
 const USAGE = 'earshot tenant create --name N | list [--status active|suspended] | suspend <id> | resume <id> | delete <id>   [--url U] [--json]';
@@ -20,9 +20,7 @@ function tenantTable(tenants: readonly TenantSummary[]): string {
  * one an embedded start keeps in the data directory). `create` prints the
  * tenant's API key and webhook secret, shown once.
  */
-export const tenantCommand: Command = {
-  name: 'tenant',
-  summary: 'operator: tenant create|list|suspend|resume|delete [--url U] [--json] (token from EARSHOT_ADMIN_TOKEN)',
+export const tenantCommand: CommandRunner = {
   async run(args) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({
