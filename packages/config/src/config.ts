@@ -37,6 +37,10 @@ export const ConfigSchema = z
     EARSHOT_KEY_ENVIRONMENTS: list.pipe(z.array(z.enum(['production', 'staging'])).min(1)).default(['production', 'staging']),
     /** The API key the CLI's tenant commands (`earshot keys`, `earshot secret`) send. */
     EARSHOT_API_KEY: z.string().optional(),
+    /** How often a live-stream client gets a heartbeat. */
+    EARSHOT_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Unsent bytes a live-stream client may hold before it is dropped as too slow. */
+    EARSHOT_STREAM_BUFFER_BYTES: z.coerce.number().int().min(1_024).default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
