@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '@earshot/auth';
+import { runSchemathesis, schemathesisBinary } from '../../../../test/support/schemathesis';
+import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+
+let earshot: TestEarshot;
+let apiKey: string;
+let binary: string | undefined;
+
+beforeAll(async () => {
+  binary = schemathesisBinary();
+  earshot = await startEarshot('schemathesis');
+  const tenant: EarshotTenant = await earshot.createTenant();
+  // Every scope but keys:write: a fuzzer allowed to rotate or revoke the key it runs with would lock itself out.
+  apiKey = await earshot.createKey(tenant.id, SCOPES.filter((scope) => scope !== 'keys:write'));
+}, 600_000);
+afterAll(async () => earshot?.stop());
+
+describe('the live /openapi.json under schemathesis', () => {
+  it('finds nothing: no 5xx, every answer as documented, invalid input refused', async () => {
+    // Said plainly, and a failure, never a skip: without Python the contract was not fuzzed.
+    expect(binary, 'schemathesis did NOT run: Python 3 is missing on this machine (it is required where CI is set)').toBeDefined();
+    const run = await runSchemathesis(binary as string, [
+      'run', `${earshot.origin}/openapi.json`,
+      '--header', `Authorization: Bearer ${apiKey}`,
+      '--max-examples', '25',
+      '--seed', '7',
+      '--workers', '4',
+      '--request-timeout', '10',
+      // Signed ingest needs an HMAC of each body, and the operator routes another token: the gateway's and audit's own suites cover them.
+      '--exclude-path-regex', '^/api/v1/(webhooks|admin)/',
+    ]);
+    expect(run.code, run.output.slice(-20_000)).toBe(0);
+  }, 600_000);
+});
