@@ -72,6 +72,11 @@ async function catchUp(client: StreamClient, log: EventLog, live: LiveEvents, fr
 export async function registerStreamRoute(app: FastifyInstance, log: EventLog, live: LiveEvents, policy: RoutePolicy, options: StreamOptions): Promise<void> {
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 4_096, handleProtocols: (protocols: Set<string>) => (protocols.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) },
+    // A drain cannot wait on clients to finish a close handshake: they are cut, and resume from their last position.
+    preClose: function (this: FastifyInstance, done: () => void) {
+      for (const client of this.websocketServer.clients) client.terminate();
+      this.websocketServer.close(() => done());
+    },
   });
   app.get(STREAM_PATH, {
     websocket: true,

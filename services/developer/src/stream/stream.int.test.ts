@@ -55,7 +55,11 @@ function open(earshot: TestEarshot, query: string, auth: { header?: string; prot
   const socket = new WebSocket(url, protocols, { headers: auth.header ? { authorization: `Bearer ${auth.header}` } : {} });
   return new Promise((resolve, reject) => {
     const reader = new Reader(socket);
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    // A client listening for unexpected-response must end the request itself (ws leaves it open).
+    socket.once('unexpected-response', (request, response) => {
+      request.destroy();
+      reject(new Error(`HTTP ${response.statusCode}`));
+    });
     socket.once('error', reject);
     socket.once('open', () => void reader.until((r) => r.messages.length > 0).then(() => resolve(reader), reject));
   });
