@@ -11,7 +11,7 @@ export default defineConfig({
     pool: 'forks',
     // Most integration tests wait on a broker, a database or a child process, not the CPU;
     // every file isolates itself, so more files than cores can run at once.
-    maxWorkers: 4,
+    maxWorkers: 3,
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
   },
 });

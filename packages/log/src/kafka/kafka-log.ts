@@ -33,8 +33,10 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   });
   const admin = kafka.admin();
   await admin.connect();
-  await ensureTopics(admin, physical);
-  const partitionMetadata = await topicMetadata(admin, physical);
+  await settled(() => ensureTopics(admin, physical));
+  const partitionMetadata = await settled(() => topicMetadata(admin, physical));
+  // A topic just created may not have elected its leaders yet; wait until every partition answers.
+  await settled(() => Promise.all(ALL_TOPICS.map((t) => admin.fetchTopicOffsets(physical(t)))));
 
   const producer: Producer = kafka.producer({
     idempotent: true,
@@ -138,7 +140,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     },
 
     async ends(topic: TopicName): Promise<PartitionEnd[]> {
-      const offsets = await admin.fetchTopicOffsets(physical(topic));
+      const offsets = await settled(() => admin.fetchTopicOffsets(physical(topic)));
       return offsets.map((o) => ({ topic, partition: o.partition, end: o.high })).sort((a, b) => a.partition - b.partition);
     },
 
@@ -158,6 +160,23 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       await admin.disconnect();
     },
   };
+}
+
+/**
+ * Retries what a broker refuses for a moment (a partition whose leader is
+ * being elected, metadata not yet everywhere): kafkajs's admin calls give up
+ * on those at once.
+ */
+async function settled<T>(work: () => Promise<T>, attempts = 40): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const retriable = error instanceof Error && 'retriable' in error && error.retriable === true;
+      if (!retriable || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
 }
 
 async function ensureTopics(admin: Admin, physical: (t: TopicName) => string): Promise<void> {
