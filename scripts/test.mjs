@@ -16,8 +16,9 @@ if (!existsSync(report)) {
   process.exit(run.status || 1);
 }
 const results = JSON.parse(readFileSync(report, 'utf8'));
-// A skipped or todo test is not a pass, and a file that failed to load counts as a failure.
-const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+// A skipped or todo test is not a pass.
+// A file whose tests all passed can still fail (a hook timed out): that is a failure too.
+const failedSuites = results.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed')).length;
 const passed = results.numPassedTests;
 const failed = results.numFailedTests + failedSuites;
 const notRun = results.numPendingTests + results.numTodoTests;

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
@@ -112,10 +113,40 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         await options.onHttp?.(app);
         health.register(app, 'earshot');
         http = app;
-        // Closing stops accepting and waits for in-flight requests: the first step of a drain.
-        return { stop: () => app.close() };
+        const drain = drainable(app);
+        return { stop: drain };
       },
     },
   ];
   return { runtime, modules };
+}
+
+/** Requests still running this long after a drain began are cut off. */
+const DRAIN_GRACE_MS = 10_000;
+
+/**
+ * The first step of a drain: stop accepting, let in-flight requests finish,
+ * and end upgraded connections (live streams) at once, since they never
+ * finish by themselves and would hold the server open.
+ */
+function drainable(app: FastifyInstance): () => Promise<void> {
+  const upgraded = new Set<Socket>();
+  const open = new Set<Socket>();
+  const track = (set: Set<Socket>, socket: Socket) => {
+    set.add(socket);
+    socket.once('close', () => set.delete(socket));
+  };
+  app.server.on('connection', (socket: Socket) => track(open, socket));
+  app.server.on('upgrade', (_request: unknown, socket: Socket) => track(upgraded, socket));
+  return async () => {
+    for (const socket of upgraded) socket.destroy();
+    const grace = setTimeout(() => {
+      for (const socket of open) socket.destroy();
+    }, DRAIN_GRACE_MS);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(grace);
+    }
+  };
 }
