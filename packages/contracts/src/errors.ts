@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_CONFLICT: 409,
@@ -40,7 +41,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export interface ApiErrorDetail {
   fields?: FieldIssue[];
   deadLetterId?: string;
-  /** Response headers the error carries, e.g. Retry-After on RATE_LIMITED. */
+  /** Response headers the error carries, e.g. Retry-After on RATE_LIMITED, Allow on METHOD_NOT_ALLOWED. */
   headers?: Record<string, string>;
 }
 

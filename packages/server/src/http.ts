@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The longest path parameter any route declares, in characters. */
+export const MAX_PATH_PARAM_CHARS = 200;
+// The router measures a parameter still percent-encoded: a character is at most 4 UTF-8 bytes of 3 characters each.
+const MAX_ENCODED_PARAM_LENGTH = MAX_PATH_PARAM_CHARS * 12;
 
 export interface HttpOptions {
   /** Print one line per request (off in tests). */
@@ -26,26 +32,57 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     logger: options.logRequests ? { level: 'info' } : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },
+    // A path Fastify's router refuses (a parameter too long, a malformed escape) is still answered in the Error shape.
+    frameworkErrors: (error, request, reply) => send(reply, request, toApiError(error)),
   });
+  const methods = methodsByPath(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = toApiError(error);
+    // A request no route takes can fail before the not-found handler (a body it cannot parse): it is still a 404 or 405.
+    const apiError = request.is404 ? noRoute(request, methods) : toApiError(error);
     if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'unhandled error');
     if (apiError.status >= 500 && !(error instanceof ApiError) && !options.logRequests) console.error(`[http] ${request.method} ${request.url}:`, error);
-    for (const [name, value] of Object.entries(apiError.detail.headers ?? {})) reply.header(name, value);
-    return reply.status(apiError.status).send(apiError.body(request.id));
+    return send(reply, request, apiError);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const error = new ApiError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
-    return reply.status(error.status).send(error.body(request.id));
-  });
+  app.setNotFoundHandler((request, reply) => send(reply, request, noRoute(request, methods)));
 
   return app;
+}
+
+function send(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.detail.headers ?? {})) reply.header(name, value);
+  return reply.status(error.status).send(error.body(request.id));
+}
+
+type MethodsOf = (path: string) => string[];
+
+/** The methods each registered path answers, so a request with another method gets 405 and `Allow`, not 404. */
+function methodsByPath(app: FastifyInstance): MethodsOf {
+  const router = FindMyWay({ maxParamLength: MAX_ENCODED_PARAM_LENGTH });
+  const routes = new Set<string>();
+  const used = new Set<FindMyWay.HTTPMethod>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat() as FindMyWay.HTTPMethod[]) {
+      if (routes.has(`${method} ${route.url}`)) continue;
+      routes.add(`${method} ${route.url}`);
+      used.add(method);
+      router.on(method, route.url, () => undefined);
+    }
+  });
+  return (path) => [...used].filter((method) => router.find(method, path) !== null);
+}
+
+function noRoute(request: FastifyRequest, methods: MethodsOf): ApiError {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = methods(path);
+  if (allowed.length === 0) return new ApiError('NOT_FOUND', `no route ${request.method} ${path}`);
+  return new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } });
 }
 
 function toApiError(error: FastifyError | ApiError): ApiError {
@@ -53,6 +90,8 @@ function toApiError(error: FastifyError | ApiError): ApiError {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', `request body exceeds ${BODY_LIMIT_BYTES} bytes`);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('VALIDATION_ERROR', 'unsupported content type; send application/json');
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('VALIDATION_ERROR', 'request body is empty; send a JSON body');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('VALIDATION_ERROR', `a path parameter is longer than ${MAX_PATH_PARAM_CHARS} characters`);
+  if (error.code === 'FST_ERR_BAD_URL') return new ApiError('VALIDATION_ERROR', 'the path is not a valid URL component');
   if (error.statusCode === 400 || error instanceof SyntaxError) return new ApiError('VALIDATION_ERROR', `invalid request: ${error.message}`);
   if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', error.message);
   return new ApiError('INTERNAL', 'internal error');
