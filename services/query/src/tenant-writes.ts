@@ -55,7 +55,7 @@ export class TenantWrites {
     const key = idempotencyKeyOf(request);
     const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
     const id = write.id ?? (key === undefined ? randomUUID() : uuidV5(`${tenantId}\n${route}\n${key}`, WRITE_ID_NAMESPACE));
-    if (key === undefined) return { status: 201, body: await this.append(request, write, id, randomUUID()), replayed: false };
+    if (key === undefined) return { status: 201, body: await this.append(request, write, id, `api:${write.type}:${randomUUID()}`), replayed: false };
 
     const requestHash = createHash('sha256').update(route).update('\n').update(JSON.stringify(request.body ?? null)).digest();
     const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]);
@@ -65,8 +65,7 @@ export class TenantWrites {
       return { status: claim.status, body: claim.response as AcceptedWrite, replayed: true };
     }
     try {
-      // The body's hash is in the event's key: the same key reused after its 24 hours for another body is another event.
-      const body = await this.append(request, write, id, `${key}:${requestHash.toString('hex').slice(0, 16)}`);
+      const body = await this.append(request, write, id, eventKeyOf(write.type, key, requestHash));
       await this.options.idempotency.complete([{ tenantId, key, status: 201, response: body }]);
       return { status: 201, body, replayed: false };
     } catch (error) {
@@ -84,7 +83,7 @@ export class TenantWrites {
     const event = StoredEventSchema.parse({
       type: write.type,
       version: CURRENT_EVENT_VERSION,
-      idempotency_key: `api:${write.type}:${eventKey}`,
+      idempotency_key: eventKey,
       occurred_at: at,
       tenant: tenantId,
       provider: API_PROVIDER,
@@ -109,6 +108,22 @@ export class TenantWrites {
     });
     return { ok: true, id };
   }
+}
+
+/** The longest idempotency key an event carries. */
+const EVENT_KEY_MAX = 255;
+
+/**
+ * The event's idempotency key for a write under the client's key: the key
+ * and the body's hash, so the same key reused after its 24 hours for another
+ * body is another event. A client key long enough to push it past the
+ * event's limit is replaced by its SHA-256, which keeps both properties.
+ */
+export function eventKeyOf(type: TenantEventType, key: string, requestHash: Buffer): string {
+  const body = requestHash.toString('hex').slice(0, 16);
+  const readable = `api:${type}:${key}:${body}`;
+  if (readable.length <= EVENT_KEY_MAX) return readable;
+  return `api:${type}:sha256=${createHash('sha256').update(key).digest('hex')}:${body}`;
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
