@@ -1,16 +1,20 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import pg from 'pg';
+import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
+import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
-import { deriveEvent, mergeSketches, projectEvent, type Cell, type CounterProjection, type Row, type Sketch } from '@earshot/projector';
+import { callIdOf, deriveEvent, mergeSketches, projectEvent, type Cell, type CounterProjection, type Row, type Sketch } from '@earshot/projector';
 
 /**
- * The bulk path of bench/query: a tenant's events go through the projector's
- * own pure functions (projectEvent, deriveEvent, each projection's merge and
- * row) exactly as the store would fold them, and the rows are COPYed in.
- * Only the accumulation is here; what a row holds is the projector's.
+ * The bulk path of bench/query. One tenant's events go through the
+ * projector's own pure functions (projectEvent, deriveEvent, each
+ * projection's merge and row) exactly as the store would fold them; every
+ * other tenant sends the same calls, so its rows are that template's with
+ * the tenant's id and its call ids (the projector's callIdOf) in place of the
+ * template's. test/bench-query-seed.int.test.ts checks the rows equal what
+ * the real projector writes from the same events.
  */
 export function callEvents(tenant: string, index: number, startMs: number): StoredEvent[] {
   const providerCallId = `bench-${index}`;
@@ -25,6 +29,13 @@ export function callEvents(tenant: string, index: number, startMs: number): Stor
     sampleEvent('agent.response.generated', { ...at(20_000), data: { turn_id: 't2', latency: { asr_ms: 140 + (index % 40), llm_ms: 320 + (index % 150), tts_ms: 110 + (index % 70), total_ms: total(2) } } }),
     ended,
   ];
+}
+
+/** A tenant's `count` calls, started evenly over the `spanMs` before `endMs`: the same times for every tenant. */
+export function tenantEvents(tenant: string, count: number, endMs: number, spanMs: number): StoredEvent[] {
+  const events: StoredEvent[] = [];
+  for (let i = 0; i < count; i++) events.push(...callEvents(tenant, i, endMs - spanMs + Math.floor((i / count) * spanMs)));
+  return events;
 }
 
 type Tables = Map<string, Map<string, Row>>;
@@ -51,7 +62,8 @@ export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Ma
   const documents = new Map<string, { key: Row; facts: unknown; merge: (a: unknown, b: unknown) => unknown; row: (f: unknown) => Row; table: string; contribution?: { to: CounterProjection; rows(f: unknown): Row[] } }>();
   const tables: Tables = new Map();
   for (const event of events) {
-    for (const effect of deriveEvent(projectEvent(event)).effects) {
+    // The stored-data meter adds up the size of each event's log record, as the projector reads it.
+    for (const effect of deriveEvent(projectEvent(event, encodeEvent(event).length)).effects) {
       const { projection } = effect;
       if ('facts' in effect && projection.kind === 'document') {
         const slot = `${projection.table}|${keyOf(effect.key, projection.key)}`;
@@ -86,15 +98,64 @@ function csvCell(value: unknown, type: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** COPYs rows into a table, every column the rows have, cast by Postgres from CSV. */
-export async function copyRows(client: pg.Client, table: string, rows: readonly Row[]): Promise<void> {
-  const first = rows[0];
-  if (!first) return;
-  const types = new Map(((await client.query('select column_name, data_type from information_schema.columns where table_name = $1 and table_schema = current_schema()', [table])).rows as { column_name: string; data_type: string }[]).map((r) => [r.column_name, r.data_type]));
-  const columns = Object.keys(first).filter((c) => types.has(c));
-  const lines = function* () {
-    for (const row of rows) yield `${columns.map((c) => csvCell(row[c], types.get(c) ?? '')).join(',')}\n`;
-  };
-  await pipeline(Readable.from(lines()), client.query(copyFrom(`copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from stdin (format csv)`)));
+/** One table of the template as CSV lines, ready to COPY with its ids swapped. */
+interface TemplateTable {
+  table: string;
+  columns: string[];
+  lines: string[];
 }
 
+/** The template tenant's rows as CSV, and its calls (their ids are what every other tenant swaps). */
+export interface Template {
+  tenantId: string;
+  tables: TemplateTable[];
+  calls: { id: string; provider: string; providerCallId: string }[];
+}
+
+export async function templateOf(client: pg.Client, tenantId: string, events: readonly StoredEvent[]): Promise<Template> {
+  const tables: TemplateTable[] = [];
+  const rows = tenantRows(tenantId, events);
+  for (const [table, tableRows] of rows) {
+    const types = new Map(((await client.query('select column_name, data_type from information_schema.columns where table_name = $1 and table_schema = current_schema()', [table])).rows as { column_name: string; data_type: string }[]).map((r) => [r.column_name, r.data_type]));
+    const columns = [...new Set(tableRows.flatMap((r) => Object.keys(r)))].filter((c) => types.has(c));
+    tables.push({ table, columns, lines: tableRows.map((row) => `${columns.map((c) => csvCell(row[c], types.get(c) ?? '')).join(',')}\n`) });
+  }
+  const calls = (rows.get('calls') ?? []).map((r) => ({ id: String(r.id), provider: String(r.provider), providerCallId: String(r.provider_call_id) }));
+  return { tenantId, tables, calls };
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** COPYs the template's rows as `tenantId`'s: the template's tenant and call ids replaced by the tenant's own. */
+export async function copyTenant(client: pg.Client, template: Template, tenantId: string): Promise<string[]> {
+  const ids = new Map<string, string>([[template.tenantId, tenantId]]);
+  for (const call of template.calls) ids.set(call.id, callIdOf(tenantId, call.provider, call.providerCallId));
+  const swap = (line: string) => line.replace(UUID, (id) => ids.get(id) ?? id);
+  for (const { table, columns, lines } of template.tables) {
+    const copy = client.query(copyFrom(`copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from stdin (format csv)`));
+    await pipeline(Readable.from(lines.map(swap)), copy);
+  }
+  return template.calls.map((call) => ids.get(call.id) ?? call.id);
+}
+
+/**
+ * Drops the indexes and key constraints of `tables` and returns the
+ * statements that build them again: loading bare tables and indexing once is
+ * several times faster than keeping every index up to date row by row (the
+ * keys are checked when rebuilt, so a duplicate still fails the seed).
+ */
+export async function dropIndexes(client: pg.Client, tables: readonly string[]): Promise<string[]> {
+  const constraints = await client.query<{ table: string; name: string; definition: string }>(
+    `select conrelid::regclass::text as table, conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+      where conrelid = any(select (current_schema() || '.' || t)::regclass from unnest($1::text[]) t) and contype in ('p', 'u')`,
+    [tables],
+  );
+  const indexes = await client.query<{ name: string; definition: string }>(
+    `select indexname as name, indexdef as definition from pg_indexes
+      where schemaname = current_schema() and tablename = any($1) and indexname not in (select conname from pg_constraint)`,
+    [tables],
+  );
+  for (const { name } of indexes.rows) await client.query(`drop index "${name}"`);
+  for (const { table, name } of constraints.rows) await client.query(`alter table ${table} drop constraint "${name}"`);
+  return [...constraints.rows.map((c) => `alter table ${c.table} add constraint "${c.name}" ${c.definition}`), ...indexes.rows.map((i) => i.definition)];
+}

@@ -7,19 +7,25 @@ import { DATABASE_MIGRATIONS, inTenant, migrate, openDatabase, sql, type Connect
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { callDetailStatement, callPageStatement, liveStatement, pagingOf, QUERY_MIGRATIONS, seriesStatement, METRIC_CATALOGUE } from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
-import { callEvents, copyRows, tenantRows } from './query-seed';
+import { copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
 
 /**
  * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C]`:
  * N calls (1,000,000 by default) over T tenants (100), started over the last
- * 30 days, bulk-seeded through the projector's own functions and COPY; then
+ * 30 days, bulk-seeded (bench/query-seed.ts: one tenant through the
+ * projector's own functions, the others its rows with their own ids, COPY
+ * into tables whose indexes are built after); then
  * a real query process (`earshot serve --target=query`) under autocannon at
  * fixed concurrency, route by route, and beside each route the p50 of the
  * bare SQL statement it runs, in a tenant transaction like the route's.
  */
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const DAY = 86_400_000;
+/** The read models the bench's calls write to. */
+const SEEDED_TABLES = ['calls', 'turns', 'metric_rollups', 'usage_meters'];
+/** Tenants loaded at once, one connection each: COPY is bound by the server's CPU, and the machine has two cores. */
+const LOADERS = 2;
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
@@ -98,30 +104,50 @@ export default bench;
 
 async function seed(context: BenchContext, db: ConnectionPool, url: string, box: SecretBox, calls: number, tenants: number): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
   const started = performance.now();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
+  const loaders = await Promise.all(Array.from({ length: LOADERS }, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return client;
+  }));
+  const [client] = loaders;
+  if (!client) throw new Error('no loader');
   const now = Date.now();
-  let first: { tenantId: string; apiKey: string; callIds: string[] } | undefined;
+  const templates = new Map<number, Promise<Template>>();
+  const seeded: { tenantId: string; apiKey: string; callIds: string[] }[] = [];
+  let next = 0;
   let done = 0;
   try {
-    for (let t = 0; t < tenants; t++) {
-      const created = await createTenant(db, box, { name: `bench tenant ${t}` });
-      const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
-      const events = [];
-      for (let i = 0; i < count; i++) events.push(...callEvents(created.tenant.id, i, now - 30 * DAY + Math.floor((i / count) * 30 * DAY)));
-      const rows = tenantRows(created.tenant.id, events);
-      await client.query('begin');
-      for (const [table, tableRows] of rows) await copyRows(client, table, tableRows);
-      await client.query('commit');
-      done += count;
-      first ??= { tenantId: created.tenant.id, apiKey: created.apiKey, callIds: (rows.get('calls') ?? []).slice(0, 1_000).map((r) => String(r.id)) };
-      context.progress(`seeding: ${done} / ${calls} calls, ${t + 1} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`);
+    const indexes = await dropIndexes(client, SEEDED_TABLES);
+    await Promise.all(loaders.map(async (loader) => {
+      for (let t = next++; t < tenants; t = next++) {
+        const created = await createTenant(db, box, { name: `bench tenant ${t}` });
+        const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
+        let template = templates.get(count);
+        if (!template) {
+          context.progress(`seeding: projecting the template tenant's ${count} calls`);
+          template = templateOf(loader, created.tenant.id, tenantEvents(created.tenant.id, count, now, 30 * DAY));
+          templates.set(count, template);
+        }
+        await loader.query('begin');
+        const callIds = await copyTenant(loader, await template, created.tenant.id);
+        await loader.query('commit');
+        done += count;
+        seeded[t] = { tenantId: created.tenant.id, apiKey: created.apiKey, callIds: callIds.slice(0, 1_000) };
+        context.progress(`seeding: ${done} / ${calls} calls, ${seeded.filter(Boolean).length} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`);
+      }
+    }));
+    for (const [i, definition] of indexes.entries()) {
+      context.progress(`seeding: building index ${i + 1} / ${indexes.length} (${elapsed()} s)`);
+      await client.query(definition);
     }
+    context.progress(`seeding: analyze (${elapsed()} s)`);
     await client.query('analyze');
   } finally {
-    await client.end();
+    await Promise.all(loaders.map((loader) => loader.end()));
   }
-  context.report(`seeded ${calls} calls over ${tenants} tenants in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  context.report(`seeded ${calls} calls over ${tenants} tenants in ${elapsed()} s`);
+  const [first] = seeded;
   if (!first) throw new Error('no tenant seeded');
   return first;
 }

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
+import type { EventLog } from '@earshot/log';
+import { PROJECTOR_MIGRATIONS, READ_MODELS, startProjector } from '@earshot/projector';
+import { copyTenant, dropIndexes, templateOf, tenantEvents } from '../bench/query-seed';
+import { appendEvents } from '../services/projector/src/fixtures/append-events';
+import { waitUntilCaughtUp } from '../services/projector/src/fixtures/caught-up';
+import { createTestDatabase, openTestDatabase } from './support/database';
+import { kafkaLog } from './support/infra';
+
+const DAY = 86_400_000;
+
+/** Every row of a table as JSON text, in one order; `revision` counts the projector's writes of a row (it depends on batching), so it is left out. */
+async function rowsOf(db: ConnectionPool, table: string): Promise<string[]> {
+  const rows: { row: string }[] = await db.query(sql`select (to_jsonb(t) - 'revision')::text as row from ${sql.ident(table)} t order by 1`);
+  return rows.map((r) => r.row);
+}
+
+describe("bench/query's bulk seed", () => {
+  let projected: { db: ConnectionPool; close: () => Promise<void> };
+  let bulk: { url: string; drop: () => Promise<void> };
+  let bulkDb: ConnectionPool;
+  let log: EventLog;
+
+  beforeAll(async () => {
+    projected = await openTestDatabase('seed_projected');
+    bulk = await createTestDatabase('seed_bulk');
+    bulkDb = openDatabase({ url: bulk.url, poolSize: 2, applicationName: 'test-seed-bulk' });
+    await migrate(projected.db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    await migrate(bulkDb, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    log = await kafkaLog('seed');
+  });
+  afterAll(async () => {
+    await log.close();
+    await projected.close();
+    await bulkDb.dispose();
+    await bulk.drop();
+  });
+
+  it('writes, table by table, the rows the real projector writes from the same events', async () => {
+    const tenants = [randomUUID(), randomUUID(), randomUUID()];
+    const endMs = Date.parse('2026-11-01T00:00:00.000Z');
+    const count = 40;
+
+    await appendEvents(log, tenants.flatMap((tenant) => tenantEvents(tenant, count, endMs, 3 * DAY)));
+    const projector = await startProjector({ db: projected.db, log });
+    await waitUntilCaughtUp(projected.db, log);
+    await projector.stop();
+
+    const client = new pg.Client({ connectionString: bulk.url });
+    await client.connect();
+    try {
+      const rebuild = await dropIndexes(client, ['calls', 'turns', 'metric_rollups', 'usage_meters']);
+      const [templateTenant] = tenants;
+      const template = await templateOf(client, templateTenant ?? '', tenantEvents(templateTenant ?? '', count, endMs, 3 * DAY));
+      for (const tenant of tenants) await copyTenant(client, template, tenant);
+      for (const statement of rebuild) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+
+    for (const { table } of READ_MODELS) {
+      const expected = await rowsOf(projected.db, table);
+      expect(await rowsOf(bulkDb, table), table).toEqual(expected);
+    }
+    expect((await rowsOf(bulkDb, 'calls')).length).toBe(tenants.length * count);
+  });
+});
