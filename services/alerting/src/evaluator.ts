@@ -2,7 +2,7 @@ import { v5 as uuidV5 } from 'uuid';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
-import { METRIC_CATALOGUE, readSeries } from '@earshot/query';
+import { metricNamed, readSeries } from '@earshot/query';
 import { decide, type RuleState } from './rule-state';
 import { appendTenantEvents, type TenantEvent } from './tenant-events';
 
@@ -17,7 +17,7 @@ const INCIDENT_SEVERITY = { critical: 'critical', warning: 'high', info: 'low' }
 
 /** A rule's metric over the window ending now, from the same series code GET /metrics answers with. */
 export async function ruleValue(tx: Queryable, rule: Rule, now: Date): Promise<number | null> {
-  const definition = METRIC_CATALOGUE[rule.metric];
+  const definition = metricNamed(rule.metric);
   if (!definition) return null;
   const [point] = await readSeries(tx, { source: definition.source, from: new Date(now.getTime() - rule.windowMs), to: now, intervalMs: rule.windowMs, agentId: rule.agentId ?? undefined });
   return point?.value ?? null;

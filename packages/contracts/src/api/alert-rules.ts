@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES } from '../events/tenant-data';
 import { listPageSchema, pagingQuery } from './list';
+import { MetricNameSchema } from './operations';
 
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
 const MINUTE = 60_000;
@@ -9,7 +10,7 @@ const MINUTE = 60_000;
 export const AlertRuleInputSchema = z.strictObject({
   id: recordId.optional(),
   name: z.string().trim().min(1).max(200).optional(),
-  metric: z.string().min(1).max(100).describe('a name from the GET /metrics catalogue; an unknown one answers 400 listing them'),
+  metric: MetricNameSchema.describe('a name from the GET /metrics catalogue'),
   agentId: z.string().min(1).max(200).optional().describe('watch one agent; all agents when left out'),
   comparison: z.enum(ALERT_COMPARISONS),
   threshold: z.number().finite(),

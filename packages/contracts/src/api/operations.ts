@@ -6,8 +6,21 @@ import { listPageSchema, pagingQuery, queryTime } from './list';
 export const METRIC_INTERVALS = ['1m', '5m', '15m', '1h', '6h', '1d'] as const;
 export type MetricInterval = (typeof METRIC_INTERVALS)[number];
 
+const LATENCY_PARTS = ['asr', 'llm', 'total', 'tts'] as const;
+const LATENCY_STATS = ['avg', 'p50', 'p95', 'p99'] as const;
+const LATENCY_METRICS = LATENCY_PARTS.flatMap((part) => LATENCY_STATS.map((stat) => `latency.${part}_ms.${stat}` as const));
+
+/** Every metric GET /metrics answers and an alert rule may watch; the query service's catalogue defines each. */
+export const METRIC_NAMES = [
+  'calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred',
+  'events.ingested', 'feedback.rating.avg', ...LATENCY_METRICS, 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd',
+  'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted',
+] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+export const MetricNameSchema = z.enum(METRIC_NAMES);
+
 export const MetricQuerySchema = z.object({
-  name: z.string().min(1).max(100).describe('a name from the catalogue; an unknown one answers 400 listing them'),
+  name: MetricNameSchema,
   from: queryTime.optional().describe('defaults to 24 hours before `to`'),
   to: queryTime.optional().describe('defaults to now'),
   interval: z.enum(METRIC_INTERVALS).optional().describe('defaults to the finest that keeps the series within 1,000 points'),

@@ -1,5 +1,5 @@
 import { METRICS } from '@earshot/projector';
-import type { MetricInterval } from '@earshot/contracts';
+import { METRIC_NAMES, MetricNameSchema, type MetricInterval, type MetricName } from '@earshot/contracts';
 
 type CallStatusMeasure = 'total' | 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
 
@@ -44,7 +44,7 @@ function callMetrics(): Record<string, MetricDefinition> {
  * call started; rollup metrics by the minute the event happened; events
  * ingested by the UTC day Earshot received them.
  */
-export const METRIC_CATALOGUE: Readonly<Record<string, MetricDefinition>> = {
+export const METRIC_CATALOGUE = catalogueOf({
   ...callMetrics(),
   'calls.success_rate': { description: 'share of the calls started that ended completed, of those that ended', unit: 'ratio', source: { from: 'calls', measure: 'success_rate' } },
   ...latencyMetrics(),
@@ -59,9 +59,22 @@ export const METRIC_CATALOGUE: Readonly<Record<string, MetricDefinition>> = {
   'outcomes.count': { description: 'outcomes recorded', unit: 'outcomes', source: { from: 'outcomes', measure: 'count' } },
   'revenue.usd': { description: 'revenue of the outcomes recorded', unit: 'USD', source: { from: 'outcomes', measure: 'revenue' } },
   'events.ingested': { description: 'events ingested, per UTC day (daily resolution)', unit: 'events', source: { from: 'usage', measure: 'events_ingested' } },
-};
+});
 
-export const METRIC_NAMES = Object.keys(METRIC_CATALOGUE).sort();
+/** The definitions, checked at load against the names the contracts let clients ask for: one each, no more. */
+function catalogueOf(definitions: Record<string, MetricDefinition>): Readonly<Record<MetricName, MetricDefinition>> {
+  const names: readonly string[] = METRIC_NAMES;
+  const missing = names.filter((name) => !definitions[name]);
+  const extra = Object.keys(definitions).filter((name) => !names.includes(name));
+  if (missing.length > 0 || extra.length > 0) throw new Error(`metric catalogue and METRIC_NAMES differ: missing ${missing.join(', ') || 'none'}; not named ${extra.join(', ') || 'none'}`);
+  return definitions as Record<MetricName, MetricDefinition>;
+}
+
+/** A stored name (an alert rule's) read back: its definition, or undefined for a name the catalogue no longer has. */
+export function metricNamed(name: string): MetricDefinition | undefined {
+  const known = MetricNameSchema.safeParse(name);
+  return known.success ? METRIC_CATALOGUE[known.data] : undefined;
+}
 
 export const INTERVAL_MS: Record<MetricInterval, number> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '6h': 21_600_000, '1d': 86_400_000 };
 

@@ -15,7 +15,6 @@ import {
   type EventData,
 } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import { METRIC_CATALOGUE, METRIC_NAMES } from '../metrics/catalogue';
 import { pageOf, pagingOf } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -54,11 +53,6 @@ export function alertRuleOf(row: AlertRuleRow): AlertRule {
 export async function readAlertRule(tx: Queryable, id: string): Promise<AlertRule | undefined> {
   const [row] = (await tx.query(sql`select ${COLUMNS} from alert_rules where id = ${id} and not deleted`)) as AlertRuleRow[];
   return row && alertRuleOf(row);
-}
-
-function checkMetric(metric: string): void {
-  if (METRIC_CATALOGUE[metric]) return;
-  throw new ApiError('VALIDATION_ERROR', `unknown metric "${metric}"; valid names: ${METRIC_NAMES.join(', ')}`, { fields: [{ path: 'body.metric', message: `one of: ${METRIC_NAMES.join(', ')}` }] });
 }
 
 async function existingRule(db: ConnectionPool, request: FastifyRequest, id: string): Promise<AlertRule> {
@@ -105,7 +99,6 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
     config: { policy: policyOf('POST /alerts/rules', requestsPerMinute) },
   }, async (request, reply) => {
     const input = request.body;
-    checkMetric(input.metric);
     const rule = { ...input, name: input.name ?? null, agentId: input.agentId ?? null, description: input.description ?? null };
     const answer = await writes.write(request, { type: 'alert.rule.changed', id: input.id, data: changeOf(rule, 'created', by(request)) });
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
@@ -118,7 +111,6 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
   }, async (request, reply) => {
     const current = await existingRule(db, request, request.params.id);
     const patch = request.body;
-    if (patch.metric !== undefined) checkMetric(patch.metric);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const rule = { ...current, ...defined };
     const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf(rule, 'updated', by(request)) });
