@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES } from '../events/tenant-data';
-import { listPageSchema, pagingQuery } from './list';
+import { freeText, listPageSchema, pagingQuery } from './list';
 import { MetricNameSchema } from './operations';
 
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
@@ -9,7 +9,7 @@ const MINUTE = 60_000;
 /** A rule as a tenant writes it: "p95 total latency > 1,200 ms over 5 minutes, held for 5 minutes". */
 export const AlertRuleInputSchema = z.strictObject({
   id: recordId.optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: freeText(200).optional(),
   metric: MetricNameSchema.describe('a name from the GET /metrics catalogue'),
   agentId: z.string().min(1).max(200).optional().describe('watch one agent; all agents when left out'),
   comparison: z.enum(ALERT_COMPARISONS),

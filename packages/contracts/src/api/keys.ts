@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listPageSchema, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
 
 /** Where a key may be used: production keys start `ear_live_`, staging keys `ear_test_`. */
 export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
@@ -73,11 +73,11 @@ export type ApiKeyRecord = z.infer<typeof ApiKeyRecordSchema>;
 
 export const ApiKeyInputSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100),
+    name: freeText(100),
     scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).describe('at most the scopes of the key that creates it'),
     environment: z.enum(KEY_ENVIRONMENTS).default('production'),
     kind: z.enum(KEY_KINDS).optional().describe('live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent'),
-    workspace: z.string().trim().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - (1 to 64)').default('default'),
+    workspace: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - (1 to 64)').default('default'),
     ipAllowlist: z
       .union([z.literal('any'), z.array(addressOrNetwork).max(100)])
       .default('any')

@@ -3,8 +3,21 @@ import { z } from 'zod';
 /** The most items one page may hold, on every list route. */
 export const MAX_PAGE_LIMIT = 200;
 
-/** A date-time in a query string, with any offset. */
-export const queryTime = z.iso.datetime({ offset: true });
+/**
+ * Free text that is more than spaces, kept as sent: a trim would turn a
+ * string the document accepts (e.g. "\r") into an empty one.
+ */
+export const freeText = (max: number) => z.string().max(max).regex(/[^\t\n\v\f\r ]/, 'not only spaces');
+
+/**
+ * A date-time a client sends, with any offset, read as UTC. Years 0002 to
+ * 9998 only: PostgreSQL stores neither year 0 nor year 10000, which an
+ * offset could otherwise reach from year 0001 or 9999.
+ */
+export const queryTime = z.iso
+  .datetime({ offset: true })
+  .regex(/^(?!000[01]|9999)/, 'a year from 0002 to 9998')
+  .transform((value) => new Date(value).toISOString());
 
 /**
  * The one pagination scheme of every list route: an opaque keyset `cursor`

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../events/tenant-data';
-import { listPageSchema, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
 
-const text = (max: number) => z.string().trim().min(1).max(max);
 /** A client-chosen id: writing the same id again replaces (upserts) the record. */
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
 
@@ -20,11 +19,11 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export const OutcomeInputSchema = z.strictObject({
   id: recordId.optional(),
-  callId: text(200),
-  agent: text(200).optional(),
-  type: text(100),
+  callId: freeText(200),
+  agent: freeText(200).optional(),
+  type: freeText(100),
   value: z.string().max(2_000).optional(),
-  source: text(100).optional(),
+  source: freeText(100).optional(),
   revenueUsd: z.number().finite().optional(),
 });
 export type OutcomeInput = z.infer<typeof OutcomeInputSchema>;
@@ -51,14 +50,14 @@ export const IncidentSchema = z.object({
 
 export const IncidentInputSchema = z.strictObject({
   id: recordId.optional(),
-  title: text(300),
+  title: freeText(300),
   severity: z.enum(INCIDENT_SEVERITIES),
   status: z.enum(INCIDENT_STATUSES).default('open'),
   description: z.string().max(10_000).optional(),
-  affectedAgents: z.array(text(200)).max(100).default([]),
-  affectedCalls: z.array(text(200)).max(1_000).default([]),
+  affectedAgents: z.array(freeText(200)).max(100).default([]),
+  affectedCalls: z.array(freeText(200)).max(1_000).default([]),
   startedAt: queryTime.optional(),
-  openedBy: text(200).optional(),
+  openedBy: freeText(200).optional(),
 });
 export type IncidentInput = z.infer<typeof IncidentInputSchema>;
 
@@ -78,13 +77,13 @@ export const DeploymentSchema = z.object({
 
 export const DeploymentInputSchema = z.strictObject({
   id: recordId.optional(),
-  agent: text(200),
-  version: text(100),
+  agent: freeText(200),
+  version: freeText(100),
   deployedAt: queryTime.optional().describe('defaults to when the request arrived'),
-  previousVersion: text(100).optional(),
-  environment: text(100).optional(),
+  previousVersion: freeText(100).optional(),
+  environment: freeText(100).optional(),
   description: z.string().max(10_000).optional(),
-  deployedBy: text(200).optional(),
+  deployedBy: freeText(200).optional(),
 });
 export type DeploymentInput = z.infer<typeof DeploymentInputSchema>;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, ApiError, ErrorBodySchema, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema } from '@earshot/contracts';
+import { AcceptedWriteSchema, ApiError, ErrorBodySchema, freeText, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -11,12 +11,14 @@ import type { TenantWrites } from '../tenant-writes';
 const IncidentPatchSchema = z.strictObject({
   status: z.enum(INCIDENT_STATUSES).optional(),
   severity: z.enum(INCIDENT_SEVERITIES).optional(),
-  title: z.string().trim().min(1).max(300).optional(),
+  title: freeText(300).optional(),
   description: z.string().max(10_000).optional(),
-  note: z.string().trim().min(1).max(10_000).optional().describe('added to the incident timeline'),
+  note: freeText(10_000).optional().describe('added to the incident timeline'),
   affectedAgents: z.array(z.string().min(1).max(200)).max(100).optional(),
   affectedCalls: z.array(z.string().min(1).max(200)).max(1_000).optional(),
-}).refine((patch) => Object.values(patch).some((value) => value !== undefined), 'change at least one field');
+})
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'change at least one field')
+  .meta({ minProperties: 1 });
 
 /** PATCH /incidents/{id}: moves an incident along open → acknowledged → resolved (or any other status), with a note for its timeline. */
 export function registerIncidentChangeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
