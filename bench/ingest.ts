@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
 import { openDatabase, sql } from '@earshot/db';
+import { pacedLoad, type PacedRequest } from './paced-load';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -10,6 +11,9 @@ import type { Bench, BenchContext } from './run';
  * process (real broker, real Postgres), beside the same load on a bare
  * Fastify route that answers 202, in the same run on the same machine; then
  * the gateway again at half its peak rate, where p99 must stay ≤ 50 ms.
+ * The half-peak run is an evenly paced open-loop load (see paced-load.ts):
+ * autocannon's rate limit sends each second's quota as one burst, so its p99
+ * measured the burst, not the rate.
  */
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
@@ -51,9 +55,19 @@ const bench: Bench = async (context) => {
     const bareRun = await load(bare, 'bare Fastify 202');
     const gatewayRun = await load(gateway, 'gateway (signed ingest)');
     const halfRate = Math.max(1, Math.floor(gatewayRun.requests.average / 2));
-    const halfRun = await load(gateway, `gateway at half peak (${halfRate} req/s)`, { overallRate: halfRate });
+    const halfLabel = `gateway at half peak, paced (${halfRate} req/s)`;
+    let halfSent = 0;
+    const halfRun = await pacedLoad({
+      url: `${gateway}/api/v1/webhooks/ingest`,
+      rate: halfRate,
+      seconds,
+      connections,
+      next: () => signedRequest(credentials, `bench-${process.pid}-half-${halfSent++}`),
+      onSecond: (second) => context.progress(`${halfLabel}: ${second} of ${seconds} s`),
+    });
+    context.report(`${halfLabel}: ${Math.round(halfRun.rps)} req/s, p50 ${halfRun.p50} ms, p99 ${halfRun.p99} ms, non-2xx ${halfRun.non2xx}, errors ${halfRun.errors}`);
     const ratio = gatewayRun.requests.average / bareRun.requests.average;
-    context.report(`ratio gateway / bare: ${ratio.toFixed(2)} (target ≥ 0.30); p99 at half peak ${halfRun.latency.p99} ms (target ≤ 50)`);
+    context.report(`ratio gateway / bare: ${ratio.toFixed(2)} (target ≥ 0.30); p99 at half peak ${halfRun.p99} ms (target ≤ 50)`);
     return {
       connections,
       seconds,
@@ -64,10 +78,11 @@ const bench: Bench = async (context) => {
       gateway_p50_ms: gatewayRun.latency.p50,
       gateway_p99_ms: gatewayRun.latency.p99,
       ratio: Number(ratio.toFixed(3)),
-      half_peak_rps: Math.round(halfRun.requests.average),
-      half_peak_p50_ms: halfRun.latency.p50,
-      half_peak_p99_ms: halfRun.latency.p99,
+      half_peak_rps: Math.round(halfRun.rps),
+      half_peak_p50_ms: halfRun.p50,
+      half_peak_p99_ms: halfRun.p99,
       gateway_non_2xx: gatewayRun.non2xx + halfRun.non2xx,
+      gateway_errors: gatewayRun.errors + halfRun.errors,
     };
   } finally {
     for (const child of children) child.kill('SIGTERM');
@@ -98,21 +113,7 @@ async function run(context: BenchContext, target: string, label: string, credent
     requests: [
       {
         // Every request is a new event, freshly signed, as a provider would send it.
-        setupRequest: (request) => {
-          const body = JSON.stringify(envelope(`bench-${process.pid}-${label.length}-${sent++}`));
-          const timestamp = String(Math.floor(Date.now() / 1000));
-          return {
-            ...request,
-            body,
-            headers: {
-              authorization: `Bearer ${credentials.apiKey}`,
-              'content-type': 'application/json',
-              'x-earshot-timestamp': timestamp,
-              'x-earshot-signature': signBody(credentials.webhookSecret, timestamp, Buffer.from(body)),
-              'x-earshot-provider': 'vapi',
-            },
-          };
-        },
+        setupRequest: (request) => ({ ...request, ...signedRequest(credentials, `bench-${process.pid}-${label.length}-${sent++}`) }),
       },
     ],
   };
@@ -137,6 +138,21 @@ async function createTenant(gateway: string): Promise<Credentials> {
   });
   if (response.status !== 201) throw new Error(`creating the bench tenant answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Credentials;
+}
+
+function signedRequest(credentials: Credentials, key: string): PacedRequest {
+  const body = JSON.stringify(envelope(key));
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    body,
+    headers: {
+      authorization: `Bearer ${credentials.apiKey}`,
+      'content-type': 'application/json',
+      'x-earshot-timestamp': timestamp,
+      'x-earshot-signature': signBody(credentials.webhookSecret, timestamp, Buffer.from(body)),
+      'x-earshot-provider': 'vapi',
+    },
+  };
 }
 
 function envelope(key: string) {
