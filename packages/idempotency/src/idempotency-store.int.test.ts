@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, migrate, openDatabase, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { openTestDatabase } from '../../../test/support/database';
 import { IDEMPOTENCY_MIGRATIONS } from './index';
-import { IdempotencyStore } from './idempotency-store';
+import { IdempotencyStore, type Claim } from './idempotency-store';
 
 const HOUR = 3_600_000;
 const hash = Buffer.alloc(32, 1);
@@ -76,5 +76,48 @@ describe('IdempotencyStore', () => {
     at += 25 * HOUR;
     expect(await s.sweep()).toBeGreaterThan(0);
     expect(await s.claim([{ tenantId, key: 'old', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
+  });
+
+  it('answers a key and claims others in one statement; a claim of the key answered beside it gets that answer', async () => {
+    const tenantId = randomUUID();
+    const s = store(db);
+    await s.claim([{ tenantId, key: 'answered-beside', requestHash: hash }]);
+    // While this claim is written, the next three queue up and go out together.
+    const first = s.claim([{ tenantId, key: 'first', requestHash: hash }]);
+    const answering = s.complete([{ tenantId, key: 'answered-beside', status: 202, response: { ok: true, id: 'e2' } }]);
+    const claims = s.claim([
+      { tenantId, key: 'new', requestHash: hash },
+      { tenantId, key: 'answered-beside', requestHash: hash },
+    ]);
+    await first;
+    await answering;
+    expect(await claims).toEqual([{ state: 'claimed' }, { state: 'done', status: 202, response: { ok: true, id: 'e2' }, requestHash: hash }]);
+  });
+
+  it('goes again as two statements when its answers and claims deadlock with another process', async () => {
+    const tenantId = randomUUID();
+    const s = store(db);
+    await s.claim([{ tenantId, key: 'ours', requestHash: hash }]);
+    let claiming: Promise<Claim[]> | undefined;
+    let answering: Promise<void> | undefined;
+    await other.tx(async (tx) => {
+      // Our statement, not this one, must be the one the deadlock detector undoes.
+      await tx.query(sql`set local deadlock_timeout = '30s'`);
+      // Another process locks `ours`, as its own claim of a copy would.
+      await tx.query(sql`update idempotency_keys set lease_until = lease_until where tenant_id = ${tenantId} and key = 'ours'`);
+      const first = s.claim([{ tenantId, key: 'first', requestHash: hash }]);
+      answering = s.complete([{ tenantId, key: 'ours', status: 202, response: { ok: true } }]);
+      claiming = s.claim([{ tenantId, key: 'theirs', requestHash: hash }]);
+      await first;
+      // Our statement has claimed `theirs` and waits to answer `ours`; claiming `theirs` there too closes the cycle.
+      while (((await tx.query(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)) as { n: number }[])[0]?.n === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await tx.query(sql`insert into idempotency_keys (tenant_id, scope, key, request_hash, state, created_at, lease_until)
+        values (${tenantId}, 'test', 'theirs', ${hash}, 'in_flight', ${now()}, ${new Date(at + 30_000)})`);
+    });
+    await answering;
+    expect(await claiming).toEqual([{ state: 'in_flight' }]);
+    expect(await s.claim([{ tenantId, key: 'ours', requestHash: hash }])).toEqual([{ state: 'done', status: 202, response: { ok: true }, requestHash: hash }]);
   });
 });

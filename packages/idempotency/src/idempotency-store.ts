@@ -42,23 +42,24 @@ interface KeyRow {
 
 type Answer = Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer;
 
+/** What one round trip carries: claims of new keys, and answers of keys claimed before. */
+type Operation = { claim: IdempotencyRequest } | { answer: Answer };
+
 const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
 const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0);
 
 const DEFAULT_LEASE_MS = 30_000;
+const DEADLOCK_DETECTED = '40P01';
 
 /**
  * Idempotency keys in Postgres, shared by every process: the first request
- * claims a key with one insert, later ones get its answer. Every call takes
- * many requests at once so a batch costs one round trip.
+ * claims a key with one insert, later ones get its answer. Claims and
+ * answers queue together and go out in one statement, so under load a
+ * batch of requests costs one round trip for both.
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
-  private readonly claims = new GroupCommit<IdempotencyRequest, Claim>((requests) => this.claimNow(requests));
-  private readonly answers = new GroupCommit<Answer, void>(async (answers) => {
-    await this.completeNow(answers);
-    return answers.map(() => undefined);
-  });
+  private readonly writes = new GroupCommit<Operation, Claim | null>((operations) => this.write(operations));
 
   constructor(
     private readonly db: ConnectionPool,
@@ -69,10 +70,55 @@ export class IdempotencyStore {
 
   /** Claims each key, or tells who has it. A key given twice (here or by concurrent callers) is claimed once; the other copy is in flight. */
   claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
-    return requests.length === 0 ? Promise.resolve([]) : this.claims.add(requests);
+    if (requests.length === 0) return Promise.resolve([]);
+    return this.writes.add(requests.map((claim) => ({ claim }))).then((claims) => claims.map((claim) => claim ?? { state: 'in_flight' }));
   }
 
-  private async claimNow(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
+  /** Stores the answers of claimed keys; later requests with these keys get them back. */
+  async complete(answers: readonly Answer[]): Promise<void> {
+    if (answers.length > 0) await this.writes.add(answers.map((answer) => ({ answer })));
+  }
+
+  private async write(operations: readonly Operation[]): Promise<(Claim | null)[]> {
+    const answers = operations.flatMap((operation) => ('answer' in operation ? [operation.answer] : []));
+    const answered = new Set(answers.map(identity));
+    // One statement cannot both answer a key and claim it: such a claim goes in a second statement, which sees the answer.
+    const alongside: { at: number; request: IdempotencyRequest }[] = [];
+    const after: { at: number; request: IdempotencyRequest }[] = [];
+    operations.forEach((operation, at) => {
+      if ('claim' in operation) (answered.has(identity(operation.claim)) ? after : alongside).push({ at, request: operation.claim });
+    });
+    const results: (Claim | null)[] = operations.map(() => null);
+    const place = (claims: readonly { at: number }[], found: readonly Claim[]) => claims.forEach(({ at }, i) => (results[at] = found[i] ?? null));
+    place(alongside, await this.claimAndAnswer(alongside.map((c) => c.request), answers));
+    if (after.length > 0) place(after, await this.claimAndAnswer(after.map((c) => c.request), []));
+    return results;
+  }
+
+  private async claimAndAnswer(requests: readonly IdempotencyRequest[], answers: readonly Answer[]): Promise<Claim[]> {
+    try {
+      return await this.claimNow(requests, answers);
+    } catch (error) {
+      // One statement answering and claiming locks rows out of the one order claims keep: a deadlock with another process undoes it whole, so it goes again as two.
+      if (answers.length === 0 || requests.length === 0 || !(error instanceof Error) || !('code' in error) || error.code !== DEADLOCK_DETECTED) throw error;
+      await this.claimNow([], answers);
+      return this.claimNow(requests, []);
+    }
+  }
+
+  private async claimNow(requests: readonly IdempotencyRequest[], unorderedAnswers: readonly Answer[]): Promise<Claim[]> {
+    const answers = [...unorderedAnswers].sort(byIdentity);
+    const answering =
+      answers.length === 0
+        ? null
+        : sql`update idempotency_keys k set state = 'done', status = a.status, response = a.response::jsonb
+          from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
+            as a (tenant_id, key, status, response)
+         where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`;
+    if (requests.length === 0) {
+      if (answering) await this.db.query(answering);
+      return [];
+    }
     const now = this.options.now();
     const seen = new Set<string>();
     const firsts: IdempotencyRequest[] = [];
@@ -84,7 +130,9 @@ export class IdempotencyStore {
     }
     // Concurrent statements take row locks in one order, so they queue instead of deadlocking.
     firsts.sort(byIdentity);
+    // A data-modifying WITH runs to completion even though nothing reads it.
     const claimedRows = (await this.db.query(sql`
+      ${answering ? sql`with answered as (${answering} returning 1)` : sql``}
       insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
       select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)}
         from unnest(${firsts.map((r) => r.tenantId)}::uuid[], ${firsts.map((r) => r.key)}::text[], ${firsts.map((r) => r.requestHash)}::bytea[]) as i (tenant_id, key, request_hash)
@@ -117,23 +165,9 @@ export class IdempotencyStore {
     });
   }
 
-  /** Stores the answers of claimed keys; later requests with these keys get them back. */
-  async complete(answers: readonly Answer[]): Promise<void> {
-    if (answers.length > 0) await this.answers.add(answers);
-  }
-
-  private async completeNow(unordered: readonly Answer[]): Promise<void> {
-    const answers = [...unordered].sort(byIdentity);
-    await this.db.query(sql`
-      update idempotency_keys k set state = 'done', status = a.status, response = a.response::jsonb
-        from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
-          as a (tenant_id, key, status, response)
-       where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`);
-  }
-
   /** Resolves once every claim and answer handed over so far is written: call before closing the pool. */
   async settled(): Promise<void> {
-    await Promise.all([this.claims.settled(), this.answers.settled()]);
+    await this.writes.settled();
   }
 
   /** Gives claimed keys up (the work failed), so a retry can claim them afresh. */
