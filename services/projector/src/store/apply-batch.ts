@@ -4,7 +4,7 @@ import { deadLetterOf } from '../dead-letters';
 import { decodeRecord, type Decoded } from '../decode-record';
 import type { Derived } from '../effects';
 import { claimPosition, savePosition } from './positions';
-import { ConcurrentWrite, writeTenant, type Tx } from './write-tenant';
+import { ConcurrentWrite, writeTenants, type Tx } from './write-tenant';
 
 /** Taken shared by every live batch and exclusively by a replay's swap, so the swap sees the live positions standing still. */
 export const SWAP_LOCK = 7_420_260_404;
@@ -70,7 +70,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
       for (let attempt = 1; attempt <= maxTries && !done; attempt++) {
         await tx.query(sql`savepoint projector_event`);
         try {
-          applied += await writeTenant(tx, derived.tenantId, [derived]);
+          applied += await writeTenants(tx, [[derived.tenantId, [derived]]]);
           await tx.query(sql`release savepoint projector_event`);
           done = true;
         } catch (error) {
@@ -101,8 +101,12 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
       applied = await applyOneByOne(tx, good, poison);
     } else {
       const byTenant = new Map<string, Derived[]>();
-      for (const { derived } of good) byTenant.set(derived.tenantId, [...(byTenant.get(derived.tenantId) ?? []), derived]);
-      for (const [tenantId, derived] of [...byTenant].sort(([a], [b]) => (a < b ? -1 : 1))) applied += await writeTenant(tx, tenantId, derived);
+      for (const { derived } of good) {
+        const mine = byTenant.get(derived.tenantId);
+        if (mine) mine.push(derived);
+        else byTenant.set(derived.tenantId, [derived]);
+      }
+      applied = await writeTenants(tx, [...byTenant].sort(([a], [b]) => (a < b ? -1 : 1)));
     }
     if (poison.length > 0) await log.append(poison.map((p) => deadLetterOf(p.record, p.poison, now())));
     await savePosition(tx, topic, partition, BigInt(last.record.offset) + 1n);

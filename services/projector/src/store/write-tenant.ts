@@ -12,16 +12,25 @@ export class ConcurrentWrite extends Error {
 
 const ident = (name: string) => sql.ident(name);
 const list = (names: readonly string[]) => sql.join(names.map(ident), sql`, `);
+/** A row's key within its tenant (tenant_id left out): also the order rows are written, and so locked, in. */
 const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
-const byKey = <T extends { sortKey: string }>(a: T, b: T) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0);
 
-/** Rows as one jsonb parameter, cast by Postgres to the table's own row type. */
+/** The values of a map of rows by key, in key order. */
+function inKeyOrder<T>(pending: ReadonlyMap<string, T>): T[] {
+  return [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+}
+
+/** Rows (without tenant_id) as one jsonb parameter, cast by Postgres to the table's own row type. */
 function rowsOf(table: string, rows: readonly Row[]): SQLQuery {
   return sql`jsonb_populate_recordset(null::${ident(table)}, ${JSON.stringify(rows)}::jsonb)`;
 }
 
-function insertRows(table: string, columns: readonly string[], rows: readonly Row[]): SQLQuery {
-  return sql`insert into ${ident(table)} as t (${list(columns)}) select ${list(columns)} from ${rowsOf(table, rows)}`;
+/** A table's key; a register of one row per tenant (billing_plans) has no columns besides tenant_id. */
+const conflictTarget = (projection: { key: readonly string[] }) => list(['tenant_id', ...projection.key]);
+
+/** The tenant goes in once, as a parameter, rather than in every row. */
+function insertRows(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[]): SQLQuery {
+  return sql`insert into ${ident(table)} as t (tenant_id, ${list(columns)}) select ${tenantId}::uuid, ${list(columns)} from ${rowsOf(table, rows)}`;
 }
 
 /** One table's multi-row upsert; documents expect every row written (else a concurrent writer got there first). */
@@ -31,17 +40,45 @@ interface TableWrite {
   expected: number | null;
 }
 
+/** One tenant's events of a batch: all of them, or one alone when a failing batch goes event by event. */
+export type TenantEvents = readonly [tenantId: string, derived: readonly Derived[]];
+
 /**
- * Applies one tenant's events inside the caller's transaction, which already
- * runs as the projector role: the tenant is set first, so row-level security
- * checks every row written. Events already applied are dropped first. Four
- * statements whatever the events: set the tenant, claim the events, read the
- * read-merge-write rows, and one statement that upserts every table at once
- * (a data-modifying CTE per table).
+ * Applies tenants' events inside the caller's transaction, which already runs
+ * as the projector role: each tenant is set before its statements, so
+ * row-level security checks every row written. Per tenant: set it, claim its
+ * events and read its read-merge-write rows in one statement, and upsert its
+ * tables in one (a data-modifying CTE per table). The counters (a tenant's
+ * day, an agent's minute) are rows every concurrent batch adds to, so they
+ * come last, just before the commit, to hold their locks for a few round
+ * trips rather than the whole batch; always in descending tenant order, so
+ * two batches never wait on each other in a cycle. Returns the events applied.
  */
-export async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<number> {
-  await switchTenant(tx, tenantId);
-  const fresh = await firstTimeOnly(tx, tenantId, derived);
+export async function writeTenants(tx: Tx, tenants: readonly TenantEvents[]): Promise<number> {
+  let applied = 0;
+  let current: string | null = null;
+  const counted: { tenantId: string; writes: TableWrite[] }[] = [];
+  for (const [tenantId, derived] of tenants) {
+    await switchTenant(tx, tenantId);
+    current = tenantId;
+    const written = await writeTenant(tx, tenantId, derived);
+    applied += written.applied;
+    if (written.counters.length > 0) counted.push({ tenantId, writes: written.counters });
+  }
+  for (const { tenantId, writes } of counted.sort((a, b) => (a.tenantId < b.tenantId ? 1 : a.tenantId > b.tenantId ? -1 : 0))) {
+    if (tenantId !== current) await switchTenant(tx, tenantId);
+    current = tenantId;
+    await writeAll(tx, writes);
+  }
+  return applied;
+}
+
+/** Writes every table but the counters, whose writes it returns; the tenant is already set. */
+async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<{ applied: number; counters: TableWrite[] }> {
+  const unique = new Map<string, Derived>();
+  for (const d of derived) if (!unique.has(d.dedupeKey)) unique.set(d.dedupeKey, d);
+  if (unique.size === 0) return { applied: 0, counters: [] };
+  const { fresh, stored } = await claimAndRead(tx, tenantId, unique);
 
   const documents = new Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>();
   const registers = new Map<RegisterProjection, Map<string, Row>>();
@@ -68,17 +105,15 @@ export async function writeTenant(tx: Tx, tenantId: string, derived: readonly De
   }
 
   const writes: TableWrite[] = [];
-  const stored = await readDocuments(tx, tenantId, documents);
   for (const [projection, pending] of documents) {
-    const { write, contributed } = documentWrite(tenantId, projection, [...pending.values()], stored);
+    const { write, contributed } = documentWrite(tenantId, projection, pending, stored);
     writes.push(write);
     const target = projection.contribution?.to;
     if (target) for (const row of contributed) addCount(counters, target, row);
   }
-  for (const [projection, pending] of registers) writes.push(registerWrite(tenantId, projection, [...pending.values()]));
-  for (const [projection, pending] of counters) writes.push(counterWrite(tenantId, projection, [...pending.values()]));
+  for (const [projection, pending] of registers) writes.push(registerWrite(tenantId, projection, pending));
   await writeAll(tx, writes);
-  return fresh.length;
+  return { applied: fresh.length, counters: [...counters].map(([projection, pending]) => counterWrite(tenantId, projection, pending)) };
 }
 
 async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
@@ -93,80 +128,93 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
   });
 }
 
-async function firstTimeOnly(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<Derived[]> {
-  const first = new Map<string, Derived>();
-  for (const d of derived) if (!first.has(d.dedupeKey)) first.set(d.dedupeKey, d);
-  if (first.size === 0) return [];
-  const inserted: { idempotency_key: string }[] = await tx.query(sql`
-    insert into applied_events (tenant_id, idempotency_key)
-    select ${tenantId}::uuid, k from unnest(${[...first.keys()]}::text[]) as k
-    on conflict do nothing
-    returning idempotency_key`);
-  return inserted.map((r) => first.get(r.idempotency_key)).filter((d): d is Derived => d !== undefined);
-}
-
 type StoredDocuments = Map<string, { facts: Cell; revision: number }>;
 
-/** The stored facts of every row the batch touches, all tables in one statement, keyed by table and key. */
-async function readDocuments(tx: Tx, tenantId: string, documents: Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>): Promise<StoredDocuments> {
-  const reads = [...documents].map(([projection, pending]) => {
-    const keys = ['tenant_id', ...projection.key];
-    const wanted = [...pending.values()].map((i) => ({ tenant_id: tenantId, ...i.key }));
+/**
+ * One statement: claims the events (those whose tenant and key were applied
+ * before are dropped) and reads the stored facts of every read-merge-write
+ * row they touch, keyed by table and key. Reading for a repeated event too
+ * costs a row read at most, and saves a round trip for every batch.
+ */
+async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string, Derived>): Promise<{ fresh: Derived[]; stored: StoredDocuments }> {
+  const wanted = new Map<DocumentProjection<unknown>, Map<string, Row>>();
+  for (const { effects } of unique.values()) {
+    for (const effect of effects) {
+      if (!('facts' in effect)) continue;
+      const keys = wanted.get(effect.projection) ?? new Map<string, Row>();
+      keys.set(keyOf(effect.key, effect.projection.key), effect.key);
+      wanted.set(effect.projection, keys);
+    }
+  }
+  const reads = [...wanted].map(([projection, keys]) => {
+    const columns = list(projection.key);
     return sql`
-      select ${projection.table}::text as "table", jsonb_build_array(${list(keys)}) as key, facts, revision from ${ident(projection.table)}
-      where (${list(keys)}) in (select ${list(keys)} from ${rowsOf(projection.table, wanted)})`;
+      select ${projection.table}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
+      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${columns} from ${rowsOf(projection.table, [...keys.values()])})`;
   });
-  if (reads.length === 0) return new Map();
-  const rows: { table: string; key: Cell[]; facts: Cell; revision: number }[] = await tx.query(sql.join(reads, sql` union all `));
-  return new Map(rows.map((r) => [`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) }]));
+  const rows: { table: string | null; key: Cell; facts: Cell; revision: number }[] = await tx.query(sql`
+    with claimed as (
+      insert into applied_events (tenant_id, idempotency_key)
+      select ${tenantId}::uuid, k from unnest(${[...unique.keys()]}::text[]) as k
+      on conflict do nothing
+      returning idempotency_key)
+    select null::text as "table", to_jsonb(idempotency_key) as key, null::jsonb as facts, 0 as revision from claimed
+    ${sql.join(reads.map((read) => sql` union all ${read}`), sql``)}`);
+  const fresh: Derived[] = [];
+  const stored: StoredDocuments = new Map();
+  for (const r of rows) {
+    if (r.table === null) {
+      const d = unique.get(String(r.key));
+      if (d) fresh.push(d);
+    } else {
+      stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) });
+    }
+  }
+  return { fresh, stored };
 }
 
 /** Merge in TypeScript (the only place the merge rules live); `revision` catches a concurrent writer. */
-function documentWrite(tenantId: string, projection: DocumentProjection<unknown>, items: { key: Row; facts: unknown }[], stored: StoredDocuments): { write: TableWrite; contributed: Row[] } {
-  const keys = ['tenant_id', ...projection.key];
+function documentWrite(tenantId: string, projection: DocumentProjection<unknown>, pending: ReadonlyMap<string, { key: Row; facts: unknown }>, stored: StoredDocuments): { write: TableWrite; contributed: Row[] } {
   const contributed: Row[] = [];
-  const rows = items
-    .map(({ key, facts }) => {
-      const full = { tenant_id: tenantId, ...key };
-      const found = stored.get(`${projection.table}:${keyOf(full, keys)}`);
-      const before = found ? found.facts : null;
-      const after = before === null ? facts : projection.merge(before, facts);
-      if (projection.contribution) {
-        contributed.push(...projection.contribution.rows(after));
-        if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
-      }
-      const row: Row = { ...full, ...projection.row(after), facts: after as Cell, revision: (found?.revision ?? 0) + 1 };
-      return { row, sortKey: keyOf(full, keys) };
-    })
-    .sort(byKey)
-    .map((r) => r.row);
-  const columns = Object.keys(rows[0] ?? {});
-  const updated = columns.filter((c) => !keys.includes(c));
+  const rows = new Map<string, Row>();
+  for (const [slot, { key, facts }] of pending) {
+    const found = stored.get(`${projection.table}:${slot}`);
+    const before = found ? found.facts : null;
+    const after = before === null ? facts : projection.merge(before, facts);
+    if (projection.contribution) {
+      contributed.push(...projection.contribution.rows(after));
+      if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
+    }
+    rows.set(slot, { ...key, ...projection.row(after), facts: after as Cell, revision: (found?.revision ?? 0) + 1 });
+  }
+  const ordered = inKeyOrder(rows);
+  const columns = Object.keys(ordered[0] ?? {});
+  const updated = columns.filter((c) => !projection.key.includes(c));
   return {
     contributed,
     write: {
       table: projection.table,
-      expected: rows.length,
+      expected: ordered.length,
       statement: sql`
-        ${insertRows(projection.table, columns, rows)}
-        on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+        ${insertRows(projection.table, tenantId, columns, ordered)}
+        on conflict (${conflictTarget(projection)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
         where t.revision = excluded.revision - 1`,
     },
   };
 }
 
 /** Whole-row registers: a stored row gives way only to a higher precedence, so order never matters. */
-function registerWrite(tenantId: string, projection: RegisterProjection, items: Row[]): TableWrite {
-  const keys = ['tenant_id', ...projection.key];
-  const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const updated = columns.filter((c) => !keys.includes(c));
+function registerWrite(tenantId: string, projection: RegisterProjection, pending: ReadonlyMap<string, Row>): TableWrite {
+  const rows = inKeyOrder(pending);
+  const columns = new Set<string>();
+  for (const row of rows) for (const column in row) columns.add(column);
+  const updated = [...columns].filter((c) => !projection.key.includes(c));
   return {
     table: projection.table,
     expected: null,
     statement: sql`
-      ${insertRows(projection.table, columns, rows)}
-      on conflict (${list(keys)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+      ${insertRows(projection.table, tenantId, [...columns], rows)}
+      on conflict (${conflictTarget(projection)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
       where excluded.precedence > t.precedence`,
   };
 }
@@ -178,16 +226,13 @@ const MERGE_SQL: Record<CounterMerge, (column: SQLQuery) => SQLQuery> = {
   sketch: (c) => sql`earshot_sketch_merge(t.${c}, excluded.${c})`,
 };
 
-function counterWrite(tenantId: string, projection: CounterProjection, items: Row[]): TableWrite {
-  const keys = ['tenant_id', ...projection.key];
-  const rows = items.map((row) => ({ row: { tenant_id: tenantId, ...row }, sortKey: keyOf({ tenant_id: tenantId, ...row }, keys) })).sort(byKey).map((r) => r.row);
-  const columns = [...keys, ...Object.keys(projection.merge)];
+function counterWrite(tenantId: string, projection: CounterProjection, pending: ReadonlyMap<string, Row>): TableWrite {
   return {
     table: projection.table,
     expected: null,
     statement: sql`
-      ${insertRows(projection.table, columns, rows)}
-      on conflict (${list(keys)}) do update set ${sql.join(
+      ${insertRows(projection.table, tenantId, [...projection.key, ...Object.keys(projection.merge)], inKeyOrder(pending))}
+      on conflict (${conflictTarget(projection)}) do update set ${sql.join(
         Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
         sql`, `,
       )}`,
