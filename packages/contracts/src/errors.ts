@@ -12,7 +12,8 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_CONFLICT: 409,
-  IDEMPOTENCY_MISMATCH: 422,
+  // The spec answers a duplicate idempotency key with 409; reused with another body, it is that duplicate.
+  IDEMPOTENCY_MISMATCH: 409,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,

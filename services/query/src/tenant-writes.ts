@@ -41,9 +41,10 @@ export interface WriteAnswer {
  * The tenant's writes: each becomes an event on the log (the projector makes
  * it readable), answered 201 once the log holds it, recorded in the audit
  * log, and idempotent under the Idempotency-Key header: the same key and
- * body replay the first answer, another body is 422, a key still in flight
- * is 409. Keys are per tenant and shared by every POST route, so a key
- * reused on another route is another body.
+ * body replay the first answer, another body is 409 IDEMPOTENCY_MISMATCH,
+ * a key still in flight 409 IDEMPOTENCY_CONFLICT. Keys are per tenant and
+ * shared by every POST route, so a key reused on another route is another
+ * body.
  */
 export class TenantWrites {
   constructor(private readonly options: TenantWriteOptions) {}

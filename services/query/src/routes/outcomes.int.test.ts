@@ -57,10 +57,10 @@ describe('GET/POST /outcomes', () => {
     expect(audit.items.filter((e: { target: string }) => e.target === first.json().id)).toHaveLength(1);
   });
 
-  it('answers 422 IDEMPOTENCY_MISMATCH for the same key with another body, and keys are per tenant', async () => {
+  it('answers 409 IDEMPOTENCY_MISMATCH for the same key with another body (the status the spec gives a duplicate key), and keys are per tenant', async () => {
     await query.post('/outcomes', acme.apiKey, { callId: 'call-4', type: 'booking' }, 'key-reused');
     const other = await query.post('/outcomes', acme.apiKey, { callId: 'call-4', type: 'refund' }, 'key-reused');
-    expect(other.statusCode).toBe(422);
+    expect(other.statusCode).toBe(409);
     expect(other.json()).toMatchObject({ ok: false, code: 'IDEMPOTENCY_MISMATCH' });
     const globexSameKey = await query.post('/outcomes', globex.apiKey, { callId: 'call-4', type: 'refund' }, 'key-reused');
     expect(globexSameKey.statusCode).toBe(201);
