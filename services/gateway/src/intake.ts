@@ -141,7 +141,8 @@ export class Intake {
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
     void this.options.idempotency.complete(answers).catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
-    const given = keys.filter((k) => !events.some((e) => e.candidate.event.idempotency_key === k.key));
+    const appended = new Set(events.map((e) => e.candidate.event.idempotency_key));
+    const given = keys.filter((k) => !appended.has(k.key));
     if (given.length > 0) await this.options.idempotency.release(given).catch(() => undefined);
   }
 
