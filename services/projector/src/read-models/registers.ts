@@ -39,6 +39,9 @@ export function maxTime(a: string | null, b: string | null): string | null {
 
 /** Per-key merge of two maps with the same rule for every key. */
 export function mergeMaps<T>(a: Record<string, T>, b: Record<string, T>, merge: (x: T, y: T) => T): Record<string, T> {
+  // Most events of a call carry no entries: merging them must not copy the call's map each time.
+  if (isEmpty(b)) return a;
+  if (isEmpty(a)) return b;
   const out: Record<string, T> = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const mine = out[key];
@@ -52,7 +55,15 @@ export function sortKeys<T>(map: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(map).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 }
 
-export function union(a: readonly string[], b: readonly string[]): string[] {
+function isEmpty(map: Record<string, unknown>): boolean {
+  for (const _key in map) return false;
+  return true;
+}
+
+/** Sets are sorted arrays without repeats (as union makes them, or of one element), so an empty side leaves the other as it is. */
+export function union(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
   return [...new Set([...a, ...b])].sort();
 }
 

@@ -240,7 +240,8 @@ function counterWrite(tenantId: string, projection: CounterProjection, pending: 
 }
 
 function addInto(into: Row, row: Row, merge: Readonly<Record<string, CounterMerge>>): void {
-  for (const [column, rule] of Object.entries(merge)) {
+  for (const column in merge) {
+    const rule = merge[column];
     const x = into[column] ?? null;
     const y = row[column] ?? null;
     if (y === null) continue;
@@ -253,24 +254,28 @@ function addInto(into: Row, row: Row, merge: Readonly<Record<string, CounterMerg
     else if (rule === 'max') into[column] = Math.max(Number(x), Number(y));
     else {
       const sketch = x as Sketch;
-      for (const [bucket, count] of Object.entries(y as Sketch)) sketch[bucket] = (sketch[bucket] ?? 0) + count;
+      const more = y as Sketch;
+      for (const bucket in more) sketch[bucket] = (sketch[bucket] ?? 0) + (more[bucket] ?? 0);
     }
   }
 }
 
 function addCount(counters: Map<CounterProjection, Map<string, Row>>, projection: CounterProjection, row: Row): void {
-  const pending = counters.get(projection) ?? new Map<string, Row>();
+  let pending = counters.get(projection);
+  if (!pending) {
+    pending = new Map<string, Row>();
+    counters.set(projection, pending);
+  }
   const slot = keyOf(row, projection.key);
   const mine = pending.get(slot);
   if (mine) {
     addInto(mine, row, projection.merge);
   } else {
     const fresh: Row = { ...row };
-    for (const column of Object.keys(projection.merge)) fresh[column] = null;
+    for (const column in projection.merge) fresh[column] = null;
     addInto(fresh, row, projection.merge);
     pending.set(slot, fresh);
   }
-  counters.set(projection, pending);
 }
 
 /** Takes back what a row contributed before a change: only additive counters can be taken back. */

@@ -57,9 +57,9 @@ export interface CallFacts {
   feedback: Register<{ rating: number | null; ratingScale: number | null }> | null;
   /** Latest latency report per turn id. */
   turns: Record<string, Register<TurnLatency>>;
-  toolCallIds: string[];
+  toolCallIds: readonly string[];
   /** Stamps of provider errors: a set, so a repeated event counts once. */
-  providerErrors: string[];
+  providerErrors: readonly string[];
 }
 
 export function emptyCallFacts(callId: string, provider: string, providerCallId: string): CallFacts {
