@@ -1,11 +1,10 @@
-export { callDetailStatement, callPageStatement, readCallDetail, readCallPage } from './routes/calls';
+export { callDetailStatement, callPageStatement, callPaging, readCallDetail, readCallPage } from './routes/calls';
 export { readAlertPage } from './routes/alerts';
 export { readIncidentPage } from './routes/incidents';
 export { readOutcomePage } from './routes/outcomes';
 export { readMetric, readSeries, seriesStatement, type SeriesRequest } from './routes/metrics';
 export { liveStatement, LIVE_WINDOW_MS, readLiveSnapshot } from './routes/realtime';
 export { METRIC_CATALOGUE, metricNamed } from './metrics/catalogue';
-export { pagingOf } from './paging';
 export { queryModule, QUERY_MIGRATIONS, type QueryOptions } from './query';
 export { ROUTE_SCOPES } from './route-scopes';
 export { readAs, tenantOf } from './tenant-scope';

@@ -10,14 +10,14 @@ import type { Paging } from './paging';
 export function newestFirst(time: string, id: string, paging: Paging): { where: SQLQuery; order: SQLQuery; window: SQLQuery } {
   const t = sql.ident(time);
   const i = sql.ident(id);
-  const after = paging.mode === 'cursor' ? paging.after : null;
+  const after = paging.after;
   const where = after ? sql`(${t} < ${after.v}::timestamptz or (${t} = ${after.v}::timestamptz and ${i}::text > ${after.id}))` : sql`true`;
   return { where, order: sql`order by ${t} desc, ${i} asc`, window: windowOf(paging) };
 }
 
-/** `limit + 1` rows (the extra one tells whether a next page exists), from the page's offset in page mode. */
+/** `limit + 1` rows (the extra one tells whether a next page exists), from the page's offset. */
 export function windowOf(paging: Paging): SQLQuery {
-  return paging.mode === 'page' ? sql`limit ${paging.limit + 1} offset ${paging.offset}` : sql`limit ${paging.limit + 1}`;
+  return paging.offset > 0 ? sql`limit ${paging.limit + 1} offset ${paging.offset}` : sql`limit ${paging.limit + 1}`;
 }
 
 export const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());

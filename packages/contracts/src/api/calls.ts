@@ -78,7 +78,7 @@ export const CallDetailSchema = z.object({
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 
-export const CallListQuerySchema = pagingQuery(50).extend({
+export const CallListQuerySchema = pagingQuery(50, 'uuid').extend({
   status: z.enum(CALL_RESOURCE_STATUSES).optional(),
   agentId: z.string().min(1).max(200).optional(),
   from: queryTime.optional().describe('calls started at or after'),

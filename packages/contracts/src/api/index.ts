@@ -6,3 +6,4 @@ export * from './alert-rules';
 export * from './billing';
 export * from './deployment-impact';
 export * from './keys';
+export * from './cursor';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPattern, type CursorIdKind } from './cursor';
 
 /** The most items one page may hold, on every list route. */
 export const MAX_PAGE_LIMIT = 200;
@@ -20,15 +21,16 @@ export const queryTime = z.iso
   .transform((value) => new Date(value).toISOString());
 
 /**
- * The one pagination scheme of every list route: an opaque keyset `cursor`
- * (from the previous page's `nextCursor`), or `page` numbers; `limit` items
- * a page (at most 200).
+ * The one pagination scheme of every list route: a keyset `cursor` (the
+ * previous page's `nextCursor`), `page` numbers, or both (page numbers
+ * counted from the cursor); `limit` items a page (at most 200). `id` is how
+ * the route's cursors spell a row id.
  */
-export function pagingQuery(defaultLimit: number) {
+export function pagingQuery(defaultLimit: number, id: CursorIdKind) {
   return z.object({
-    cursor: z.string().min(1).max(512).optional().describe('nextCursor of the previous page; opaque'),
+    cursor: z.string().regex(cursorPattern(id), 'a nextCursor this list gave').optional().describe('nextCursor of the previous page: the page after that position'),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(defaultLimit).describe(`items per page, 1 to ${MAX_PAGE_LIMIT}`),
-    page: z.coerce.number().int().min(1).max(1_000_000).optional().describe('page number (from 1), instead of a cursor'),
+    page: z.coerce.number().int().min(1).max(1_000_000).optional().describe('page number (from 1), counted from the cursor when one is given'),
   });
 }
 

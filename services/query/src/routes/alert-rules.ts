@@ -12,16 +12,18 @@ import {
   IdempotencyHeadersSchema,
   RecordIdParamsSchema,
   type AlertRule,
+  type CursorKinds,
   type EventData,
 } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { windowOf } from '../keyset';
 import { pageOf, pagingOf } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
-const SORT = 'id';
+const CURSOR: CursorKinds = { value: 'none', id: 'text' };
 
 interface AlertRuleRow {
   id: string;
@@ -82,11 +84,11 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
     schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
   }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
-    const after = paging.mode === 'cursor' && paging.after ? sql`id > ${paging.after.id}` : sql`true`;
-    const window = paging.mode === 'cursor' ? sql`limit ${paging.limit + 1}` : sql`limit ${paging.limit + 1} offset ${paging.offset}`;
+    const paging = pagingOf(request.query, CURSOR);
+    const after = paging.after ? sql`id > ${paging.after.id}` : sql`true`;
+    const window = windowOf(paging);
     const rows = await readAs(db, request, (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>);
-    return pageOf(rows, paging, SORT, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
+    return pageOf(rows, paging, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
   });
 
   routes.get('/alerts/rules/:id', {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AlertListQuerySchema, AlertListSchema, type AlertSchema } from '@earshot/contracts';
+import { AlertListQuerySchema, AlertListSchema, type AlertSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -9,7 +9,8 @@ import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
-const SORT = '-firedAt';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 type Alert = z.infer<typeof AlertSchema>;
 
@@ -52,9 +53,9 @@ function alertOf(row: AlertRow): Alert {
 
 /** A page of the tenant's alerts, newest first: what GET /alerts answers and GraphQL's `alerts` resolves to. */
 export async function readAlertPage(tx: Queryable, query: z.infer<typeof AlertListQuerySchema>): Promise<z.infer<typeof AlertListSchema>> {
-  const paging = pagingOf(query, SORT);
+  const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(alertPageStatement(query.status, paging))) as AlertRow[];
-  return pageOf(rows, paging, SORT, (r) => ({ v: r.fired_at.toISOString(), id: r.id }), alertOf);
+  return pageOf(rows, paging, (r) => ({ v: r.fired_at.toISOString(), id: r.id }), alertOf);
 }
 
 /** GET /alerts: newest first, `status` (firing or resolved) filter. Alerts are fired by the alerting rules, not written here. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AuditListSchema, AuditQuerySchema, type AuditEntrySchema } from '@earshot/contracts';
+import { AuditListSchema, AuditQuerySchema, type AuditEntrySchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -9,7 +9,8 @@ import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
-const SORT = '-at';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 interface AuditRow {
   id: string;
@@ -45,8 +46,8 @@ export function registerAuditRoutes(app: FastifyInstance, db: ConnectionPool, re
     schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /audit', requestsPerMinute) },
   }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
+    const paging = pagingOf(request.query, CURSOR);
     const rows = await readAs(db, request, (tx) => tx.query(auditPageStatement(request.query.action, paging)) as Promise<AuditRow[]>);
-    return pageOf(rows, paging, SORT, (r) => ({ v: r.at.toISOString(), id: r.id }), entryOf);
+    return pageOf(rows, paging, (r) => ({ v: r.at.toISOString(), id: r.id }), entryOf);
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linesOfEvent } from '@earshot/billing';
-import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema } from '@earshot/contracts';
+import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -10,7 +10,8 @@ import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
-const SORT = '-issuedAt';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 type Invoice = z.infer<typeof BillingInvoiceSchema>;
 
@@ -50,8 +51,8 @@ export function registerBillingRoutes(app: FastifyInstance, db: ConnectionPool, 
     schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /billing/invoices', requestsPerMinute) },
   }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
+    const paging = pagingOf(request.query, CURSOR);
     const rows = await readAs(db, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
-    return pageOf(rows, paging, SORT, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
+    return pageOf(rows, paging, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
   });
 }

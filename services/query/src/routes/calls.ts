@@ -96,7 +96,7 @@ function sortOf(sort: CallSort): { column: SQLQuery; descending: boolean; field:
  */
 function afterCursor(sort: CallSort, paging: Paging): SQLQuery {
   const { column, descending, field } = sortOf(sort);
-  const after = paging.mode === 'cursor' ? paging.after : null;
+  const after = paging.after;
   if (!after) return sql`true`;
   const id = sql`${after.id}::uuid`;
   if (field === 'startedAt') return descending ? sql`(started_at, id) < (${after.v}::timestamptz, ${id})` : sql`(started_at, id) > (${after.v}::timestamptz, ${id})`;
@@ -150,12 +150,18 @@ interface DetailTurn {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const utc = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** Where a page of calls starts; its cursor's value is read as the sort's field is kept. */
+export function callPaging(query: CallListQuery): Paging {
+  const { field } = sortOf(query.sort);
+  return pagingOf(query, { value: field === 'startedAt' ? 'time' : field === 'durationMs' ? 'integer' : 'float', id: 'uuid' });
+}
+
 /** A page of the tenant's calls: what GET /calls answers and GraphQL's `calls` resolves to. */
 export async function readCallPage(tx: Queryable, query: CallListQuery): Promise<CallListPage> {
-  const paging = pagingOf(query, query.sort);
   const field = sortOf(query.sort).field;
+  const paging = callPaging(query);
   const rows = (await tx.query(callPageStatement(query, paging))) as CallRow[];
-  return pageOf(rows, paging, query.sort, (row) => ({ v: field === 'startedAt' ? row.started_at.toISOString() : field === 'durationMs' ? row.duration_ms : row.quality_score, id: row.id }), callResource);
+  return pageOf(rows, paging, (row) => ({ v: field === 'startedAt' ? row.started_at.toISOString() : field === 'durationMs' ? row.duration_ms : row.quality_score, id: row.id }), callResource);
 }
 
 /** One call with its turns, transcript and traces, or null: what GET /calls/{id} answers and GraphQL's `call` resolves to. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, DeploymentInputSchema, DeploymentListQuerySchema, DeploymentListSchema, IdempotencyHeadersSchema, type DeploymentSchema } from '@earshot/contracts';
+import { AcceptedWriteSchema, DeploymentInputSchema, DeploymentListQuerySchema, DeploymentListSchema, IdempotencyHeadersSchema, type DeploymentSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -10,7 +10,8 @@ import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
-const SORT = '-deployedAt';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 interface DeploymentRow {
   id: string;
@@ -46,9 +47,9 @@ export function registerDeploymentRoutes(app: FastifyInstance, db: ConnectionPoo
     schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /deployments', requestsPerMinute) },
   }, async (request) => {
-    const paging = pagingOf(request.query, SORT);
+    const paging = pagingOf(request.query, CURSOR);
     const rows = await readAs(db, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
-    return pageOf(rows, paging, SORT, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
+    return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
   });
 
   routes.post('/deployments', {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema } from '@earshot/contracts';
+import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -10,7 +10,8 @@ import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
-const SORT = '-startedAt';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 interface IncidentRow {
   id: string;
@@ -46,9 +47,9 @@ function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
 
 /** A page of the tenant's incidents, newest first: what GET /incidents answers and GraphQL's `incidents` resolves to. */
 export async function readIncidentPage(tx: Queryable, query: z.infer<typeof IncidentListQuerySchema>): Promise<z.infer<typeof IncidentListSchema>> {
-  const paging = pagingOf(query, SORT);
+  const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(incidentPageStatement(query.status, paging))) as IncidentRow[];
-  return pageOf(rows, paging, SORT, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
+  return pageOf(rows, paging, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
 }
 
 /** GET /incidents (newest first, `status` filter) and POST /incidents (an incident.created event). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome } from '@earshot/contracts';
+import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -12,7 +12,8 @@ import type { TenantWrites } from '../tenant-writes';
 
 /** What GET /outcomes names as its `source`: the projector's outcomes read model in Postgres. */
 export const OUTCOME_SOURCE = 'postgres:outcomes';
-const SORT = '-recordedAt';
+/** Newest first by time, then id, as the read model's index orders it. */
+const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 interface OutcomeRow {
   id: string;
@@ -37,9 +38,9 @@ function outcomeOf(row: OutcomeRow): Outcome {
 
 /** A page of the tenant's outcomes, newest first: what GET /outcomes answers and GraphQL's `outcomes` resolves to. */
 export async function readOutcomePage(tx: Queryable, query: z.infer<typeof OutcomeListQuerySchema>): Promise<z.infer<typeof OutcomeListSchema>> {
-  const paging = pagingOf(query, SORT);
+  const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(outcomePageStatement(query.callId, paging))) as OutcomeRow[];
-  return { ...pageOf(rows, paging, SORT, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
+  return { ...pageOf(rows, paging, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
 }
 
 /** GET /outcomes (newest first, `callId` filter) and POST /outcomes (an upsert by id, through the log). */

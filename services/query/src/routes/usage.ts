@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing';
-import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema } from '@earshot/contracts';
+import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
 import { windowOf } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -10,7 +10,7 @@ import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
-const SORT = '-day';
+const CURSOR: CursorKinds = { value: 'none', id: 'day' };
 
 interface UsageRow {
   day: string;
@@ -23,7 +23,7 @@ interface UsageRow {
 
 /** Days newest first; a day is its own key, so the cursor is the last day shown. */
 export function usagePageStatement(from: string | undefined, to: string | undefined, paging: Paging): SQLQuery {
-  const after = paging.mode === 'cursor' ? paging.after : null;
+  const after = paging.after;
   const filters = [
     after ? sql`day < ${after.id}::date` : sql`true`,
     from ? sql`day >= (${from}::timestamptz at time zone 'UTC')::date` : sql`true`,
@@ -47,7 +47,7 @@ export function registerUsageRoutes(app: FastifyInstance, db: ConnectionPool, re
     config: { policy: policyOf('GET /usage', requestsPerMinute) },
   }, async (request) => {
     const { from, to } = request.query;
-    const paging = pagingOf(request.query, SORT);
+    const paging = pagingOf(request.query, CURSOR);
     const at = now();
     const { rows, period } = await readAs(db, request, async (tx) => {
       const plan = await readPlan(tx);
@@ -57,6 +57,6 @@ export function registerUsageRoutes(app: FastifyInstance, db: ConnectionPool, re
         period: usageReport(plan, current, await readQuantities(tx, current), at),
       };
     });
-    return { ...pageOf(rows, paging, SORT, (r) => ({ v: r.day, id: r.day }), usageOf), period };
+    return { ...pageOf(rows, paging, (r) => ({ v: r.day, id: r.day }), usageOf), period };
   });
 }
