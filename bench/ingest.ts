@@ -4,6 +4,7 @@ import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
 import { openDatabase, sql } from '@earshot/db';
 import { pacedLoad, type PacedRequest } from './paced-load';
+import { cpuSeconds } from './process-cpu';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -53,7 +54,22 @@ const bench: Bench = async (context) => {
 
     await load(gateway, 'warm-up', { duration: 3 });
     const bareRun = await load(bare, 'bare Fastify 202');
+    // Where the cores go during the peak run: the gateway, its Postgres connections and this process (autocannon, signing).
+    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
+    const gatewayPid = children[0]?.pid ?? 0;
+    const postgresPids = await backends();
+    const before = { gateway: cpuSeconds([gatewayPid]), postgres: cpuSeconds(postgresPids), bench: process.cpuUsage() };
     const gatewayRun = await load(gateway, 'gateway (signed ingest)');
+    const benchCpu = process.cpuUsage(before.bench);
+    const perRequest = (after: number | undefined, start: number | undefined) =>
+      after === undefined || start === undefined ? 'n/a' : Number((((after - start) * 1000) / gatewayRun.requests.total).toFixed(3));
+    const cpu = {
+      gateway_cpu_ms_per_request: perRequest(cpuSeconds([gatewayPid]), before.gateway),
+      // A connection the pool opened during the run counts whole.
+      postgres_cpu_ms_per_request: perRequest(cpuSeconds([...new Set([...postgresPids, ...(await backends())])]), before.postgres),
+      bench_cpu_ms_per_request: perRequest((benchCpu.user + benchCpu.system) / 1e6, 0),
+    };
+    context.report(`CPU per gateway request: gateway ${cpu.gateway_cpu_ms_per_request} ms, its Postgres connections ${cpu.postgres_cpu_ms_per_request} ms, load generator ${cpu.bench_cpu_ms_per_request} ms`);
     const halfRate = Math.max(1, Math.floor(gatewayRun.requests.average / 2));
     const halfLabel = `gateway at half peak, paced (${halfRate} req/s)`;
     let halfSent = 0;
@@ -81,6 +97,7 @@ const bench: Bench = async (context) => {
       half_peak_rps: Math.round(halfRun.rps),
       half_peak_p50_ms: halfRun.p50,
       half_peak_p99_ms: halfRun.p99,
+      ...cpu,
       gateway_non_2xx: gatewayRun.non2xx + halfRun.non2xx,
       gateway_errors: gatewayRun.errors + halfRun.errors,
     };

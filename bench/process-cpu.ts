@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+
+/** Linux reports process times in USER_HZ ticks, 100 a second on every mainstream kernel. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) the processes have used so far, read from
+ * /proc; undefined where there is no /proc (the figure is then left out).
+ * Processes that are gone count as zero.
+ */
+export function cpuSeconds(pids: readonly number[]): number | undefined {
+  try {
+    readFileSync('/proc/self/stat');
+  } catch {
+    return undefined;
+  }
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // The command name may hold spaces and parentheses: the fields start after its last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
+}
