@@ -49,7 +49,7 @@ export const AlertRuleSchema = z.object({
 });
 export type AlertRule = z.infer<typeof AlertRuleSchema>;
 
-export const AlertRuleListQuerySchema = pagingQuery(50, 'text');
+export const AlertRuleListQuerySchema = pagingQuery(50, { value: 'none', id: 'text' });
 export const AlertRuleListSchema = listPageSchema(AlertRuleSchema);
 export const AlertRuleAnswerSchema = z.object({ ok: z.literal(true), rule: AlertRuleSchema });
 export const RecordIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
@@ -74,5 +74,5 @@ export const AlertNotificationSchema = z.object({
   durationMs: z.number().int(),
   at: z.string(),
 });
-export const AlertNotificationListQuerySchema = pagingQuery(50, 'text');
+export const AlertNotificationListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' });
 export const AlertNotificationListSchema = listPageSchema(AlertNotificationSchema);

@@ -69,7 +69,7 @@ export const UsagePeriodSchema = z.object({
 });
 export type UsagePeriod = z.infer<typeof UsagePeriodSchema>;
 
-export const InvoiceListQuerySchema = pagingQuery(24, 'text');
+export const InvoiceListQuerySchema = pagingQuery(24, { value: 'time', id: 'text' });
 export const InvoiceListSchema = listPageSchema(BillingInvoiceSchema);
 
 export const TenantPlanParamsSchema = z.object({ id: z.uuid() });

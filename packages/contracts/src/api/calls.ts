@@ -78,7 +78,10 @@ export const CallDetailSchema = z.object({
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 
-export const CallListQuerySchema = pagingQuery(50, 'uuid').extend({
+/** A calls cursor holds a value of whichever sort made it: a time, a duration or a quality score, the last two maybe null. */
+const CALL_CURSOR = { value: 'float', id: 'uuid' } as const;
+
+export const CallListQuerySchema = pagingQuery(50, CALL_CURSOR).extend({
   status: z.enum(CALL_RESOURCE_STATUSES).optional(),
   agentId: z.string().min(1).max(200).optional(),
   from: queryTime.optional().describe('calls started at or after'),

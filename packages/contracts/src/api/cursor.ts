@@ -24,7 +24,7 @@ export interface CursorPosition {
   id: string;
 }
 
-const VALUE = 'null|-?\\d{1,16}(?:\\.\\d{1,20})?(?:e[+-]?\\d{1,3})?';
+const NUMBER = '-?\\d{1,16}(?:\\.\\d{1,20})?(?:e[+-]?\\d{1,3})?';
 const ID: Record<CursorIdKind, string> = {
   uuid: '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}',
   day: '-?\\d{1,7}',
@@ -32,9 +32,10 @@ const ID: Record<CursorIdKind, string> = {
   text: '(?:[A-Za-z0-9._~:-]|%(?:0[1-9A-F]|[1-9A-F][0-9A-F]))+',
 };
 
-/** The pattern of a route's cursors. */
-export function cursorPattern(id: CursorIdKind): RegExp {
-  return new RegExp(`^(?:${VALUE})~(?:${ID[id]})$`);
+/** The pattern of a route's cursors: a time is never null. */
+export function cursorPattern(kinds: CursorKinds): RegExp {
+  const value = kinds.value === 'time' ? NUMBER : `null|${NUMBER}`;
+  return new RegExp(`^(?:${value})~(?:${ID[kinds.id]})$`);
 }
 
 // What PostgreSQL stores of a time, a day and a bigint; nothing lies beyond them.

@@ -15,7 +15,7 @@ describe('the keyset cursor', () => {
     ];
     for (const [kinds, position] of cases) {
       const cursor = encodeCursor(position, kinds);
-      expect(cursor).toMatch(cursorPattern(kinds.id));
+      expect(cursor).toMatch(cursorPattern(kinds));
       expect(decodeCursor(cursor, kinds)).toEqual(position);
     }
   });
@@ -27,9 +27,12 @@ describe('the keyset cursor', () => {
     expect(decodeCursor('1.5~9999999', { value: 'none', id: 'day' })).toEqual({ v: null, id: '9999-12-31' });
   });
 
-  it('refuses what no list gives out: base64 JSON, a NUL byte, a non-UUID where ids are UUIDs', () => {
-    expect('eyJzIjoiLXN0YXJ0ZWRBdCJ9').not.toMatch(cursorPattern('text'));
-    expect('0~a%00b').not.toMatch(cursorPattern('text'));
-    expect('0~not-a-uuid').not.toMatch(cursorPattern('uuid'));
+  it('refuses what no list gives out: base64 JSON, a NUL byte, a non-UUID where ids are UUIDs, a null time', () => {
+    expect('eyJzIjoiLXN0YXJ0ZWRBdCJ9').not.toMatch(cursorPattern(text));
+    expect('0~a%00b').not.toMatch(cursorPattern(text));
+    expect('0~not-a-uuid').not.toMatch(cursorPattern({ value: 'float', id: 'uuid' }));
+    // A time is never null (null~… under a time sort was a 500 on GET /keys).
+    expect('null~a').not.toMatch(cursorPattern(text));
+    expect('null~a').toMatch(cursorPattern({ value: 'none', id: 'text' }));
   });
 });

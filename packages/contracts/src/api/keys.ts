@@ -94,7 +94,7 @@ export type ApiKeyInput = z.infer<typeof ApiKeyInputSchema>;
 export const IssuedApiKeySchema = z.object({ ok: z.literal(true), key: ApiKeyRecordSchema, secret: z.string().describe('the API key; shown once, never stored') });
 export const ApiKeyAnswerSchema = z.object({ ok: z.literal(true), key: ApiKeyRecordSchema });
 
-export const ApiKeyListQuerySchema = pagingQuery(50, 'uuid').extend({
+export const ApiKeyListQuerySchema = pagingQuery(50, { value: 'time', id: 'uuid' }).extend({
   workspace: z.string().min(1).max(64).optional(),
   status: z.enum(KEY_STATUSES).optional(),
 });
@@ -122,7 +122,7 @@ export const TenantSummarySchema = z.object({
 });
 export type TenantSummary = z.infer<typeof TenantSummarySchema>;
 export type TenantStatus = TenantSummary['status'];
-export const TenantListQuerySchema = pagingQuery(50, 'uuid').extend({ status: z.enum(TENANT_STATUSES).optional() });
+export const TenantListQuerySchema = pagingQuery(50, { value: 'time', id: 'uuid' }).extend({ status: z.enum(TENANT_STATUSES).optional() });
 export const TenantListSchema = listPageSchema(TenantSummarySchema);
 export const TenantParamsSchema = z.object({ id: z.uuid() });
 export const TenantAnswerSchema = z.object({ ok: z.literal(true), tenant: TenantSummarySchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPattern, type CursorIdKind } from './cursor';
+import { cursorPattern, type CursorKinds } from './cursor';
 
 /** The most items one page may hold, on every list route. */
 export const MAX_PAGE_LIMIT = 200;
@@ -23,12 +23,12 @@ export const queryTime = z.iso
 /**
  * The one pagination scheme of every list route: a keyset `cursor` (the
  * previous page's `nextCursor`), `page` numbers, or both (page numbers
- * counted from the cursor); `limit` items a page (at most 200). `id` is how
- * the route's cursors spell a row id.
+ * counted from the cursor); `limit` items a page (at most 200). `cursor`
+ * says what the route's cursors hold.
  */
-export function pagingQuery(defaultLimit: number, id: CursorIdKind) {
+export function pagingQuery(defaultLimit: number, cursor: CursorKinds) {
   return z.object({
-    cursor: z.string().regex(cursorPattern(id), 'a nextCursor this list gave').optional().describe('nextCursor of the previous page: the page after that position'),
+    cursor: z.string().regex(cursorPattern(cursor), 'a nextCursor this list gave').optional().describe('nextCursor of the previous page: the page after that position'),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(defaultLimit).describe(`items per page, 1 to ${MAX_PAGE_LIMIT}`),
     page: z.coerce.number().int().min(1).max(1_000_000).optional().describe('page number (from 1), counted from the cursor when one is given'),
   });

@@ -62,7 +62,7 @@ export const UsageMeterSchema = z.object({
   apiRequests: z.number().int(),
   storedBytes: z.number().int(),
 });
-export const UsageQuerySchema = pagingQuery(31, 'day').extend({ from: queryTime.optional(), to: queryTime.optional() });
+export const UsageQuerySchema = pagingQuery(31, { value: 'none', id: 'day' }).extend({ from: queryTime.optional(), to: queryTime.optional() });
 /** The meters per day, and the current billing period priced by the tenant's plan. */
 export const UsageListSchema = listPageSchema(UsageMeterSchema).extend({ period: UsagePeriodSchema });
 
@@ -76,7 +76,7 @@ export const AuditEntrySchema = z.object({
   requestId: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()),
 });
-export const AuditQuerySchema = pagingQuery(50, 'text').extend({ action: z.string().min(1).max(100).optional() });
+export const AuditQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ action: z.string().min(1).max(100).optional() });
 export const AuditListSchema = listPageSchema(AuditEntrySchema);
 
 const dependency = z.object({ connected: z.boolean(), latencyMs: z.number().int() });

@@ -28,7 +28,7 @@ export const OutcomeInputSchema = z.strictObject({
 });
 export type OutcomeInput = z.infer<typeof OutcomeInputSchema>;
 
-export const OutcomeListQuerySchema = pagingQuery(100, 'text').extend({ callId: z.string().min(1).max(200).optional() });
+export const OutcomeListQuerySchema = pagingQuery(100, { value: 'time', id: 'text' }).extend({ callId: z.string().min(1).max(200).optional() });
 /** The spec's Outcome list, in the shared list shape; `source` names the store that served it. */
 export const OutcomeListSchema = listPageSchema(OutcomeSchema).extend({ source: z.string() });
 
@@ -61,7 +61,7 @@ export const IncidentInputSchema = z.strictObject({
 });
 export type IncidentInput = z.infer<typeof IncidentInputSchema>;
 
-export const IncidentListQuerySchema = pagingQuery(50, 'text').extend({ status: z.enum(INCIDENT_STATUSES).optional() });
+export const IncidentListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ status: z.enum(INCIDENT_STATUSES).optional() });
 export const IncidentListSchema = listPageSchema(IncidentSchema);
 
 export const DeploymentSchema = z.object({
@@ -87,7 +87,7 @@ export const DeploymentInputSchema = z.strictObject({
 });
 export type DeploymentInput = z.infer<typeof DeploymentInputSchema>;
 
-export const DeploymentListQuerySchema = pagingQuery(50, 'text').extend({ agent: z.string().min(1).max(200).optional() });
+export const DeploymentListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ agent: z.string().min(1).max(200).optional() });
 export const DeploymentListSchema = listPageSchema(DeploymentSchema);
 
 export const AlertSchema = z.object({
@@ -110,5 +110,5 @@ export const AlertSchema = z.object({
   resolvedBy: z.string().nullable(),
 });
 
-export const AlertListQuerySchema = pagingQuery(50, 'text').extend({ status: z.enum(['firing', 'resolved']).optional() });
+export const AlertListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ status: z.enum(['firing', 'resolved']).optional() });
 export const AlertListSchema = listPageSchema(AlertSchema);

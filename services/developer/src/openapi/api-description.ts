@@ -25,9 +25,14 @@ const DESCRIPTION = [
   'Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 adds `Retry-After`.',
 ].join('\n\n');
 
-/** Named schemas become components; the free-form JSON of event data must be one, since it refers to itself. */
-const COMPONENTS = z.registry<{ id: string }>();
-COMPONENTS.add(jsonValue, { id: 'JsonValue' });
+/**
+ * Named schemas become components; the free-form JSON of event data must be
+ * one, since it refers to itself. zod's global registry, so what the
+ * contracts say with .describe() and .meta() (a PATCH body's minProperties)
+ * reaches the document.
+ */
+const COMPONENTS = z.globalRegistry;
+COMPONENTS.add(jsonValue, { ...COMPONENTS.get(jsonValue), id: 'JsonValue' });
 const toJsonSchema = createJsonSchemaTransform({ schemaRegistry: COMPONENTS });
 const withComponents = createJsonSchemaTransformObject({ schemaRegistry: COMPONENTS });
 
