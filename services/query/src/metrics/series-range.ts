@@ -1,0 +1,28 @@
+import type { MetricInterval } from '@earshot/contracts';
+import { defaultInterval, INTERVAL_MS, MAX_POINTS } from './catalogue';
+
+const DEFAULT_SPAN_MS = 86_400_000;
+
+export interface SeriesRange {
+  from: Date;
+  to: Date;
+  interval: MetricInterval;
+}
+
+/**
+ * The range a series answers for what a client asked: `to` defaults to now,
+ * `from` to a day before it, the interval to the finest that keeps the range
+ * within MAX_POINTS. A range holding more points than that at its interval
+ * answers its last MAX_POINTS (the answer's `from` says where they start);
+ * a `from` at or after `to` answers none. Each query is valid on its own, as
+ * the document can say; how from, to and interval combine is answered, not
+ * refused.
+ */
+export function seriesRange(query: { from?: string | undefined; to?: string | undefined; interval?: MetricInterval | undefined }, now: Date): SeriesRange {
+  const to = query.to ? new Date(query.to) : now;
+  const asked = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS);
+  const span = Math.max(0, to.getTime() - asked.getTime());
+  const interval = query.interval ?? defaultInterval(span) ?? '1d';
+  const earliest = to.getTime() - MAX_POINTS * INTERVAL_MS[interval];
+  return { from: new Date(Math.min(to.getTime(), Math.max(asked.getTime(), earliest))), to, interval };
+}
