@@ -159,3 +159,19 @@ export async function dropIndexes(client: pg.Client, tables: readonly string[]):
   for (const { table, name } of constraints.rows) await client.query(`alter table ${table} drop constraint "${name}"`);
   return [...constraints.rows.map((c) => `alter table ${c.table} add constraint "${c.name}" ${c.definition}`), ...indexes.rows.map((i) => i.definition)];
 }
+
+/**
+ * Gives `tenantId` the metric folds the folder made of the template tenant's
+ * rollups (folds hold no call ids), and drops the changes its COPY noted for
+ * the hours those folds cover: the state the folder would reach, without
+ * folding every tenant again.
+ */
+export async function copyFolds(client: pg.Client, templateTenantId: string, tenantId: string, open: Date): Promise<void> {
+  await client.query(
+    `insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch)
+     select $2, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch from metric_rollup_folds where tenant_id = $1`,
+    [templateTenantId, tenantId],
+  );
+  await client.query('insert into metric_rollup_folded (tenant_id, span, start) select $2, span, start from metric_rollup_folded where tenant_id = $1', [templateTenantId, tenantId]);
+  await client.query('delete from metric_rollup_changes where tenant_id = $1 and hour < $2', [tenantId, open]);
+}

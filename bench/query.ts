@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { createTenant, SecretBox } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, inTenant, migrate, openDatabase, sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { DATABASE_MIGRATIONS, inTenant, migrate, openDatabase, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { callDetailStatement, callPageStatement, liveStatement, pagingOf, QUERY_MIGRATIONS, seriesStatement, METRIC_CATALOGUE } from '@earshot/query';
+import { callDetailStatement, callPageStatement, callPaging, foldTenant, liveStatement, QUERY_MIGRATIONS, seriesStatementOf, METRIC_CATALOGUE } from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
-import { copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
+import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -21,6 +21,7 @@ import type { Bench, BenchContext } from './run';
  * bare SQL statement it runs, in a tenant transaction like the route's.
  */
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** The read models the bench's calls write to. */
 const SEEDED_TABLES = ['calls', 'turns', 'metric_rollups', 'usage_meters'];
@@ -65,22 +66,20 @@ const bench: Bench = async (context) => {
     const metricsPath = `/api/v1/metrics?name=latency.total_ms.p95&from=${from}&to=${to}&interval=1d`;
     const firstQuery = CallListQuerySchema.parse({});
     const deepQuery = CallListQuerySchema.parse({ cursor: deepCursor });
-    const routes: { name: string; paths: string[]; statement: () => SQLQuery; post?: (rows: unknown) => void }[] = [
-      { name: 'calls_first_page', paths: ['/api/v1/calls'], statement: () => callPageStatement(firstQuery, pagingOf(firstQuery, firstQuery.sort)) },
-      { name: 'calls_deep_page', paths: [`/api/v1/calls?cursor=${deepCursor}`], statement: () => callPageStatement(deepQuery, pagingOf(deepQuery, deepQuery.sort)) },
-      { name: 'call_detail', paths: callIds.map((id) => `/api/v1/calls/${id}`), statement: () => callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '') },
-      {
-        name: 'metrics_30d',
-        paths: [metricsPath],
-        statement: () => seriesStatement({ source: METRIC_CATALOGUE['latency.total_ms.p95']?.source ?? { from: 'calls', measure: 'total' }, from: new Date(from), to: new Date(to), intervalMs: DAY, agentId: undefined }),
-      },
-      { name: 'realtime', paths: ['/api/v1/realtime'], statement: () => liveStatement(new Date()) },
+    const series = { source: METRIC_CATALOGUE['latency.total_ms.p95'].source, from: new Date(from), to: new Date(to), intervalMs: DAY, agentId: undefined };
+    // What each route sends the database, nothing more: the statement, or for metrics the plan's statement and the series'.
+    const routes: { name: string; paths: string[]; sql: (tx: Queryable) => Promise<unknown> }[] = [
+      { name: 'calls_first_page', paths: ['/api/v1/calls'], sql: (tx) => tx.query(callPageStatement(firstQuery, callPaging(firstQuery))) },
+      { name: 'calls_deep_page', paths: [`/api/v1/calls?cursor=${deepCursor}`], sql: (tx) => tx.query(callPageStatement(deepQuery, callPaging(deepQuery))) },
+      { name: 'call_detail', paths: callIds.map((id) => `/api/v1/calls/${id}`), sql: (tx) => tx.query(callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '')) },
+      { name: 'metrics_30d', paths: [metricsPath], sql: async (tx) => tx.query(await seriesStatementOf(tx, series)) },
+      { name: 'realtime', paths: ['/api/v1/realtime'], sql: (tx) => tx.query(liveStatement(new Date())) },
     ];
     const figures: Record<string, number | string> = { calls, tenants, connections, seconds, calls_per_tenant: Math.round(calls / tenants) };
     for (const route of routes) {
       await load(target, route.paths, auth, connections, 2);
       const result = await load(target, route.paths, auth, connections, seconds);
-      const bare = await bareSql(db, tenantId, route.statement, 300);
+      const bare = await bareSql(db, tenantId, route.sql, 300);
       context.report(`${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms`);
       Object.assign(figures, {
         [`${route.name}_p50_ms`]: result.latency.p50,
@@ -113,7 +112,9 @@ async function seed(context: BenchContext, db: ConnectionPool, url: string, box:
   const [client] = loaders;
   if (!client) throw new Error('no loader');
   const now = Date.now();
-  const templates = new Map<number, Promise<Template>>();
+  // The hour the folder leaves open when the template is folded at `now`: every other tenant's changes before it are folded too.
+  const open = new Date(Math.floor(now / HOUR) * HOUR);
+  const templates = new Map<number, Promise<{ rows: Template; tenantId: string; callIds: string[] }>>();
   const seeded: { tenantId: string; apiKey: string; callIds: string[] }[] = [];
   let next = 0;
   let done = 0;
@@ -123,17 +124,32 @@ async function seed(context: BenchContext, db: ConnectionPool, url: string, box:
       for (let t = next++; t < tenants; t = next++) {
         const created = await createTenant(db, box, { name: `bench tenant ${t}` });
         const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
-        let template = templates.get(count);
+        const id = created.tenant.id;
+        let callIds: string[];
+        const template = templates.get(count);
         if (!template) {
-          context.progress(`seeding: projecting the template tenant's ${count} calls`);
-          template = templateOf(loader, created.tenant.id, tenantEvents(created.tenant.id, count, now, 30 * DAY));
-          templates.set(count, template);
+          // The first tenant of a size is the template: projected, COPYed, and folded by the query service's own folder.
+          const made = (async () => {
+            context.progress(`seeding: projecting the template tenant's ${count} calls`);
+            const rows = await templateOf(loader, id, tenantEvents(id, count, now, 30 * DAY));
+            await loader.query('begin');
+            const ids = await copyTenant(loader, rows, id);
+            await loader.query('commit');
+            context.progress(`seeding: folding the template tenant's metric rollups`);
+            await foldTenant(db, id, new Date(now));
+            return { rows, tenantId: id, callIds: ids };
+          })();
+          templates.set(count, made);
+          callIds = (await made).callIds;
+        } else {
+          const { rows, tenantId: source } = await template;
+          await loader.query('begin');
+          callIds = await copyTenant(loader, rows, id);
+          await copyFolds(loader, source, id, open);
+          await loader.query('commit');
         }
-        await loader.query('begin');
-        const callIds = await copyTenant(loader, await template, created.tenant.id);
-        await loader.query('commit');
         done += count;
-        seeded[t] = { tenantId: created.tenant.id, apiKey: created.apiKey, callIds: callIds.slice(0, 1_000) };
+        seeded[t] = { tenantId: id, apiKey: created.apiKey, callIds: callIds.slice(0, 1_000) };
         context.progress(`seeding: ${done} / ${calls} calls, ${seeded.filter(Boolean).length} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`);
       }
     }));
@@ -175,13 +191,12 @@ async function load(target: string, paths: string[], headers: Record<string, str
   });
 }
 
-/** The p50 of the bare statement, run one at a time in a tenant transaction like the route's. */
-async function bareSql(db: ConnectionPool, tenantId: string, statement: () => SQLQuery, runs: number): Promise<number> {
+/** The p50 of the bare statements, run one at a time in a tenant transaction like the route's. */
+async function bareSql(db: ConnectionPool, tenantId: string, statements: (tx: Queryable) => Promise<unknown>, runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const query = statement();
     const started = performance.now();
-    await inTenant(db, tenantId, (tx) => tx.query(query));
+    await inTenant(db, tenantId, statements);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);

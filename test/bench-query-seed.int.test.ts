@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS, READ_MODELS, startProjector } from '@earshot/projector';
-import { copyTenant, dropIndexes, templateOf, tenantEvents } from '../bench/query-seed';
+import { foldAll, foldTenant, QUERY_MIGRATIONS } from '@earshot/query';
+import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents } from '../bench/query-seed';
 import { appendEvents } from '../services/projector/src/fixtures/append-events';
 import { waitUntilCaughtUp } from '../services/projector/src/fixtures/caught-up';
 import { createTestDatabase, openTestDatabase } from './support/database';
@@ -12,11 +13,18 @@ import { kafkaLog } from './support/infra';
 
 const DAY = 86_400_000;
 
-/** Every row of a table as JSON text, in one order; `revision` counts the projector's writes of a row (it depends on batching), so it is left out. */
+/**
+ * Every row of a table as JSON text, in one order. Left out: `revision`,
+ * which counts the projector's writes of a row (it depends on batching), and
+ * the ids of noted changes (a sequence).
+ */
 async function rowsOf(db: ConnectionPool, table: string): Promise<string[]> {
-  const rows: { row: string }[] = await db.query(sql`select (to_jsonb(t) - 'revision')::text as row from ${sql.ident(table)} t order by 1`);
+  const rows: { row: string }[] = await db.query(sql`select (to_jsonb(t) - 'revision' - 'id')::text as row from ${sql.ident(table)} t order by 1`);
   return rows.map((r) => r.row);
 }
+
+/** The folder's tables besides the read models. */
+const FOLD_TABLES = ['metric_rollup_folds', 'metric_rollup_folded', 'metric_rollup_changes'];
 
 describe("bench/query's bulk seed", () => {
   let projected: { db: ConnectionPool; close: () => Promise<void> };
@@ -28,8 +36,8 @@ describe("bench/query's bulk seed", () => {
     projected = await openTestDatabase('seed_projected');
     bulk = await createTestDatabase('seed_bulk');
     bulkDb = openDatabase({ url: bulk.url, poolSize: 2, applicationName: 'test-seed-bulk' });
-    await migrate(projected.db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    await migrate(bulkDb, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    await migrate(projected.db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
+    await migrate(bulkDb, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
     log = await kafkaLog('seed');
   });
   afterAll(async () => {
@@ -39,7 +47,7 @@ describe("bench/query's bulk seed", () => {
     await bulk.drop();
   });
 
-  it('writes, table by table, the rows the real projector writes from the same events', async () => {
+  it('writes, table by table, the rows the real projector and the query service\'s folder write from the same events', async () => {
     const tenants = [randomUUID(), randomUUID(), randomUUID()];
     const endMs = Date.parse('2026-11-01T00:00:00.000Z');
     const count = 40;
@@ -48,23 +56,33 @@ describe("bench/query's bulk seed", () => {
     const projector = await startProjector({ db: projected.db, log });
     await waitUntilCaughtUp(projected.db, log);
     await projector.stop();
+    // Folded in the middle of the last hour of calls: that hour stays open, noted and unfolded, both ways.
+    const now = new Date(endMs - 90 * 60_000);
+    await foldAll(projected.db, now);
 
     const client = new pg.Client({ connectionString: bulk.url });
     await client.connect();
     try {
       const rebuild = await dropIndexes(client, ['calls', 'turns', 'metric_rollups', 'usage_meters']);
-      const [templateTenant] = tenants;
-      const template = await templateOf(client, templateTenant ?? '', tenantEvents(templateTenant ?? '', count, endMs, 3 * DAY));
-      for (const tenant of tenants) await copyTenant(client, template, tenant);
+      const [first = '', ...others] = tenants;
+      const template = await templateOf(client, first, tenantEvents(first, count, endMs, 3 * DAY));
+      await copyTenant(client, template, first);
+      await foldTenant(bulkDb, first, now);
+      for (const tenant of others) {
+        await copyTenant(client, template, tenant);
+        await copyFolds(client, first, tenant, new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000));
+      }
       for (const statement of rebuild) await client.query(statement);
     } finally {
       await client.end();
     }
 
-    for (const { table } of READ_MODELS) {
+    for (const table of [...READ_MODELS.map((m) => m.table), ...FOLD_TABLES]) {
       const expected = await rowsOf(projected.db, table);
       expect(await rowsOf(bulkDb, table), table).toEqual(expected);
     }
     expect((await rowsOf(bulkDb, 'calls')).length).toBe(tenants.length * count);
+    expect((await rowsOf(bulkDb, 'metric_rollup_folded')).length).toBeGreaterThan(tenants.length * 24);
+    expect((await rowsOf(bulkDb, 'metric_rollup_changes')).length).toBe(tenants.length);
   });
 });

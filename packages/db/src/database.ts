@@ -1,6 +1,6 @@
-import createConnectionPool, { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@databases/pg';
+import createConnectionPool, { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@databases/pg';
 
-export { sql, type ConnectionPool, type Queryable, type SQLQuery };
+export { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery };
 
 export interface DatabaseOptions {
   url: string;

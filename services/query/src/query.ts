@@ -6,6 +6,7 @@ import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
 import { registerAuthHook, registerRateLimitHook, validationFailure, type Module, type Runtime } from '@earshot/server';
+import { startFolder } from './metrics/folder';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
 import { registerAuditRoutes } from './routes/audit';
@@ -40,6 +41,8 @@ export interface QueryOptions {
   rateLimitSyncMs?: number;
   /** How long an authenticated key is kept before it is looked up again (a revocation or rotation anywhere empties the cache within 500 ms regardless). */
   keyCacheMs?: number;
+  /** How often closed hours of metric rollups are folded into hour and day folds (reads stay exact in between; only slower). */
+  foldIntervalMs?: number;
 }
 
 const DEFAULTS: Required<QueryOptions> = {
@@ -48,6 +51,7 @@ const DEFAULTS: Required<QueryOptions> = {
   idempotencySweepMs: 10 * 60_000,
   rateLimitSyncMs: 200,
   keyCacheMs: 10_000,
+  foldIntervalMs: 5_000,
 };
 
 /** The query service: every REST read of the read models, and the tenant's writes through the log, under /api/v1. */
@@ -67,6 +71,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
       const writes = new TenantWrites({ db, log: runtime.log(), idempotency, appendTimeoutMs: options.appendTimeoutMs, now: runtime.now });
       limiter.start();
       const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
+      const folder = startFolder(db, options.foldIntervalMs, runtime.now, report('metric folding failed'));
 
       await runtime.http().register(
         async (api: FastifyInstance) => {
@@ -78,6 +83,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
           api.addHook('onClose', async () => {
             await limiter.stop();
             await sweeper.stop();
+            await folder.stop();
             await idempotency.settled();
           });
 

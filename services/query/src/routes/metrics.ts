@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
+import { ApiError, MetricQuerySchema, MetricSeriesSchema, type MetricInterval, type MetricSeries } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { quantile, type Sketch } from '@earshot/projector';
-import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
-import { seriesRange } from '../metrics/series-range';
+import { coverOf, hoursOf, planOf, type RollupPlan } from '../metrics/cover';
+import { bucketStarts, defaultInterval, INTERVAL_MS, MAX_POINTS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
+
+const DEFAULT_SPAN_MS = 86_400_000;
 
 export interface SeriesRequest {
   source: MetricSource;
@@ -22,26 +24,60 @@ export interface SeriesRequest {
 const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${request.from})`;
 
 /**
+ * Which days and hours of the cover have current folds: folded, and no
+ * change noted since. Only those are read from folds; the rest from minutes,
+ * so a series equals the one the minutes alone give.
+ */
+export async function rollupPlanOf(tx: Queryable, request: SeriesRequest): Promise<RollupPlan> {
+  const cover = coverOf(request.from.getTime(), request.to.getTime(), request.intervalMs);
+  const rows = (await tx.query(freshFoldsStatement(cover.days, hoursOf(cover)))) as { span: 'day' | 'hour'; start: Date }[];
+  const fresh = (span: 'day' | 'hour') => new Set(rows.filter((r) => r.span === span).map((r) => r.start.getTime()));
+  return planOf(cover, fresh('day'), fresh('hour'));
+}
+
+function freshFoldsStatement(days: readonly Date[], hours: readonly Date[]): SQLQuery {
+  return sql`
+    select 'day' as span, d as start from unnest(${days}::timestamptz[]) d
+    where exists (select 1 from metric_rollup_folded f where f.span = 'day' and f.start = d)
+      and not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')
+    union all
+    select 'hour', h from unnest(${hours}::timestamptz[]) h
+    where exists (select 1 from metric_rollup_folded f where f.span = 'hour' and f.start = h)
+      and not exists (select 1 from metric_rollup_changes c where c.hour = h)`;
+}
+
+/** The rollup rows a plan reads (at: the start of the day, hour or minute; count, sum, sketch). */
+function rollupRows(plan: RollupPlan, metric: string, agentId: string | undefined): SQLQuery {
+  const folds = agentId === undefined ? sql`f.all_agents` : sql`not f.all_agents and f.agent_id = ${agentId}`;
+  const byAgent = agentId === undefined ? sql`true` : sql`r.agent_id = ${agentId}`;
+  // One index range per minute range (a bitmap OR), not a join the planner may turn into a scan of every minute.
+  const minutes = plan.ranges.length === 0 ? sql`false` : sql.join(plan.ranges.map((r) => sql`(r.minute >= ${r.start} and r.minute < ${r.end})`), sql` or `);
+  return sql`
+    select f.start as at, f.count, f.sum, f.sketch from metric_rollup_folds f
+      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(${plan.days}::timestamptz[])
+    union all
+    select f.start, f.count, f.sum, f.sketch from metric_rollup_folds f
+      where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = any(${plan.hours}::timestamptz[])
+    union all
+    select r.minute, r.count, r.sum, r.sketch from metric_rollups r where r.metric = ${metric} and ${byAgent} and (${minutes})`;
+}
+
+/**
  * The statement a series runs: one grouped scan of the read model over the
  * range. Percentiles come from the rollups' sketches, summed bucket by bucket
  * (the merge of DDSketches) and read in TypeScript with the projector's own
  * quantile function.
  */
-export function seriesStatement(request: SeriesRequest): SQLQuery {
+export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQuery {
   const { source, from, to, agentId } = request;
   switch (source.from) {
     case 'rollup-count':
     case 'rollup-mean': {
-      const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value = source.from === 'rollup-count' ? sql`sum(count)::float8` : sql`(sum(sum) / nullif(sum(count), 0))::float8`;
-      return sql`select ${bucket(sql`minute`, request)} as t, ${value} as value from metric_rollups
-        where metric = ${source.metric} and minute >= ${from} and minute < ${to} and ${byAgent} group by 1`;
+      return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(plan, source.metric, agentId)}) r group by 1`;
     }
-    case 'rollup-quantile': {
-      const byAgent = agentId === undefined ? sql`true` : sql`r.agent_id = ${agentId}`;
-      return sql`select ${bucket(sql`r.minute`, request)} as t, b.key, sum(b.value::bigint)::float8 as n from metric_rollups r, jsonb_each_text(r.sketch) b
-        where r.metric = ${source.metric} and r.minute >= ${from} and r.minute < ${to} and ${byAgent} group by 1, 2`;
-    }
+    case 'rollup-quantile':
+      return sql`select ${bucket(sql`r.at`, request)} as t, b.key, sum(b.value::bigint)::float8 as n from (${rollupRows(plan, source.metric, agentId)}) r, jsonb_each_text(r.sketch) b group by 1, 2`;
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =
@@ -68,11 +104,17 @@ export function seriesStatement(request: SeriesRequest): SQLQuery {
   }
 }
 
+/** The statement a series runs; for a rollup metric, planned by a first statement that finds the current folds. */
+export async function seriesStatementOf(tx: Queryable, request: SeriesRequest): Promise<SQLQuery> {
+  const rollup = request.source.from === 'rollup-count' || request.source.from === 'rollup-mean' || request.source.from === 'rollup-quantile';
+  return seriesStatement(request, rollup ? await rollupPlanOf(tx, request) : { days: [], hours: [], ranges: [] });
+}
+
 /** Values per bucket start (ms); buckets with nothing are null, or 0 for counts. */
 export async function readSeries(tx: Queryable, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
-    const rows = (await tx.query(seriesStatement(request))) as { t: Date; key: string; n: number }[];
+    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; key: string; n: number }[];
     const sketches = new Map<number, Sketch>();
     for (const row of rows) {
       const sketch = sketches.get(row.t.getTime()) ?? {};
@@ -85,7 +127,7 @@ export async function readSeries(tx: Queryable, request: SeriesRequest): Promise
       values.set(t, value === null ? null : Math.round(value));
     }
   } else {
-    const rows = (await tx.query(seriesStatement(request))) as { t: Date; value: number | null }[];
+    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; value: number | null }[];
     for (const row of rows) values.set(row.t.getTime(), row.value);
   }
   const counted = request.source.from === 'rollup-count' || request.source.from === 'outcomes' || request.source.from === 'usage' || (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
@@ -95,11 +137,19 @@ export async function readSeries(tx: Queryable, request: SeriesRequest): Promise
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
 export async function readMetric(tx: Queryable, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
   const definition = METRIC_CATALOGUE[query.name];
-  const { from, to, interval } = seriesRange(query, now);
+  const to = query.to ? new Date(query.to) : now;
+  const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS);
+  const span = to.getTime() - from.getTime();
+  if (span <= 0) throw new ApiError('VALIDATION_ERROR', 'from must be before to', { fields: [{ path: 'from', message: 'must be before to' }] });
+  const interval: MetricInterval | undefined = query.interval ?? defaultInterval(span);
+  if (!interval || span / INTERVAL_MS[interval] > MAX_POINTS) {
+    throw new ApiError('VALIDATION_ERROR', `the range holds more than ${MAX_POINTS} points at this interval; widen the interval or narrow the range`, { fields: [{ path: 'interval', message: `at most ${MAX_POINTS} points` }] });
+  }
+  if (definition.source.from === 'usage' && query.agentId !== undefined) {
+    throw new ApiError('VALIDATION_ERROR', `${query.name} is not kept per agent; leave agentId out`, { fields: [{ path: 'agentId', message: 'not kept per agent for this metric' }] });
+  }
   const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
-  // Usage is not kept per agent: an agent's share of it is unknown, not zero.
-  const unknown = definition.source.from === 'usage' && query.agentId !== undefined;
-  const points = from >= to ? [] : unknown ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: new Date(t).toISOString(), value: null })) : await readSeries(tx, series);
+  const points = await readSeries(tx, series);
   return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
 }
 

@@ -1,0 +1,93 @@
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+const up = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+const down = (t: number, unit: number) => Math.floor(t / unit) * unit;
+
+/**
+ * The minute rollups a series over [from, to) reads, bucket by bucket
+ * (buckets start at `from`, every interval), as whole UTC days, whole hours
+ * and minute ranges [start, end) at the edges: every minute with
+ * from <= minute < to is in exactly one of them, and each lies in one bucket.
+ */
+export interface Cover {
+  days: Date[];
+  hours: Date[];
+  minutes: { starts: Date[]; ends: Date[] };
+}
+
+export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover {
+  const days: number[] = [];
+  const hours: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const minutes = (start: number, end: number) => {
+    if (start < end) {
+      starts.push(start);
+      ends.push(end);
+    }
+  };
+  for (let bucket = fromMs; bucket < toMs; bucket += intervalMs) {
+    const lo = up(bucket, MINUTE_MS);
+    const hi = up(Math.min(bucket + intervalMs, toMs), MINUTE_MS);
+    const h0 = up(lo, HOUR_MS);
+    const h1 = down(hi, HOUR_MS);
+    if (h0 >= h1) {
+      minutes(lo, hi);
+      continue;
+    }
+    minutes(lo, h0);
+    minutes(h1, hi);
+    const d0 = up(h0, DAY_MS);
+    const d1 = down(h1, DAY_MS);
+    const wholeDays = d0 < d1;
+    for (let d = d0; wholeDays && d < d1; d += DAY_MS) days.push(d);
+    for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
+  }
+  const dates = (ms: number[]) => ms.map((t) => new Date(t));
+  return { days: dates(days), hours: dates(hours), minutes: { starts: dates(starts), ends: dates(ends) } };
+}
+
+/** What a series reads: the folds of these days and hours, and the minute rows in these ranges. */
+export interface RollupPlan {
+  days: Date[];
+  hours: Date[];
+  ranges: { start: Date; end: Date }[];
+}
+
+/**
+ * The plan for a cover, given which days and hours have current folds
+ * (epoch ms): a day without one reads its hours, an hour without one its
+ * minutes; adjacent minute ranges merge, so an unfolded range is one scan.
+ */
+export function planOf(cover: Cover, freshDays: ReadonlySet<number>, freshHours: ReadonlySet<number>): RollupPlan {
+  const days: Date[] = [];
+  const hours: Date[] = [];
+  const ranges: [number, number][] = cover.minutes.starts.map((start, i) => [start.getTime(), cover.minutes.ends[i]?.getTime() ?? start.getTime()]);
+  const hour = (h: number) => {
+    if (freshHours.has(h)) hours.push(new Date(h));
+    else ranges.push([h, h + HOUR_MS]);
+  };
+  for (const day of cover.days) {
+    const d = day.getTime();
+    if (freshDays.has(d)) days.push(day);
+    else for (let h = d; h < d + DAY_MS; h += HOUR_MS) hour(h);
+  }
+  for (const h of cover.hours) hour(h.getTime());
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && last[1] >= start) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return { days, hours, ranges: merged.map(([start, end]) => ({ start: new Date(start), end: new Date(end) })) };
+}
+
+/** Every hour of the cover, its days' hours included: the hours whose folds a plan may use. */
+export function hoursOf(cover: Cover): Date[] {
+  const out = [...cover.hours];
+  for (const day of cover.days) for (let h = day.getTime(); h < day.getTime() + DAY_MS; h += HOUR_MS) out.push(new Date(h));
+  return out;
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
+import { METRICS, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { openTestDatabase } from '../../../../test/support/database';
+import { QUERY_MIGRATIONS } from '../query';
+import { readSeries, type SeriesRequest } from '../routes/metrics';
+import { metricNamed, type MetricSource } from './catalogue';
+import { foldAll } from './folder';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const START = Date.parse('2026-10-01T00:00:00.000Z');
+const NOW = new Date(START + 4 * DAY);
+
+const sourceOf = (name: string): MetricSource => {
+  const source = metricNamed(name)?.source;
+  if (!source) throw new Error(`no metric ${name}`);
+  return source;
+};
+
+/** Ranges and intervals that cut hours and days at their edges, and ones aligned to them. */
+const REQUESTS: Omit<SeriesRequest, 'source'>[] = [
+  { from: new Date(START - 2 * HOUR + 13 * 60_000 + 27_123), to: new Date(START + 3 * DAY + 5 * HOUR + 7_000), intervalMs: DAY, agentId: undefined },
+  { from: new Date(START), to: new Date(START + 3 * DAY), intervalMs: DAY, agentId: undefined },
+  { from: new Date(START + 90 * 60_000), to: new Date(START + 2 * DAY + 30 * 60_000), intervalMs: 6 * HOUR, agentId: 'agent_1' },
+  { from: new Date(START + 17 * 60_000 + 1), to: new Date(START + DAY), intervalMs: HOUR, agentId: undefined },
+  { from: new Date(START + 20 * HOUR), to: new Date(START + 22 * HOUR + 59_999), intervalMs: 300_000, agentId: 'agent_0' },
+];
+const METRIC_NAMES = ['latency.total_ms.p95', 'latency.llm_ms.p50', 'latency.total_ms.avg', 'turns.count'];
+
+/** What the series are from the minute rollups alone: the same reads with no fold marked (rolled back after). */
+async function fromMinutes(db: ConnectionPool, tenant: string, requests: SeriesRequest[]): Promise<unknown[]> {
+  const out: unknown[] = [];
+  await db
+    .tx(async (tx) => {
+      await tx.query(sql`delete from metric_rollup_folded`);
+      await tx.query(sql`select set_config('role', ${TENANT_ROLE}, true), set_config(${TENANT_SETTING}, ${tenant}, true)`);
+      for (const request of requests) out.push(await readSeries(tx, request));
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return out;
+}
+
+class RolledBack extends Error {}
+
+/** Minute rollups as the projector writes them: per metric, agent and minute, with a sketch of integer latencies. */
+async function addMinutes(db: ConnectionPool, tenant: string, fromMs: number, minutes: number, seed: number): Promise<void> {
+  await db.tx(async (tx) => {
+    await tx.query(sql`select setseed(${seed})`);
+    // 7 is prime to every minute count used here, so each pass writes each minute once (a row may not be upserted twice in one statement).
+    for (const pass of [0, 1]) {
+      await tx.query(sql`
+      insert into metric_rollups as t (tenant_id, metric, agent_id, minute, count, sum, min, max, sketch)
+      select ${tenant}::uuid, m.metric, 'agent_' || ((i + ${pass}) % 3), ${new Date(fromMs)}::timestamptz + (i * 7 % ${minutes}) * interval '1 minute',
+        1, v, v, v, case when m.measured then jsonb_build_object(ceil(ln(v) / ln(1.01 / 0.99))::int::text, 1) end
+      from generate_series(1, ${minutes}) i,
+        (values (${METRICS.turnLatencyTotal}, true), (${METRICS.turnLatencyLlm}, true), (${METRICS.turns}, false)) m(metric, measured),
+        lateral (select case when m.measured then (200 + floor(random() * 1500))::float8 end as v) x
+      on conflict (tenant_id, metric, minute, agent_id) do update set count = t.count + 1, sum = t.sum + excluded.sum,
+        min = least(t.min, excluded.min), max = greatest(t.max, excluded.max), sketch = earshot_sketch_merge(t.sketch, excluded.sketch)`);
+    }
+  });
+}
+
+describe('metric folds', () => {
+  let db: ConnectionPool;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, close } = await openTestDatabase('metric_folds'));
+    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
+  });
+  afterAll(async () => close());
+
+  it('answers every series exactly as the minute rollups alone do, before and after folding, and after a late change to a folded hour', async () => {
+    const tenant = randomUUID();
+    const other = randomUUID();
+    await addMinutes(db, tenant, START - 3 * HOUR, 4 * 24 * 60, 0.42);
+    await addMinutes(db, other, START, 2 * 24 * 60, 0.17);
+    const requests = METRIC_NAMES.flatMap((name) => REQUESTS.map((r) => ({ ...r, source: sourceOf(name) })));
+    const read = () => inTenant(db, tenant, async (tx) => Promise.all(requests.map((r) => readSeries(tx, r))));
+
+    const before = await read();
+    expect(before).toEqual(await fromMinutes(db, tenant, requests));
+
+    expect(await foldAll(db, NOW)).toBeGreaterThan(24);
+    const [folded] = await inTenant(db, tenant, (tx) => tx.query(sql`select count(*) filter (where span = 'day')::int as days, count(*) filter (where span = 'hour')::int as hours from metric_rollup_folded`));
+    // Four days of minutes from 21:00 the day before START, all closed by NOW: five days touched, 96 hours.
+    expect(folded).toEqual({ days: 5, hours: 96 });
+    expect(await read()).toEqual(before);
+
+    // A late event lands in a folded hour of a folded day: reads take its minutes until it is folded again.
+    await addMinutes(db, tenant, START + DAY + 5 * HOUR, 30, 0.9);
+    const late = await fromMinutes(db, tenant, requests);
+    expect(late).not.toEqual(before);
+    expect(await read()).toEqual(late);
+    await foldAll(db, NOW);
+    expect(await inTenant(db, tenant, (tx) => tx.query(sql`select count(*)::int as n from metric_rollup_changes`))).toEqual([{ n: 0 }]);
+    expect(await read()).toEqual(late);
+  });
+
+  it('shows a tenant only its own folds, and no tenant nothing', async () => {
+    const tenant = randomUUID();
+    await addMinutes(db, tenant, START, 120, 0.3);
+    await foldAll(db, NOW);
+    const seen = await inTenant(db, tenant, (tx) => tx.query(sql`select distinct tenant_id from metric_rollup_folds`));
+    expect(seen).toEqual([{ tenant_id: tenant }]);
+    const unscoped = await db.tx(async (tx) => {
+      await tx.query(sql`select set_config('role', ${TENANT_ROLE}, true)`);
+      return tx.query(sql`select (select count(*) from metric_rollup_folds)::int as folds, (select count(*) from metric_rollup_folded)::int as folded, (select count(*) from metric_rollup_changes)::int as changes`);
+    });
+    expect(unscoped).toEqual([{ folds: 0, folded: 0, changes: 0 }]);
+  });
+});

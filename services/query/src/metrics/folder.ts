@@ -1,0 +1,109 @@
+import { IsolationLevel, sql, TENANT_SETTING, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { METRICS } from '@earshot/projector';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Every metric: with a minute range, the rollups' primary key (tenant, metric, minute, agent) is then read as one range per metric. */
+const METRIC_NAMES = Object.values(METRICS);
+
+/**
+ * Writes the folds of the given hours or days from the minute rollups, per
+ * agent and for all agents: counts and sums added, min and max kept, sketches
+ * merged by adding bucket counts (one grouped pass over the buckets, not a
+ * merge per row). The minute range bounds the primary-key scan, the join
+ * keeps the spans asked for.
+ */
+function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly Date[]): SQLQuery {
+  const spanMs = span === 'hour' ? HOUR_MS : DAY_MS;
+  const times = starts.map((s) => s.getTime());
+  return sql`
+    with r as (
+      select s.start, r.metric, r.agent_id, r.count, r.sum, r.min, r.max, r.sketch
+      from metric_rollups r join unnest(${starts}::timestamptz[]) s(start) on date_trunc(${span}, r.minute, 'UTC') = s.start
+      where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${new Date(Math.min(...times))} and r.minute < ${new Date(Math.max(...times) + spanMs)}),
+    totals as (
+      select start, metric, grouping(agent_id) = 1 as all_agents, coalesce(agent_id, '') as agent_id, sum(count) as count, sum(sum) as sum, min(min) as min, max(max) as max
+      from r group by grouping sets ((start, metric, agent_id), (start, metric))),
+    bins as (
+      select start, metric, grouping(agent_id) = 1 as all_agents, coalesce(agent_id, '') as agent_id, b.key, sum(b.value::bigint) as n
+      from r, jsonb_each_text(r.sketch) b group by grouping sets ((start, metric, agent_id, b.key), (start, metric, b.key))),
+    sketches as (select start, metric, all_agents, agent_id, jsonb_object_agg(key, n) as sketch from bins group by 1, 2, 3, 4)
+    insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch)
+    select ${tenantId}, ${span}, t.start, t.metric, t.all_agents, t.agent_id, t.count, t.sum, t.min, t.max, s.sketch
+    from totals t left join sketches s using (start, metric, all_agents, agent_id)`;
+}
+
+/** The role that writes read models; folds are read models too. */
+const WRITER_ROLE = 'earshot_projector';
+
+/**
+ * Folds one tenant's changed hours, closed before `now`, from its minute
+ * rollups into hour folds, then every closed day they fall in that has no
+ * change left into a day fold. One snapshot throughout (repeatable read):
+ * the changes deleted are exactly those the folds saw, so a change
+ * committed meanwhile keeps its span out of reads until the next fold.
+ * Returns the hours folded.
+ */
+export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date): Promise<number> {
+  const open = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  return db.tx(
+    async (tx) => {
+      const [lock] = await tx.query(sql`
+        select pg_try_advisory_xact_lock(hashtext(${`metric-folds:${tenantId}`})) as held, set_config('role', ${WRITER_ROLE}, true), set_config(${TENANT_SETTING}, ${tenantId}, true)`);
+      // Another folder has this tenant: it folds what this one would.
+      if (!lock?.held) return 0;
+      const changed: { hour: Date; upto: number }[] = await tx.query(sql`select hour, max(id) as upto from metric_rollup_changes where hour < ${open} group by hour`);
+      if (changed.length === 0) return 0;
+      const hours = changed.map((c) => c.hour);
+      await tx.query(sql`delete from metric_rollup_folds where span = 'hour' and start = any(${hours}::timestamptz[])`);
+      await tx.query(foldStatement(tenantId, 'hour', hours));
+      await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'hour', h from unnest(${hours}::timestamptz[]) h on conflict do nothing`);
+      await tx.query(sql`
+        delete from metric_rollup_changes c using unnest(${hours}::timestamptz[], ${changed.map((c) => c.upto)}::bigint[]) n(hour, upto)
+        where c.hour = n.hour and c.id <= n.upto`);
+      const days = [...new Set(hours.map((h) => Math.floor(h.getTime() / DAY_MS) * DAY_MS))].filter((d) => d + DAY_MS <= open.getTime()).map((d) => new Date(d));
+      const settled: { day: Date }[] = await tx.query(sql`
+        select d as day from unnest(${days}::timestamptz[]) d
+        where not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')`);
+      if (settled.length > 0) {
+        const starts = settled.map((s) => s.day);
+        await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = any(${starts}::timestamptz[])`);
+        await tx.query(foldStatement(tenantId, 'day', starts));
+        await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'day', d from unnest(${starts}::timestamptz[]) d on conflict do nothing`);
+      }
+      return hours.length;
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
+}
+
+/** Folds every tenant with changes. */
+export async function foldAll(db: ConnectionPool, now: Date): Promise<number> {
+  const tenants: { tenant_id: string }[] = await db.query(sql`select distinct tenant_id from metric_rollup_changes`);
+  let folded = 0;
+  for (const { tenant_id: tenantId } of tenants) folded += await foldTenant(db, tenantId, now);
+  return folded;
+}
+
+/** Folds on a timer, off every request's path; `stop` waits for the round under way. */
+export function startFolder(db: ConnectionPool, intervalMs: number, now: () => Date, onError: (error: unknown) => void): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    running = foldAll(db, now())
+      .catch(onError)
+      .finally(() => {
+        busy = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
