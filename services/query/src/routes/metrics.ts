@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ApiError, MetricQuerySchema, MetricSeriesSchema, type MetricInterval, type MetricSeries } from '@earshot/contracts';
+import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { quantile, type Sketch } from '@earshot/projector';
 import { coverOf, hoursOf, planOf, type RollupPlan } from '../metrics/cover';
-import { bucketStarts, defaultInterval, INTERVAL_MS, MAX_POINTS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
+import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
+import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
-
-const DEFAULT_SPAN_MS = 86_400_000;
 
 export interface SeriesRequest {
   source: MetricSource;
@@ -137,19 +136,11 @@ export async function readSeries(tx: Queryable, request: SeriesRequest): Promise
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
 export async function readMetric(tx: Queryable, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
   const definition = METRIC_CATALOGUE[query.name];
-  const to = query.to ? new Date(query.to) : now;
-  const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS);
-  const span = to.getTime() - from.getTime();
-  if (span <= 0) throw new ApiError('VALIDATION_ERROR', 'from must be before to', { fields: [{ path: 'from', message: 'must be before to' }] });
-  const interval: MetricInterval | undefined = query.interval ?? defaultInterval(span);
-  if (!interval || span / INTERVAL_MS[interval] > MAX_POINTS) {
-    throw new ApiError('VALIDATION_ERROR', `the range holds more than ${MAX_POINTS} points at this interval; widen the interval or narrow the range`, { fields: [{ path: 'interval', message: `at most ${MAX_POINTS} points` }] });
-  }
-  if (definition.source.from === 'usage' && query.agentId !== undefined) {
-    throw new ApiError('VALIDATION_ERROR', `${query.name} is not kept per agent; leave agentId out`, { fields: [{ path: 'agentId', message: 'not kept per agent for this metric' }] });
-  }
+  const { from, to, interval } = seriesRange(query, now);
   const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
-  const points = await readSeries(tx, series);
+  // Usage is not kept per agent: an agent's share of it is unknown, not zero.
+  const unknown = definition.source.from === 'usage' && query.agentId !== undefined;
+  const points = from >= to ? [] : unknown ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: new Date(t).toISOString(), value: null })) : await readSeries(tx, series);
   return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
 }
 
