@@ -80,73 +80,71 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
   if (!event.call || !callId) return null;
   const at = event.occurred_at;
   const call = event.call;
-  const facts: CallFacts = {
-    ...emptyCallFacts(callId, event.provider, call.provider_call_id),
-    firstEventAt: at,
-    lastEventAt: at,
-    agentId: stamped(stamp, call.agent_id),
-    direction: stamped(stamp, call.direction),
-    fromNumber: stamped(stamp, call.from_number),
-    toNumber: stamped(stamp, call.to_number),
-    agentVersion: stamped(stamp, call.agent_version),
-    workflowId: stamped(stamp, call.workflow_id),
-    customerId: stamped(stamp, call.customer_id),
-    metadata: stamped(stamp, call.metadata),
-  };
+  // Built once and filled in below: a fresh object no one else holds, so filling it in keeps the function pure.
+  const facts = emptyCallFacts(callId, event.provider, call.provider_call_id);
+  facts.firstEventAt = at;
+  facts.lastEventAt = at;
+  facts.agentId = stamped(stamp, call.agent_id);
+  facts.direction = stamped(stamp, call.direction);
+  facts.fromNumber = stamped(stamp, call.from_number);
+  facts.toNumber = stamped(stamp, call.to_number);
+  facts.agentVersion = stamped(stamp, call.agent_version);
+  facts.workflowId = stamped(stamp, call.workflow_id);
+  facts.customerId = stamped(stamp, call.customer_id);
+  facts.metadata = stamped(stamp, call.metadata);
   switch (event.type) {
     case 'call.ringing':
-      return { ...facts, ringingAt: at };
+      return Object.assign(facts, { ringingAt: at });
     case 'call.answered':
-      return { ...facts, answeredAt: at };
+      return Object.assign(facts, { answeredAt: at });
     case 'call.started':
-      return { ...facts, startedAt: at };
+      return Object.assign(facts, { startedAt: at });
     case 'call.ended': {
       const d = event.data;
-      return { ...facts, endedAt: at, end: stamped(stamp, { endedReason: d.ended_reason, disconnectionReason: d.disconnection_reason, durationMs: d.duration_ms, costUsd: d.cost_usd }) };
+      return Object.assign(facts, { endedAt: at, end: stamped(stamp, { endedReason: d.ended_reason, disconnectionReason: d.disconnection_reason, durationMs: d.duration_ms, costUsd: d.cost_usd }) });
     }
     case 'call.completed': {
       const d = event.data;
-      return {
-        ...facts,
+      return Object.assign(facts, {
         completedAt: at,
         report: stamped(stamp, {
           durationMs: d.duration_ms, endedReason: d.ended_reason, success: d.success, qualityScore: d.quality_score,
           summary: d.summary, sentiment: d.sentiment, costUsd: d.cost_usd, recordingUrl: d.recording_url,
         }),
-      };
+      });
     }
     case 'call.failed': {
       const d = event.data;
-      return { ...facts, failedAt: at, failure: stamped(stamp, { errorCode: d.error_code, message: d.message, stage: d.stage, sipStatusCode: d.sip_status_code }) };
+      return Object.assign(facts, { failedAt: at, failure: stamped(stamp, { errorCode: d.error_code, message: d.message, stage: d.stage, sipStatusCode: d.sip_status_code }) });
     }
     case 'call.transferred': {
       const d = event.data;
-      return { ...facts, transferredAt: at, transfer: stamped(stamp, { to: d.to, reason: d.reason, transferType: d.transfer_type }) };
+      return Object.assign(facts, { transferredAt: at, transfer: stamped(stamp, { to: d.to, reason: d.reason, transferType: d.transfer_type }) });
     }
     case 'handoff.completed': {
       const d = event.data;
-      return { ...facts, handedToHuman: d.target_kind === 'human', handoff: stamped(stamp, { target: d.target, targetKind: d.target_kind }) };
+      return Object.assign(facts, { handedToHuman: d.target_kind === 'human', handoff: stamped(stamp, { target: d.target, targetKind: d.target_kind }) });
     }
     case 'transcript.final':
-      return { ...facts, conversed: true };
+      return Object.assign(facts, { conversed: true });
     case 'agent.response.generated': {
       const d = event.data;
       const latency: TurnLatency = { asrMs: d.latency.asr_ms, llmMs: d.latency.llm_ms, ttsMs: d.latency.tts_ms, totalMs: d.latency.total_ms, interrupted: d.interrupted === true };
-      return { ...facts, conversed: true, turns: { [d.turn_id]: { at: stamp, value: latency } } };
+      return Object.assign(facts, { conversed: true, turns: { [d.turn_id]: { at: stamp, value: latency } } });
     }
     case 'tool.call.started':
     case 'tool.call.completed':
     case 'tool.call.failed':
-      return { ...facts, toolCallIds: [event.data.tool_call_id] };
+      return Object.assign(facts, { toolCallIds: [event.data.tool_call_id] });
     case 'provider.error.received':
-      return { ...facts, providerErrors: [stamp] };
+      return Object.assign(facts, { providerErrors: [stamp] });
     case 'recording.available': {
       const d = event.data;
-      return { ...facts, recording: stamped(stamp, { recordingId: d.recording_id, url: d.url, durationMs: d.duration_ms }) };
+      return Object.assign(facts, { recording: stamped(stamp, { recordingId: d.recording_id, url: d.url, durationMs: d.duration_ms }) });
     }
     case 'customer.feedback.submitted': {
       const d = event.data;
-      return { ...facts, feedback: stamped(stamp, { rating: d.rating, ratingScale: d.rating_scale }) };
+      return Object.assign(facts, { feedback: stamped(stamp, { rating: d.rating, ratingScale: d.rating_scale }) });
     }
     case 'audio.stream.started':
     case 'audio.stream.stopped':
