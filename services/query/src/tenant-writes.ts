@@ -8,6 +8,7 @@ import { eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
+import { untilApplied } from './read-your-writes';
 
 /** Namespace of ids derived from an Idempotency-Key: a retry after the 24 hours still writes the same record. */
 const WRITE_ID_NAMESPACE = '9a3f1c0e-4b7d-4e2a-8c55-61d0f2b7e913';
@@ -39,7 +40,8 @@ export interface WriteAnswer {
 
 /**
  * The tenant's writes: each becomes an event on the log (the projector makes
- * it readable), answered 201 once the log holds it, recorded in the audit
+ * it readable), answered 201 once the log holds it and the projector has
+ * applied it (so the writer reads what it wrote), recorded in the audit
  * log, and idempotent under the Idempotency-Key header: the same key and
  * body replay the first answer, another body is 409 IDEMPOTENCY_MISMATCH,
  * a key still in flight 409 IDEMPOTENCY_CONFLICT. Keys are per tenant and
@@ -92,11 +94,12 @@ export class TenantWrites {
       call: null,
       data: write.data(id),
     });
-    await appendWithin(
+    const [position] = await appendWithin(
       this.options.log,
       [{ topic: TOPICS.events, ...eventMessage(event, id) }],
       this.options.appendTimeoutMs,
     );
+    if (position) await untilApplied(this.options.db, position, this.options.appendTimeoutMs);
     await recordAudit(this.options.db, {
       tenantId,
       actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },

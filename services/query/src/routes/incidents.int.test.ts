@@ -18,9 +18,8 @@ describe('GET/POST /incidents', () => {
     expect(first.statusCode).toBe(201);
     await query.post('/incidents', acme.apiKey, { title: 'Tool down', severity: 'critical', status: 'investigating', startedAt: '2026-03-02T10:00:00Z' });
     expect((await query.post('/incidents', acme.apiKey, { title: 'Slow replies', severity: 'high', startedAt: '2026-03-01T10:00:00Z' }, 'inc-1')).json()).toEqual(first.json());
-    let page;
-    do page = (await query.get('/incidents', acme.apiKey)).json();
-    while (page.items.length < 2);
+    // Read your writes: a write is answered once the projector has applied it (schemathesis once found a rule 404 right after its 201).
+    const page = (await query.get('/incidents', acme.apiKey)).json();
     expect(page.items.map((i: { title: string }) => i.title)).toEqual(['Tool down', 'Slow replies']);
     expect(page.items[1]).toMatchObject({ id: first.json().id, severity: 'high', status: 'open', openedBy: 'default' });
     expect((await query.get('/incidents?status=investigating', acme.apiKey)).json().items).toHaveLength(1);
