@@ -94,7 +94,9 @@ describe('projector on the real broker and Postgres', () => {
     expect(tables).toEqual(expect.arrayContaining(['calls', 'turns', 'transcripts', 'traces', 'outcomes', 'incidents', 'deployments', 'alerts', 'alert_rules', 'billing_invoices', 'billing_plans', 'metric_rollups', 'usage_meters', 'applied_events']));
     for (const table of tables) {
       const seenByA: { tenant_id: string }[] = await inTenant(db, a, (tx) => tx.query(sql`select tenant_id from ${sql.ident(table)}`));
-      expect(seenByA.length > 0 && seenByA.every((r) => r.tenant_id === a), table).toBe(true);
+      // The query service's folder fills the metric folds; the projector alone leaves them empty.
+      const foldedLater = table === 'metric_rollup_folds' || table === 'metric_rollup_folded';
+      expect((seenByA.length > 0 || foldedLater) && seenByA.every((r) => r.tenant_id === a), table).toBe(true);
       const unscoped = await db.tx(async (tx) => {
         await tx.query(sql`set local role earshot_app`);
         return tx.query(sql`select * from ${sql.ident(table)}`);

@@ -39,20 +39,23 @@ create table metric_rollup_folded (
   primary key (tenant_id, span, start)
 );
 
-create function earshot_note_rollup_changes() returns trigger language plpgsql as $$
+-- In public whatever the search path: a replay builds its copy in another
+-- schema and moves the tables into public, and a function left behind would
+-- keep that schema from being dropped. The insert goes to the changes table
+-- beside the rollups written, wherever they are.
+create or replace function public.earshot_note_rollup_changes() returns trigger language plpgsql as $$
 begin
   execute format('insert into %I.metric_rollup_changes (tenant_id, hour) select distinct tenant_id, date_trunc(''hour'', minute, ''UTC'') from changed', tg_table_schema);
   return null;
 end $$;
 
 create trigger metric_rollups_inserted after insert on metric_rollups
-  referencing new table as changed for each statement execute function earshot_note_rollup_changes();
+  referencing new table as changed for each statement execute function public.earshot_note_rollup_changes();
 create trigger metric_rollups_updated after update on metric_rollups
-  referencing new table as changed for each statement execute function earshot_note_rollup_changes();
+  referencing new table as changed for each statement execute function public.earshot_note_rollup_changes();
 
--- Not forced: the folder, connected as the owner, lists the tenants with
--- changes; every tenant role still sees only its own.
 alter table metric_rollup_changes enable row level security;
+alter table metric_rollup_changes force row level security;
 create policy metric_rollup_changes_tenant on metric_rollup_changes
   using (tenant_id = nullif(current_setting('earshot.tenant_id', true), '')::uuid);
 alter table metric_rollup_folds enable row level security;
