@@ -120,4 +120,18 @@ describe('IdempotencyStore', () => {
     expect(await claiming).toEqual([{ state: 'in_flight' }]);
     expect(await s.claim([{ tenantId, key: 'ours', requestHash: hash }])).toEqual([{ state: 'done', status: 202, response: { ok: true }, requestHash: hash }]);
   });
+
+  it('lets a lingering answer ride in the next claim’s statement, and writes it when settling if none comes', async () => {
+    const tenantId = randomUUID();
+    const s = new IdempotencyStore(db, { scope: 'test', retentionMs: 72 * HOUR, now, answerLingerMs: 3_600_000 });
+    await s.claim([{ tenantId, key: 'rides', requestHash: hash }, { tenantId, key: 'waits', requestHash: hash }]);
+    const riding = s.complete([{ tenantId, key: 'rides', status: 202, response: { ok: true, id: 'r' } }]);
+    expect(await s.claim([{ tenantId, key: 'carrier', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
+    await riding;
+    expect(await store(other).claim([{ tenantId, key: 'rides', requestHash: hash }])).toMatchObject([{ state: 'done', status: 202 }]);
+    const waiting = s.complete([{ tenantId, key: 'waits', status: 202, response: { ok: true, id: 'w' } }]);
+    await s.settled();
+    await waiting;
+    expect(await store(other).claim([{ tenantId, key: 'waits', requestHash: hash }])).toMatchObject([{ state: 'done', status: 202 }]);
+  });
 });

@@ -9,6 +9,13 @@ export interface IdempotencyOptions {
   retentionMs: number;
   /** How long a claim may stay in flight before another process may take it over (its holder died). */
   leaseMs?: number;
+  /**
+   * How long an answer may wait for claims to ride with: at a light load an
+   * answer written at once takes a statement of its own, which the next
+   * claims queue behind. 0 (the default) writes it at once. A copy of its key
+   * waits that much longer for it.
+   */
+  answerLingerMs?: number;
   now: () => Date;
 }
 
@@ -45,6 +52,15 @@ type Answer = Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer;
 /** What one round trip carries: claims of new keys, and answers of keys claimed before. */
 type Operation = { claim: IdempotencyRequest } | { answer: Answer };
 
+/** Answers waiting for claims to ride with. */
+interface Lingering {
+  answers: Answer[];
+  timer: NodeJS.Timeout;
+  /** Settles `done` with the write the answers went in. */
+  sent: (write: Promise<unknown>) => void;
+  done: Promise<void>;
+}
+
 const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
 const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0);
 
@@ -59,6 +75,8 @@ const DEADLOCK_DETECTED = '40P01';
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
+  private readonly answerLingerMs: number;
+  private lingering: Lingering | undefined;
   private readonly writes = new GroupCommit<Operation, Claim | null>((operations) => this.write(operations));
 
   constructor(
@@ -66,17 +84,45 @@ export class IdempotencyStore {
     private readonly options: IdempotencyOptions,
   ) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.answerLingerMs = options.answerLingerMs ?? 0;
   }
 
   /** Claims each key, or tells who has it. A key given twice (here or by concurrent callers) is claimed once; the other copy is in flight. */
   claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
     if (requests.length === 0) return Promise.resolve([]);
-    return this.writes.add(requests.map((claim) => ({ claim }))).then((claims) => claims.map((claim) => claim ?? { state: 'in_flight' }));
+    return this.send(requests).then((claims) => requests.map((_, i) => claims[i] ?? { state: 'in_flight' }));
   }
 
   /** Stores the answers of claimed keys; later requests with these keys get them back. */
   async complete(answers: readonly Answer[]): Promise<void> {
-    if (answers.length > 0) await this.writes.add(answers.map((answer) => ({ answer })));
+    if (answers.length === 0) return;
+    if (this.answerLingerMs === 0) {
+      await this.writes.add(answers.map((answer) => ({ answer })));
+      return;
+    }
+    this.lingering ??= this.linger();
+    this.lingering.answers.push(...answers);
+    await this.lingering.done;
+  }
+
+  private linger(): Lingering {
+    let sent: Lingering['sent'] = () => undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      sent = (write) => void write.then(() => resolve(), reject);
+    });
+    // The answers' own promise carries a failure; this one need not.
+    const timer = setTimeout(() => void this.send([]).catch(() => undefined), this.answerLingerMs);
+    return { answers: [], timer, sent, done };
+  }
+
+  /** Queues the claims with every answer still lingering. */
+  private send(requests: readonly IdempotencyRequest[]): Promise<(Claim | null)[]> {
+    const lingering = this.lingering;
+    this.lingering = undefined;
+    if (lingering) clearTimeout(lingering.timer);
+    const write = this.writes.add([...requests.map((claim) => ({ claim })), ...(lingering?.answers ?? []).map((answer) => ({ answer }))]);
+    lingering?.sent(write);
+    return write;
   }
 
   private async write(operations: readonly Operation[]): Promise<(Claim | null)[]> {
@@ -167,6 +213,7 @@ export class IdempotencyStore {
 
   /** Resolves once every claim and answer handed over so far is written: call before closing the pool. */
   async settled(): Promise<void> {
+    if (this.lingering) void this.send([]).catch(() => undefined);
     await this.writes.settled();
   }
 

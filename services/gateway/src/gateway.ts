@@ -28,6 +28,8 @@ export interface GatewayOptions {
   /** How long an answer is replayed for its idempotency key: providers retry for up to 72 hours. */
   idempotencyRetentionMs?: number;
   idempotencySweepMs?: number;
+  /** How long an idempotent answer waits to ride with the next claims rather than take a statement of its own. */
+  answerLingerMs?: number;
   rateLimitSyncMs?: number;
   /** How long an authenticated key is kept before it is looked up again (a revocation or rotation anywhere empties the cache within 500 ms regardless). */
   keyCacheMs?: number;
@@ -38,6 +40,7 @@ const DEFAULTS: Required<GatewayOptions> = {
   duplicateWaitMs: 10_000,
   idempotencyRetentionMs: INGEST_IDEMPOTENCY.retentionMs,
   idempotencySweepMs: 10 * 60_000,
+  answerLingerMs: 20,
   rateLimitSyncMs: 200,
   keyCacheMs: 10_000,
 };
@@ -53,7 +56,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const log = runtime.log();
       const box = new SecretBox(loadMasterKey(runtime.config));
       const report = (what: string) => (error: unknown) => console.error(`[gateway] ${what}: ${error instanceof Error ? error.message : String(error)}`);
-      const idempotency = new IdempotencyStore(db, { scope: INGEST_IDEMPOTENCY.scope, retentionMs: options.idempotencyRetentionMs, now: runtime.now });
+      const idempotency = new IdempotencyStore(db, { scope: INGEST_IDEMPOTENCY.scope, retentionMs: options.idempotencyRetentionMs, answerLingerMs: options.answerLingerMs, now: runtime.now });
       const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
       const recorder = new DeliveryRecorder(log);
       const intake = new Intake({ log, idempotency, appendTimeoutMs: options.appendTimeoutMs, duplicateWaitMs: options.duplicateWaitMs });
