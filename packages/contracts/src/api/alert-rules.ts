@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES } from '../events/tenant-data';
-import { freeText, listPageSchema, pagingQuery } from './list';
+import { freeText, listPageSchema, pagingQuery, storedText } from './list';
 import { MetricNameSchema } from './operations';
 
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
@@ -11,20 +11,20 @@ export const AlertRuleInputSchema = z.strictObject({
   id: recordId.optional(),
   name: freeText(200).optional(),
   metric: MetricNameSchema.describe('a name from the GET /metrics catalogue'),
-  agentId: z.string().min(1).max(200).optional().describe('watch one agent; all agents when left out'),
+  agentId: storedText(200).min(1).optional().describe('watch one agent; all agents when left out'),
   comparison: z.enum(ALERT_COMPARISONS),
   threshold: z.number().finite(),
   windowMs: z.int().min(MINUTE).max(24 * 60 * MINUTE).default(5 * MINUTE).describe('the metric is computed over this window, ending at each evaluation'),
   forMs: z.int().min(0).max(24 * 60 * MINUTE).default(0).describe('how long the breach must hold before the alert fires'),
   severity: z.enum(ALERT_SEVERITIES).default('warning'),
   enabled: z.boolean().default(true),
-  description: z.string().max(2_000).optional(),
+  description: storedText(2_000).optional(),
 });
 export type AlertRuleInput = z.infer<typeof AlertRuleInputSchema>;
 
 /** PATCH: any field of a rule but its id; left-out fields keep their value. */
 export const AlertRulePatchSchema = AlertRuleInputSchema.omit({ id: true }).partial().extend({
-  agentId: z.string().min(1).max(200).nullable().optional(),
+  agentId: storedText(200).min(1).nullable().optional(),
   windowMs: z.int().min(MINUTE).max(24 * 60 * MINUTE).optional(),
   forMs: z.int().min(0).max(24 * 60 * MINUTE).optional(),
   severity: z.enum(ALERT_SEVERITIES).optional(),
@@ -52,7 +52,7 @@ export type AlertRule = z.infer<typeof AlertRuleSchema>;
 export const AlertRuleListQuerySchema = pagingQuery(50, { value: 'none', id: 'text' });
 export const AlertRuleListSchema = listPageSchema(AlertRuleSchema);
 export const AlertRuleAnswerSchema = z.object({ ok: z.literal(true), rule: AlertRuleSchema });
-export const RecordIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
+export const RecordIdParamsSchema = z.object({ id: storedText(200).min(1) });
 
 /** Where the tenant's alert notifications go: one signed webhook per tenant. */
 export const AlertWebhookInputSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listPageSchema, pagingQuery, queryTime } from './list';
+import { listPageSchema, pagingQuery, queryTime, storedText } from './list';
 
 export const CALL_RESOURCE_STATUSES = ['completed', 'failed', 'in_progress', 'abandoned', 'escalated'] as const;
 
@@ -83,7 +83,7 @@ const CALL_CURSOR = { value: 'float', id: 'uuid' } as const;
 
 export const CallListQuerySchema = pagingQuery(50, CALL_CURSOR).extend({
   status: z.enum(CALL_RESOURCE_STATUSES).optional(),
-  agentId: z.string().min(1).max(200).optional(),
+  agentId: storedText(200).min(1).optional(),
   from: queryTime.optional().describe('calls started at or after'),
   to: queryTime.optional().describe('calls started before'),
   sort: z.enum(CALL_SORTS).default('-startedAt'),
@@ -93,4 +93,4 @@ export type CallListQuery = z.infer<typeof CallListQuerySchema>;
 export const CallListPageSchema = listPageSchema(CallResourceSchema);
 export type CallListPage = z.infer<typeof CallListPageSchema>;
 
-export const CallParamsSchema = z.object({ id: z.string().min(1).max(200) });
+export const CallParamsSchema = z.object({ id: storedText(200).min(1) });

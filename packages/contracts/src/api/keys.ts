@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime, storedText } from './list';
 
 /** Where a key may be used: production keys start `ear_live_`, staging keys `ear_test_`. */
 export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
@@ -95,7 +95,7 @@ export const IssuedApiKeySchema = z.object({ ok: z.literal(true), key: ApiKeyRec
 export const ApiKeyAnswerSchema = z.object({ ok: z.literal(true), key: ApiKeyRecordSchema });
 
 export const ApiKeyListQuerySchema = pagingQuery(50, { value: 'time', id: 'uuid' }).extend({
-  workspace: z.string().min(1).max(64).optional(),
+  workspace: storedText(64).min(1).optional(),
   status: z.enum(KEY_STATUSES).optional(),
 });
 export const ApiKeyListSchema = listPageSchema(ApiKeyRecordSchema);

@@ -8,7 +8,12 @@ export const MAX_PAGE_LIMIT = 200;
  * Free text that is more than spaces, kept as sent: a trim would turn a
  * string the document accepts (e.g. "\r") into an empty one.
  */
-export const freeText = (max: number) => z.string().max(max).regex(/[^\t\n\v\f\r ]/, 'not only spaces');
+export const freeText = (max: number) => storedText(max).regex(/[^\t\n\v\f\r ]/, 'not only spaces');
+
+/** Text PostgreSQL can hold: no NUL (a write carrying one stopped the projector, a filter with one was a 500). */
+export function storedText(max: number) {
+  return z.string().max(max).regex(/^[^\u0000]*$/, 'no NUL character');
+}
 
 /**
  * A date-time a client sends, with any offset, read as UTC. Years 0002 to

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freeText, queryTime } from './list';
+import { freeText, queryTime, storedText } from './list';
 
 describe('a date-time a client sends', () => {
   it('is read as UTC, whatever its offset (an offset PostgreSQL refuses, +17:27, was a 500)', () => {
@@ -14,11 +14,20 @@ describe('a date-time a client sends', () => {
   });
 });
 
+describe('text a record keeps', () => {
+  it('refuses NUL, which PostgreSQL cannot hold (a write with one stopped the projector; a filter with one was a 500), and says so in the document', () => {
+    expect(storedText(10).safeParse('a\u0000b').success).toBe(false);
+    expect(freeText(10).safeParse('a\u0000b').success).toBe(false);
+    expect(storedText(10).parse('')).toBe('');
+    expect(JSON.stringify(z.toJSONSchema(storedText(10), { io: 'input' }))).toContain('u0000');
+  });
+});
+
 describe('free text', () => {
   it('refuses only spaces as the document does (a trim once made "\\r" empty after the document had let it through)', () => {
     const title = freeText(10);
     expect(title.safeParse('\u000b\r').success).toBe(false);
     expect(title.parse(' v1 ')).toBe(' v1 ');
-    expect(z.toJSONSchema(title, { io: 'input' })).toMatchObject({ maxLength: 10, pattern: '[^\\t\\n\\v\\f\\r ]' });
+    expect(JSON.stringify(z.toJSONSchema(title, { io: 'input' }))).toContain('[^\\\\t\\\\n\\\\v\\\\f\\\\r ]');
   });
 });

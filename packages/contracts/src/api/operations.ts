@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsagePeriodSchema } from './billing';
-import { listPageSchema, pagingQuery, queryTime } from './list';
+import { listPageSchema, pagingQuery, queryTime, storedText } from './list';
 
 /** Bucket widths of a metric series. */
 export const METRIC_INTERVALS = ['1m', '5m', '15m', '1h', '6h', '1d'] as const;
@@ -24,7 +24,7 @@ export const MetricQuerySchema = z.object({
   from: queryTime.optional().describe('defaults to 24 hours before `to`; a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none'),
   to: queryTime.optional().describe('defaults to now'),
   interval: z.enum(METRIC_INTERVALS).optional().describe('defaults to the finest that keeps the series within 1,000 points'),
-  agentId: z.string().min(1).max(200).optional().describe('one agent’s series; a metric not kept per agent (events.ingested) answers null points'),
+  agentId: storedText(200).min(1).optional().describe('one agent’s series; a metric not kept per agent (events.ingested) answers null points'),
 });
 
 export const MetricSeriesSchema = z.object({
@@ -76,7 +76,7 @@ export const AuditEntrySchema = z.object({
   requestId: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()),
 });
-export const AuditQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ action: z.string().min(1).max(100).optional() });
+export const AuditQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ action: storedText(100).min(1).optional() });
 export const AuditListSchema = listPageSchema(AuditEntrySchema);
 
 const dependency = z.object({ connected: z.boolean(), latencyMs: z.number().int() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../events/tenant-data';
-import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, storedText, pagingQuery, queryTime } from './list';
 
 /** A client-chosen id: writing the same id again replaces (upserts) the record. */
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
@@ -22,13 +22,13 @@ export const OutcomeInputSchema = z.strictObject({
   callId: freeText(200),
   agent: freeText(200).optional(),
   type: freeText(100),
-  value: z.string().max(2_000).optional(),
+  value: storedText(2_000).optional(),
   source: freeText(100).optional(),
   revenueUsd: z.number().finite().optional(),
 });
 export type OutcomeInput = z.infer<typeof OutcomeInputSchema>;
 
-export const OutcomeListQuerySchema = pagingQuery(100, { value: 'time', id: 'text' }).extend({ callId: z.string().min(1).max(200).optional() });
+export const OutcomeListQuerySchema = pagingQuery(100, { value: 'time', id: 'text' }).extend({ callId: storedText(200).min(1).optional() });
 /** The spec's Outcome list, in the shared list shape; `source` names the store that served it. */
 export const OutcomeListSchema = listPageSchema(OutcomeSchema).extend({ source: z.string() });
 
@@ -53,7 +53,7 @@ export const IncidentInputSchema = z.strictObject({
   title: freeText(300),
   severity: z.enum(INCIDENT_SEVERITIES),
   status: z.enum(INCIDENT_STATUSES).default('open'),
-  description: z.string().max(10_000).optional(),
+  description: storedText(10_000).optional(),
   affectedAgents: z.array(freeText(200)).max(100).default([]),
   affectedCalls: z.array(freeText(200)).max(1_000).default([]),
   startedAt: queryTime.optional(),
@@ -82,12 +82,12 @@ export const DeploymentInputSchema = z.strictObject({
   deployedAt: queryTime.optional().describe('defaults to when the request arrived'),
   previousVersion: freeText(100).optional(),
   environment: freeText(100).optional(),
-  description: z.string().max(10_000).optional(),
+  description: storedText(10_000).optional(),
   deployedBy: freeText(200).optional(),
 });
 export type DeploymentInput = z.infer<typeof DeploymentInputSchema>;
 
-export const DeploymentListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ agent: z.string().min(1).max(200).optional() });
+export const DeploymentListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ agent: storedText(200).min(1).optional() });
 export const DeploymentListSchema = listPageSchema(DeploymentSchema);
 
 export const AlertSchema = z.object({

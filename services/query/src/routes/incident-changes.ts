@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, ApiError, ErrorBodySchema, freeText, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema } from '@earshot/contracts';
+import { AcceptedWriteSchema, ApiError, ErrorBodySchema, freeText, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema, storedText } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -12,10 +12,10 @@ const IncidentPatchSchema = z.strictObject({
   status: z.enum(INCIDENT_STATUSES).optional(),
   severity: z.enum(INCIDENT_SEVERITIES).optional(),
   title: freeText(300).optional(),
-  description: z.string().max(10_000).optional(),
+  description: storedText(10_000).optional(),
   note: freeText(10_000).optional().describe('added to the incident timeline'),
-  affectedAgents: z.array(z.string().min(1).max(200)).max(100).optional(),
-  affectedCalls: z.array(z.string().min(1).max(200)).max(1_000).optional(),
+  affectedAgents: z.array(storedText(200).min(1)).max(100).optional(),
+  affectedCalls: z.array(storedText(200).min(1)).max(1_000).optional(),
 })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'change at least one field')
   .meta({ minProperties: 1 });
