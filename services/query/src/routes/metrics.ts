@@ -64,7 +64,7 @@ function rollupRows(plan: RollupPlan, metric: string, agentId: string | undefine
 /**
  * The statement a series runs: one grouped scan of the read model over the
  * range. Percentiles come from the rollups' sketches, summed bucket by bucket
- * (the merge of DDSketches) and read in TypeScript with the projector's own
+ * in TypeScript (the merge of DDSketches) and read with the projector's own
  * quantile function.
  */
 export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQuery {
@@ -76,7 +76,8 @@ export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQu
       return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(plan, source.metric, agentId)}) r group by 1`;
     }
     case 'rollup-quantile':
-      return sql`select ${bucket(sql`r.at`, request)} as t, b.key, sum(b.value::bigint)::float8 as n from (${rollupRows(plan, source.metric, agentId)}) r, jsonb_each_text(r.sketch) b group by 1, 2`;
+      // The sketches themselves: unnesting each into rows to sum them in SQL costs several times what adding them up in TypeScript does.
+      return sql`select ${bucket(sql`r.at`, request)} as t, r.sketch from (${rollupRows(plan, source.metric, agentId)}) r where r.sketch is not null`;
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =
@@ -113,11 +114,11 @@ export async function seriesStatementOf(tx: Queryable, request: SeriesRequest): 
 export async function readSeries(tx: Queryable, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
-    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; key: string; n: number }[];
+    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; sketch: Sketch }[];
     const sketches = new Map<number, Sketch>();
     for (const row of rows) {
       const sketch = sketches.get(row.t.getTime()) ?? {};
-      sketch[row.key] = row.n;
+      for (const [key, n] of Object.entries(row.sketch)) sketch[key] = (sketch[key] ?? 0) + n;
       sketches.set(row.t.getTime(), sketch);
     }
     const q = request.source.q;
