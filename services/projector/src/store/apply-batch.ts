@@ -106,7 +106,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
         if (mine) mine.push(derived);
         else byTenant.set(derived.tenantId, [derived]);
       }
-      applied = await writeTenants(tx, [...byTenant].sort(([a], [b]) => (a < b ? -1 : 1)));
+      applied = await writeTenants(tx, [...byTenant]);
     }
     if (poison.length > 0) await log.append(poison.map((p) => deadLetterOf(p.record, p.poison, now())));
     await savePosition(tx, topic, partition, BigInt(last.record.offset) + 1n);

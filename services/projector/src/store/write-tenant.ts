@@ -55,26 +55,25 @@ export type TenantEvents = readonly [tenantId: string, derived: readonly Derived
  * two batches never wait on each other in a cycle. Returns the events applied.
  */
 export async function writeTenants(tx: Tx, tenants: readonly TenantEvents[]): Promise<number> {
+  const ordered = [...tenants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let applied = 0;
-  let current: string | null = null;
   const counted: { tenantId: string; writes: TableWrite[] }[] = [];
-  for (const [tenantId, derived] of tenants) {
+  for (const [index, [tenantId, derived]] of ordered.entries()) {
     await switchTenant(tx, tenantId);
-    current = tenantId;
-    const written = await writeTenant(tx, tenantId, derived);
+    // The last tenant has the highest id, so its counters come first in descending order anyway: they go in its own statement.
+    const written = await writeTenant(tx, tenantId, derived, index === ordered.length - 1);
     applied += written.applied;
     if (written.counters.length > 0) counted.push({ tenantId, writes: written.counters });
   }
-  for (const { tenantId, writes } of counted.sort((a, b) => (a.tenantId < b.tenantId ? 1 : a.tenantId > b.tenantId ? -1 : 0))) {
-    if (tenantId !== current) await switchTenant(tx, tenantId);
-    current = tenantId;
+  for (const { tenantId, writes } of counted.reverse()) {
+    await switchTenant(tx, tenantId);
     await writeAll(tx, writes);
   }
   return applied;
 }
 
-/** Writes every table but the counters, whose writes it returns; the tenant is already set. */
-async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]): Promise<{ applied: number; counters: TableWrite[] }> {
+/** Writes every table, the counters only `withCounters` (else it returns their writes); the tenant is already set. */
+async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[], withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
   const unique = new Map<string, Derived>();
   for (const d of derived) if (!unique.has(d.dedupeKey)) unique.set(d.dedupeKey, d);
   if (unique.size === 0) return { applied: 0, counters: [] };
@@ -112,8 +111,10 @@ async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]
     if (target) for (const row of contributed) addCount(counters, target, row);
   }
   for (const [projection, pending] of registers) writes.push(registerWrite(tenantId, projection, pending));
+  const counterWrites = [...counters].map(([projection, pending]) => counterWrite(tenantId, projection, pending));
+  if (withCounters) writes.push(...counterWrites);
   await writeAll(tx, writes);
-  return { applied: fresh.length, counters: [...counters].map(([projection, pending]) => counterWrite(tenantId, projection, pending)) };
+  return { applied: fresh.length, counters: withCounters ? [] : counterWrites };
 }
 
 async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
