@@ -1,10 +1,8 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts', 'deploy/**/*.test.ts'],
-    // The schemathesis run has its own command (`npm run fuzz`) until the findings it reports are fixed.
-    exclude: [...configDefaults.exclude, '**/*.fuzz.test.ts'],
     globalSetup: ['test/infra.global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

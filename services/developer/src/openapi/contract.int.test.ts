@@ -13,7 +13,7 @@ beforeAll(async () => {
   const tenant: EarshotTenant = await earshot.createTenant();
   // Every scope but keys:write: a fuzzer allowed to rotate or revoke the key it runs with would lock itself out.
   apiKey = await earshot.createKey(tenant.id, SCOPES.filter((scope) => scope !== 'keys:write'));
-}, 600_000);
+}, 300_000);
 afterAll(async () => earshot?.stop());
 
 describe('the live /openapi.json under schemathesis', () => {
@@ -23,13 +23,15 @@ describe('the live /openapi.json under schemathesis', () => {
     const run = await runSchemathesis(binary as string, [
       'run', `${earshot.origin}/openapi.json`,
       '--header', `Authorization: Bearer ${apiKey}`,
-      '--max-examples', '25',
+      // Bounded to about a minute inside npm test: the coverage phase (every operation's boundary values) runs whole,
+      // the random phase 5 examples an operation. One worker: hypothesis under threads trips a CPython 3.11 AST bug.
+      '--max-examples', '5',
       '--seed', '7',
-      '--workers', '4',
+      '--workers', '1',
       '--request-timeout', '10',
       // Signed ingest needs an HMAC of each body, and the operator routes another token: the gateway's and audit's own suites cover them.
       '--exclude-path-regex', '^/api/v1/(webhooks|admin)/',
     ]);
     expect(run.code, run.output.slice(-20_000)).toBe(0);
-  }, 600_000);
+  }, 300_000);
 });
