@@ -248,19 +248,4 @@ export class IdempotencyStore {
       returning 1`)) as unknown[];
     return deleted.length;
   }
-
-  /** Sweeps now and then; the returned stop waits for a sweep under way. */
-  startSweeper(intervalMs: number, onError: (error: unknown) => void): { stop(): Promise<void> } {
-    let running: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      running = this.sweep().catch(onError);
-    }, intervalMs);
-    timer.unref();
-    return {
-      stop: async () => {
-        clearInterval(timer);
-        await running;
-      },
-    };
-  }
 }

@@ -5,3 +5,4 @@ export * from './runtime';
 export * from './access';
 export * from './log-append';
 export * from './request-validation';
+export * from './periodic';

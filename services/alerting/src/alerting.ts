@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
-import { registerAuthHook, validationFailure, type Module, type Runtime } from '@earshot/server';
+import { registerAuthHook, runEvery, validationFailure, type Module, type Runtime } from '@earshot/server';
 import { evaluateRules } from './evaluator';
 import { startNotifier } from './notifier';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -38,14 +38,10 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
         registerWebhookRoutes(api, db, runtime.now);
       }, { prefix: '/api/v1' });
       const notifier = await startNotifier({ db, log, config: runtime.config, now: runtime.now, attempts: options.notificationAttempts, backoffMs: options.notificationBackoffMs });
-      let running: Promise<unknown> = Promise.resolve();
-      const timer = setInterval(() => {
-        running = running.then(() => evaluateRules(db, log, runtime.now())).catch((error: unknown) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`));
-      }, interval);
+      const evaluation = runEvery(interval, () => evaluateRules(db, log, runtime.now()), (error) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`));
       return {
         stop: async () => {
-          clearInterval(timer);
-          await running;
+          await evaluation.stop();
           await notifier.stop();
         },
       };

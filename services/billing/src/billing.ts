@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
-import { registerAuthHook, validationFailure, type Module, type Runtime } from '@earshot/server';
+import { registerAuthHook, runEvery, validationFailure, type Module, type Runtime } from '@earshot/server';
 import { closePeriods } from './period-closer';
 import { registerPlanRoutes } from './plan-routes';
 
@@ -35,16 +35,7 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
         registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
       }, { prefix: '/api/v1' });
-      let running: Promise<unknown> = Promise.resolve();
-      const timer = setInterval(() => {
-        running = running.then(() => closePeriods({ db, log, now: runtime.now(), settleMs })).catch((error: unknown) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`));
-      }, interval);
-      return {
-        stop: async () => {
-          clearInterval(timer);
-          await running;
-        },
-      };
+      return runEvery(interval, () => closePeriods({ db, log, now: runtime.now(), settleMs }), (error) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`));
     },
   };
 }

@@ -4,7 +4,7 @@ import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import { registerAuthHook, registerRateLimitHook, type Module, type RouteRateLimit, type Runtime } from '@earshot/server';
+import { registerAuthHook, registerRateLimitHook, runEvery, type Module, type RouteRateLimit, type Runtime } from '@earshot/server';
 import { DeliveryRecorder } from './delivery-recorder';
 import { registerDeliveryHooks } from './delivery-hooks';
 import { Intake } from './intake';
@@ -61,7 +61,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const recorder = new DeliveryRecorder(log);
       const intake = new Intake({ log, idempotency, appendTimeoutMs: options.appendTimeoutMs, duplicateWaitMs: options.duplicateWaitMs });
       limiter.start();
-      const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
+      const sweeper = runEvery(options.idempotencySweepMs, () => idempotency.sweep(), report('idempotency sweep failed'));
 
       await runtime.http().register(async (gateway: FastifyInstance) => {
         gateway.decorateRequest('deliveryNotes', null);

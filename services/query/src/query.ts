@@ -5,8 +5,8 @@ import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot
 import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import { registerAuthHook, registerRateLimitHook, validationFailure, type Module, type Runtime } from '@earshot/server';
-import { startFolder } from './metrics/folder';
+import { registerAuthHook, registerRateLimitHook, runEvery, validationFailure, type Module, type Runtime } from '@earshot/server';
+import { foldAll } from './metrics/folder';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
 import { registerAuditRoutes } from './routes/audit';
@@ -70,8 +70,8 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
       const idempotency = new IdempotencyStore(db, { scope: 'api', retentionMs: options.idempotencyRetentionMs, now: runtime.now });
       const writes = new TenantWrites({ db, log: runtime.log(), idempotency, appendTimeoutMs: options.appendTimeoutMs, now: runtime.now });
       limiter.start();
-      const sweeper = idempotency.startSweeper(options.idempotencySweepMs, report('idempotency sweep failed'));
-      const folder = startFolder(db, options.foldIntervalMs, runtime.now, report('metric folding failed'));
+      const sweeper = runEvery(options.idempotencySweepMs, () => idempotency.sweep(), report('idempotency sweep failed'));
+      const folder = runEvery(options.foldIntervalMs, () => foldAll(db, runtime.now()), report('metric folding failed'));
 
       await runtime.http().register(
         async (api: FastifyInstance) => {

@@ -17,7 +17,7 @@ describe('earshot keys', () => {
     expect(() => duration('-5m', '--overlap')).toThrow('--overlap must be a duration');
   });
 
-  it('shows every attribute of the record in the table, the IP allowlist as any when empty, never the key', () => {
+  it('shows every attribute of the record in the table, an empty IP allowlist as allowing every address, never the key', () => {
     const table = keyTable([record]);
     for (const text of ['ci', 'ear_live_Ab12Cd…', 'calls:read', 'keys:read', 'production', 'any', 'never', '12', 'rotating until 2026-03-03T10:00:00.000Z', 'voice-lab']) expect(table).toContain(text);
     expect(keyTable([{ ...record, ipAllowlist: ['10.0.0.0/8'], status: 'active' }])).toContain('10.0.0.0/8');

@@ -22,7 +22,7 @@ export const AlertRuleInputSchema = z.strictObject({
 });
 export type AlertRuleInput = z.infer<typeof AlertRuleInputSchema>;
 
-/** PATCH: any field of a rule but its id; left-out fields keep their value. */
+/** PATCH: some fields of a rule, never its id; left-out fields keep their value. */
 export const AlertRulePatchSchema = AlertRuleInputSchema.omit({ id: true }).partial().extend({
   agentId: storedText(200).min(1).nullable().optional(),
   windowMs: z.int().min(MINUTE).max(24 * 60 * MINUTE).optional(),

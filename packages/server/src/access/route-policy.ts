@@ -16,7 +16,7 @@ export interface RouteRateLimit {
  * What a route requires, declared in its options and enforced by one hook,
  * never in handlers: the operator's token, or an API key holding `scope`.
  * A route without a policy is public (`/health`). A route serving several
- * resources (GraphQL) names several scopes: any one lets the key in.
+ * resources (GraphQL) names several scopes: a key holding one of them gets in.
  */
 export type RoutePolicy = { auth: 'admin' } | { auth: 'apiKey'; scope: Scope | readonly Scope[]; rateLimits: readonly RouteRateLimit[] };
 

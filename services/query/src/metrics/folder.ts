@@ -85,25 +85,3 @@ export async function foldAll(db: ConnectionPool, now: Date): Promise<number> {
   for (const { tenant_id: tenantId } of tenants) folded += await foldTenant(db, tenantId, now);
   return folded;
 }
-
-/** Folds on a timer, off every request's path; `stop` waits for the round under way. */
-export function startFolder(db: ConnectionPool, intervalMs: number, now: () => Date, onError: (error: unknown) => void): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    running = foldAll(db, now())
-      .catch(onError)
-      .finally(() => {
-        busy = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
