@@ -21,7 +21,7 @@ export const MetricNameSchema = z.enum(METRIC_NAMES);
 
 export const MetricQuerySchema = z.object({
   name: MetricNameSchema,
-  from: queryTime.optional().describe('defaults to 24 hours before `to`; a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none'),
+  from: queryTime.optional().describe('defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none'),
   to: queryTime.optional().describe('defaults to now'),
   interval: z.enum(METRIC_INTERVALS).optional().describe('defaults to the finest that keeps the series within 1,000 points'),
   agentId: storedText(200).min(1).optional().describe('one agent’s series; a metric not kept per agent (events.ingested) answers null points'),

@@ -84,10 +84,3 @@ export function planOf(cover: Cover, freshDays: ReadonlySet<number>, freshHours:
   }
   return { days, hours, ranges: merged.map(([start, end]) => ({ start: new Date(start), end: new Date(end) })) };
 }
-
-/** Every hour of the cover, its days' hours included: the hours whose folds a plan may use. */
-export function hoursOf(cover: Cover): Date[] {
-  const out = [...cover.hours];
-  for (const day of cover.days) for (let h = day.getTime(); h < day.getTime() + DAY_MS; h += HOUR_MS) out.push(new Date(h));
-  return out;
-}
