@@ -1,6 +1,7 @@
 export * from './database';
 export * from './embedded-server';
 export * from './migrations';
+export * from './tenant-reads';
 export * from './tenant-scope';
 
 /** The migrations of the database itself (roles and grants), applied before every module's. */

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
-import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, startPostgres, stopPostgres, type ConnectionPool, type MigrationSet } from '@earshot/db';
+import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, startPostgres, stopPostgres, TenantReads, type ConnectionPool, type MigrationSet } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
@@ -17,6 +17,8 @@ import type { Module } from './modules';
 export interface Runtime {
   config: Config;
   database(): ConnectionPool;
+  /** One-statement reads as a tenant in one round trip each (its connections open on first use). */
+  tenantReads(): TenantReads;
   log(): EventLog;
   http(): FastifyInstance;
   health: HealthChecks;
@@ -39,6 +41,7 @@ export interface RuntimeOptions {
 export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
   const { config } = options;
   let database: ConnectionPool | undefined;
+  let tenantReads: TenantReads | undefined;
   let log: EventLog | undefined;
   let http: FastifyInstance | undefined;
   const need = <T>(value: T | undefined, name: string): T => {
@@ -50,6 +53,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
   const runtime: Runtime = {
     config,
     database: () => need(database, 'database'),
+    tenantReads: () => need(tenantReads, 'database'),
     log: () => need(log, 'log'),
     http: () => need(http, 'http'),
     health,
@@ -78,10 +82,13 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
           throw error;
         }
         const opened = pool;
+        const reads = new TenantReads({ url: databaseUrl, poolSize: 20, applicationName: `earshot-${options.service}-reads` });
         database = opened;
+        tenantReads = reads;
         health.add('database', () => databaseHealth(opened));
         return {
           stop: async () => {
+            await reads.dispose();
             await opened.dispose();
             if (!config.DATABASE_URL) stopPostgres(stateDir);
             lock?.release();

@@ -52,7 +52,7 @@ export function developerModule(runtime: Runtime, overrides: DeveloperOptions = 
             await live.stop();
             await limiter.stop();
           });
-          await registerGraphqlRoutes(api, db, perMinute, runtime.now);
+          await registerGraphqlRoutes(api, runtime.tenantReads(), perMinute, runtime.now);
           await registerStreamRoute(api, runtime.log(), live, policy, stream);
         });
       });

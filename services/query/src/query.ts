@@ -62,6 +62,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
     dependsOn: ['database', 'log', 'http'],
     start: async () => {
       const db = runtime.database();
+      const reads = runtime.tenantReads();
       const perMinute = runtime.config.EARSHOT_KEY_REQUESTS_PER_MIN;
       const report = (what: string) => (error: unknown) => console.error(`[query] ${what}: ${error instanceof Error ? error.message : String(error)}`);
       const keys = new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), options.keyCacheMs);
@@ -88,19 +89,19 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
           });
 
           registerHealthRoutes(api, runtime.health, 'earshot');
-          registerRealtimeRoutes(api, db, perMinute, runtime.now);
-          registerCallRoutes(api, db, perMinute);
-          registerOutcomeRoutes(api, db, writes, perMinute);
-          registerIncidentRoutes(api, db, writes, perMinute);
-          registerIncidentChangeRoutes(api, db, writes, perMinute);
-          registerAlertRoutes(api, db, perMinute);
-          registerAlertRuleRoutes(api, db, writes, perMinute);
-          registerDeploymentRoutes(api, db, writes, perMinute, runtime.now);
-          registerDeploymentImpactRoutes(api, db, perMinute);
-          registerMetricRoutes(api, db, perMinute, runtime.now);
-          registerUsageRoutes(api, db, perMinute, runtime.now);
-          registerBillingRoutes(api, db, perMinute);
-          registerAuditRoutes(api, db, perMinute);
+          registerRealtimeRoutes(api, reads, perMinute, runtime.now);
+          registerCallRoutes(api, reads, perMinute);
+          registerOutcomeRoutes(api, reads, writes, perMinute);
+          registerIncidentRoutes(api, reads, writes, perMinute);
+          registerIncidentChangeRoutes(api, reads, writes, perMinute);
+          registerAlertRoutes(api, reads, perMinute);
+          registerAlertRuleRoutes(api, reads, writes, perMinute);
+          registerDeploymentRoutes(api, reads, writes, perMinute, runtime.now);
+          registerDeploymentImpactRoutes(api, reads, perMinute);
+          registerMetricRoutes(api, reads, perMinute, runtime.now);
+          registerUsageRoutes(api, reads, perMinute, runtime.now);
+          registerBillingRoutes(api, reads, perMinute);
+          registerAuditRoutes(api, reads, perMinute);
         },
         { prefix: '/api/v1' },
       );

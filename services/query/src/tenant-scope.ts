@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { inTenant, type ConnectionPool, type Queryable } from '@earshot/db';
+import type { Statements, TenantReads } from '@earshot/db';
 
 /** The tenant of an authenticated request (the auth hook has run for every route that calls this). */
 export function tenantOf(request: FastifyRequest): string {
@@ -8,10 +8,12 @@ export function tenantOf(request: FastifyRequest): string {
 }
 
 /**
- * Runs a request's reads in one transaction as the tenant role with the
- * caller's tenant set: row-level security, not a WHERE clause, keeps other
- * tenants' rows out.
+ * Runs a request's reads as the tenant role with the caller's tenant set:
+ * row-level security, not a WHERE clause, keeps other tenants' rows out.
+ * Each statement is a transaction of one round trip (TenantReads); several
+ * statements see what a READ COMMITTED transaction would, each its own
+ * snapshot.
  */
-export function readAs<T>(db: ConnectionPool, request: FastifyRequest, work: (tx: Queryable) => Promise<T>): Promise<T> {
-  return inTenant(db, tenantOf(request), work);
+export function readAs<T>(reads: TenantReads, request: FastifyRequest, work: (tx: Statements) => Promise<T>): Promise<T> {
+  return work(reads.as(tenantOf(request)));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import mercurius from 'mercurius';
 import { ApiError } from '@earshot/contracts';
-import type { ConnectionPool } from '@earshot/db';
+import type { TenantReads } from '@earshot/db';
 import type { RoutePolicy } from '@earshot/server';
 import { costLimit } from './query-cost';
 import { GRAPHQL_SCOPES, graphqlResolvers, graphqlSchema } from './graphql-schema';
@@ -24,14 +24,14 @@ export const MAX_QUERY_COST = 10_000;
  * checks its own scope. Malformed, too deep or too costly queries are 400s
  * in the Error shape, before any read.
  */
-export async function registerGraphqlRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): Promise<void> {
+export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): Promise<void> {
   const policy: RoutePolicy = { auth: 'apiKey', scope: GRAPHQL_SCOPES, rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] };
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...route.config, policy };
   });
   await app.register(mercurius, {
     schema: graphqlSchema(),
-    resolvers: graphqlResolvers(db, now),
+    resolvers: graphqlResolvers(reads, now),
     path: GRAPHQL_PATH,
     graphiql: false,
     queryDepth: MAX_QUERY_DEPTH,

@@ -18,7 +18,7 @@ import {
   OutcomeListSchema,
   validationError,
 } from '@earshot/contracts';
-import type { ConnectionPool, Queryable } from '@earshot/db';
+import type { Statements, TenantReads } from '@earshot/db';
 import { readAlertPage, readAs, readCallDetail, readCallPage, readIncidentPage, readLiveSnapshot, readMetric, readOutcomePage, ROUTE_SCOPES } from '@earshot/query';
 import { GraphqlTypes } from './types-from-zod';
 
@@ -27,7 +27,7 @@ interface RootField<Args extends z.ZodType> {
   route: keyof typeof ROUTE_SCOPES;
   args: Args | null;
   type: string;
-  read(tx: Queryable, args: z.infer<Args>, now: Date): Promise<unknown>;
+  read(tx: Statements, args: z.infer<Args>, now: Date): Promise<unknown>;
 }
 
 const field = <Args extends z.ZodType>(definition: RootField<Args>) => definition;
@@ -67,7 +67,7 @@ export function graphqlSchema(): string {
 const given = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 
 /** Resolvers over the query service's own read functions, in the caller's tenant transaction, each behind its REST route's scope. */
-export function graphqlResolvers(db: ConnectionPool, now: () => Date) {
+export function graphqlResolvers(reads: TenantReads, now: () => Date) {
   const Query = Object.fromEntries(
     Object.entries(ROOT_FIELDS).map(([name, f]) => [
       name,
@@ -77,8 +77,8 @@ export function graphqlResolvers(db: ConnectionPool, now: () => Date) {
         if (!request.caller?.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `the API key lacks the ${scope} scope (needed for ${name})`);
         const parsed = f.args ? f.args.safeParse(given(args)) : { success: true as const, data: undefined };
         if (!parsed.success) throw validationError(parsed.error, `the arguments of ${name}`);
-        const read = f.read as (tx: Queryable, args: unknown, now: Date) => Promise<unknown>;
-        return readAs(db, request, (tx) => read(tx, parsed.data, now()));
+        const read = f.read as (tx: Statements, args: unknown, now: Date) => Promise<unknown>;
+        return readAs(reads, request, (tx) => read(tx, parsed.data, now()));
       },
     ]),
   );

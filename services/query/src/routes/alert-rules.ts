@@ -15,7 +15,7 @@ import {
   type CursorKinds,
   type EventData,
 } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { sql, type Statements, type TenantReads } from '@earshot/db';
 import { windowOf } from '../keyset';
 import { pageOf, pagingOf } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -52,13 +52,13 @@ export function alertRuleOf(row: AlertRuleRow): AlertRule {
 }
 
 /** The tenant's live (not deleted) rule, or undefined. */
-export async function readAlertRule(tx: Queryable, id: string): Promise<AlertRule | undefined> {
+export async function readAlertRule(tx: Statements, id: string): Promise<AlertRule | undefined> {
   const [row] = (await tx.query(sql`select ${COLUMNS} from alert_rules where id = ${id} and not deleted`)) as AlertRuleRow[];
   return row && alertRuleOf(row);
 }
 
-async function existingRule(db: ConnectionPool, request: FastifyRequest, id: string): Promise<AlertRule> {
-  const rule = await readAs(db, request, (tx) => readAlertRule(tx, id));
+async function existingRule(reads: TenantReads, request: FastifyRequest, id: string): Promise<AlertRule> {
+  const rule = await readAs(reads, request, (tx) => readAlertRule(tx, id));
   if (!rule) throw new ApiError('NOT_FOUND', `no alert rule ${id}`);
   return rule;
 }
@@ -75,7 +75,7 @@ function changeOf(rule: Omit<AlertRule, 'id' | 'changedBy' | 'changedAt'>, actio
  * holding the whole rule, so the rules read model (and the evaluator) never
  * depend on the order changes arrive in.
  */
-export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const by = (request: FastifyRequest) => request.caller?.keyName ?? null;
   const ruleErrors = { ...COMMON_ERRORS, 404: ErrorBodySchema };
@@ -87,14 +87,14 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
     const paging = pagingOf(request.query, CURSOR);
     const after = paging.after ? sql`id > ${paging.after.id}` : sql`true`;
     const window = windowOf(paging);
-    const rows = await readAs(db, request, (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>);
+    const rows = await readAs(reads, request, (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>);
     return pageOf(rows, paging, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
   });
 
   routes.get('/alerts/rules/:id', {
     schema: { params: RecordIdParamsSchema, response: { 200: AlertRuleAnswerSchema, ...ruleErrors } },
     config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
-  }, async (request) => ({ ok: true as const, rule: await existingRule(db, request, request.params.id) }));
+  }, async (request) => ({ ok: true as const, rule: await existingRule(reads, request, request.params.id) }));
 
   routes.post('/alerts/rules', {
     schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
@@ -111,7 +111,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
     schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, body: AlertRulePatchSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
     config: { policy: policyOf('PATCH /alerts/rules/:id', requestsPerMinute) },
   }, async (request, reply) => {
-    const current = await existingRule(db, request, request.params.id);
+    const current = await existingRule(reads, request, request.params.id);
     const patch = request.body;
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const rule = { ...current, ...defined };
@@ -124,7 +124,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, db: ConnectionPool
     schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
     config: { policy: policyOf('DELETE /alerts/rules/:id', requestsPerMinute) },
   }, async (request, reply) => {
-    const current = await existingRule(db, request, request.params.id);
+    const current = await existingRule(reads, request, request.params.id);
     const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf({ ...current, enabled: false }, 'deleted', by(request)) });
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     return reply.status(200).send(answer.body);

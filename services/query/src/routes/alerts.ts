@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AlertListQuerySchema, AlertListSchema, type AlertSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -52,16 +52,16 @@ function alertOf(row: AlertRow): Alert {
 }
 
 /** A page of the tenant's alerts, newest first: what GET /alerts answers and GraphQL's `alerts` resolves to. */
-export async function readAlertPage(tx: Queryable, query: z.infer<typeof AlertListQuerySchema>): Promise<z.infer<typeof AlertListSchema>> {
+export async function readAlertPage(tx: Statements, query: z.infer<typeof AlertListQuerySchema>): Promise<z.infer<typeof AlertListSchema>> {
   const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(alertPageStatement(query.status, paging))) as AlertRow[];
   return pageOf(rows, paging, (r) => ({ v: r.fired_at.toISOString(), id: r.id }), alertOf);
 }
 
 /** GET /alerts: newest first, `status` (firing or resolved) filter. Alerts are fired by the alerting rules, not written here. */
-export function registerAlertRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().get('/alerts', {
     schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /alerts', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readAlertPage(tx, request.query)));
+  }, async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)));
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AuditListSchema, AuditQuerySchema, type AuditEntrySchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -41,13 +41,13 @@ function entryOf(row: AuditRow): z.infer<typeof AuditEntrySchema> {
 }
 
 /** GET /audit: who did what to the tenant's data, newest first (writes through the API and operator actions). */
-export function registerAuditRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().get('/audit', {
     schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /audit', requestsPerMinute) },
   }, async (request) => {
     const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(db, request, (tx) => tx.query(auditPageStatement(request.query.action, paging)) as Promise<AuditRow[]>);
+    const rows = await readAs(reads, request, (tx) => tx.query(auditPageStatement(request.query.action, paging)) as Promise<AuditRow[]>);
     return pageOf(rows, paging, (r) => ({ v: r.at.toISOString(), id: r.id }), entryOf);
   });
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linesOfEvent } from '@earshot/billing';
 import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -46,13 +46,13 @@ function invoiceOf(row: InvoiceRow): Invoice {
 }
 
 /** GET /billing/invoices: the invoices the period closer issued (billing_invoices), newest first. */
-export function registerBillingRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerBillingRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().get('/billing/invoices', {
     schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /billing/invoices', requestsPerMinute) },
   }, async (request) => {
     const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(db, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
+    const rows = await readAs(reads, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
     return pageOf(rows, paging, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
   });
 }

@@ -13,7 +13,7 @@ import {
   type CallResource,
   type CallSort,
 } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { iso, windowOf } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -157,7 +157,7 @@ export function callPaging(query: CallListQuery): Paging {
 }
 
 /** A page of the tenant's calls: what GET /calls answers and GraphQL's `calls` resolves to. */
-export async function readCallPage(tx: Queryable, query: CallListQuery): Promise<CallListPage> {
+export async function readCallPage(tx: Statements, query: CallListQuery): Promise<CallListPage> {
   const field = sortOf(query.sort).field;
   const paging = callPaging(query);
   const rows = (await tx.query(callPageStatement(query, paging))) as CallRow[];
@@ -165,7 +165,7 @@ export async function readCallPage(tx: Queryable, query: CallListQuery): Promise
 }
 
 /** One call with its turns, transcript and traces, or null: what GET /calls/{id} answers and GraphQL's `call` resolves to. */
-export async function readCallDetail(tx: Queryable, id: string): Promise<CallDetail['call'] | null> {
+export async function readCallDetail(tx: Statements, id: string): Promise<CallDetail['call'] | null> {
   // Not a uuid is as absent as another tenant's call: null either way, so ids tell nothing.
   if (!UUID.test(id)) return null;
   const [row] = (await tx.query(callDetailStatement(id))) as DetailRow[];
@@ -179,20 +179,20 @@ export async function readCallDetail(tx: Queryable, id: string): Promise<CallDet
 }
 
 /** GET /calls and GET /calls/{id}. */
-export function registerCallRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerCallRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/calls', {
     schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /calls', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readCallPage(tx, request.query)));
+  }, async (request) => readAs(reads, request, (tx) => readCallPage(tx, request.query)));
 
   routes.get('/calls/:id', {
     schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /calls/:id', requestsPerMinute) },
   }, async (request) => {
     const { id } = request.params;
-    const call = await readAs(db, request, (tx) => readCallDetail(tx, id));
+    const call = await readAs(reads, request, (tx) => readCallDetail(tx, id));
     if (!call) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
     return { ok: true as const, call };
   });

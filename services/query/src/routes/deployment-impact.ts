@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, DeploymentImpactQuerySchema, DeploymentImpactSchema, ErrorBodySchema, RecordIdParamsSchema, type DeploymentImpact, type ImpactMetric } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { sql, type Statements, type TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch } from '@earshot/projector';
 import { ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '../impact/significance';
 import { COMMON_ERRORS } from '../route-schema';
@@ -15,14 +15,14 @@ interface Window {
 
 const LATENCY_PARTS = { total: METRICS.turnLatencyTotal, asr: METRICS.turnLatencyAsr, llm: METRICS.turnLatencyLlm, tts: METRICS.turnLatencyTts } as const;
 
-async function sketchIn(tx: Queryable, agent: string, metric: string, window: Window): Promise<Sketch> {
+async function sketchIn(tx: Statements, agent: string, metric: string, window: Window): Promise<Sketch> {
   const rows = (await tx.query(sql`
     select b.key, sum(b.value::bigint)::float8 as n from metric_rollups r, jsonb_each_text(r.sketch) b
      where r.metric = ${metric} and r.agent_id = ${agent} and r.minute >= ${window.from} and r.minute < ${window.to} group by 1`)) as { key: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.key, r.n]));
 }
 
-async function callsIn(tx: Queryable, agent: string, window: Window): Promise<{ completed: number; ended: number; quality: number[] }> {
+async function callsIn(tx: Statements, agent: string, window: Window): Promise<{ completed: number; ended: number; quality: number[] }> {
   const rows = (await tx.query(sql`
     select status, quality_score from calls where agent_id = ${agent} and started_at >= ${window.from} and started_at < ${window.to}`)) as { status: string; quality_score: number | null }[];
   return {
@@ -44,7 +44,7 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : values
 const total = (sketch: Sketch) => Object.values(sketch).reduce((s, c) => s + c, 0);
 
 /** The key metrics of the deployment's agent in the window before it and the window after, each with its test. */
-export async function deploymentImpact(tx: Queryable, deployment: { id: string; agent: string; version: string; deployedAt: Date }, windowMs: number): Promise<DeploymentImpact> {
+export async function deploymentImpact(tx: Statements, deployment: { id: string; agent: string; version: string; deployedAt: Date }, windowMs: number): Promise<DeploymentImpact> {
   const at = deployment.deployedAt.getTime();
   const before = { from: new Date(at - windowMs), to: deployment.deployedAt };
   const after = { from: deployment.deployedAt, to: new Date(at + windowMs) };
@@ -74,11 +74,11 @@ export async function deploymentImpact(tx: Queryable, deployment: { id: string; 
 }
 
 /** GET /deployments/{id}/impact?windowMinutes=60: did this release make the agent slower, fail more or sound worse? */
-export function registerDeploymentImpactRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().get('/deployments/:id/impact', {
     schema: { params: RecordIdParamsSchema, querystring: DeploymentImpactQuerySchema, response: { 200: DeploymentImpactSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
     config: { policy: policyOf('GET /deployments/:id/impact', requestsPerMinute) },
-  }, async (request) => readAs(db, request, async (tx) => {
+  }, async (request) => readAs(reads, request, async (tx) => {
     const [row] = (await tx.query(sql`select id, agent, version, deployed_at from deployments where id = ${request.params.id}`)) as { id: string; agent: string; version: string; deployed_at: Date }[];
     if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
     return deploymentImpact(tx, { id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at }, request.query.windowMinutes * 60_000);

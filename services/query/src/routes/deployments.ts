@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AcceptedWriteSchema, DeploymentInputSchema, DeploymentListQuerySchema, DeploymentListSchema, IdempotencyHeadersSchema, type DeploymentSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -40,7 +40,7 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
 }
 
 /** GET /deployments (newest first, `agent` filter) and POST /deployments (a deployment.recorded event). */
-export function registerDeploymentRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
+export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/deployments', {
@@ -48,7 +48,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, db: ConnectionPoo
     config: { policy: policyOf('GET /deployments', requestsPerMinute) },
   }, async (request) => {
     const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(db, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
+    const rows = await readAs(reads, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
     return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
   });
 

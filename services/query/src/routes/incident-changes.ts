@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AcceptedWriteSchema, ApiError, ErrorBodySchema, freeText, IdempotencyHeadersSchema, INCIDENT_SEVERITIES, INCIDENT_STATUSES, RecordIdParamsSchema, storedText } from '@earshot/contracts';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { sql, type TenantReads } from '@earshot/db';
 import { WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -21,13 +21,13 @@ const IncidentPatchSchema = z.strictObject({
   .meta({ minProperties: 1 });
 
 /** PATCH /incidents/{id}: moves an incident along open → acknowledged → resolved (or any other status), with a note for its timeline. */
-export function registerIncidentChangeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerIncidentChangeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().patch('/incidents/:id', {
     schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, body: IncidentPatchSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
     config: { policy: policyOf('PATCH /incidents/:id', requestsPerMinute) },
   }, async (request, reply) => {
     const { id } = request.params;
-    const [found] = (await readAs(db, request, (tx) => tx.query(sql`select id from incidents where id = ${id}`))) as { id: string }[];
+    const [found] = (await readAs(reads, request, (tx) => tx.query(sql`select id from incidents where id = ${id}`))) as { id: string }[];
     if (!found) throw new ApiError('NOT_FOUND', `no incident ${id}`);
     const patch = request.body;
     const status = patch.status ?? null;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -46,20 +46,20 @@ function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
 }
 
 /** A page of the tenant's incidents, newest first: what GET /incidents answers and GraphQL's `incidents` resolves to. */
-export async function readIncidentPage(tx: Queryable, query: z.infer<typeof IncidentListQuerySchema>): Promise<z.infer<typeof IncidentListSchema>> {
+export async function readIncidentPage(tx: Statements, query: z.infer<typeof IncidentListQuerySchema>): Promise<z.infer<typeof IncidentListSchema>> {
   const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(incidentPageStatement(query.status, paging))) as IncidentRow[];
   return pageOf(rows, paging, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
 }
 
 /** GET /incidents (newest first, `status` filter) and POST /incidents (an incident.created event). */
-export function registerIncidentRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/incidents', {
     schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /incidents', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readIncidentPage(tx, request.query)));
+  }, async (request) => readAs(reads, request, (tx) => readIncidentPage(tx, request.query)));
 
   routes.post('/incidents', {
     schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },

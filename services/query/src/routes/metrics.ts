@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { quantile, type Sketch } from '@earshot/projector';
-import { coverOf, hoursOf, planOf, type RollupPlan } from '../metrics/cover';
+import { coverOf, planOf, type RollupPlan } from '../metrics/cover';
 import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
 import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
@@ -27,20 +27,28 @@ const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${r
  * change noted since. Only those are read from folds; the rest from minutes,
  * so a series equals the one the minutes alone give.
  */
-export async function rollupPlanOf(tx: Queryable, request: SeriesRequest): Promise<RollupPlan> {
+export async function rollupPlanOf(tx: Statements, request: SeriesRequest): Promise<RollupPlan> {
   const cover = coverOf(request.from.getTime(), request.to.getTime(), request.intervalMs);
-  const rows = (await tx.query(freshFoldsStatement(cover.days, hoursOf(cover)))) as { span: 'day' | 'hour'; start: Date }[];
+  const rows = (await tx.query(freshFoldsStatement(cover.days, cover.hours))) as { span: 'day' | 'hour'; start: Date }[];
   const fresh = (span: 'day' | 'hour') => new Set(rows.filter((r) => r.span === span).map((r) => r.start.getTime()));
   return planOf(cover, fresh('day'), fresh('hour'));
 }
 
+/** The cover's fresh days, and its fresh hours: those outside days and those of its days that are not fresh (only those are looked up). */
 function freshFoldsStatement(days: readonly Date[], hours: readonly Date[]): SQLQuery {
   return sql`
-    select 'day' as span, d as start from unnest(${days}::timestamptz[]) d
-    where exists (select 1 from metric_rollup_folded f where f.span = 'day' and f.start = d)
-      and not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')
+    with days as (
+      select d, exists (select 1 from metric_rollup_folded f where f.span = 'day' and f.start = d)
+        and not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours') as fresh
+      from unnest(${days}::timestamptz[]) d
+    ), hours as (
+      select h from unnest(${hours}::timestamptz[]) h
+      union all
+      select generate_series(d, d + interval '23 hours', interval '1 hour') from days where not fresh
+    )
+    select 'day' as span, d as start from days where fresh
     union all
-    select 'hour', h from unnest(${hours}::timestamptz[]) h
+    select 'hour', h from hours
     where exists (select 1 from metric_rollup_folded f where f.span = 'hour' and f.start = h)
       and not exists (select 1 from metric_rollup_changes c where c.hour = h)`;
 }
@@ -105,13 +113,13 @@ export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQu
 }
 
 /** The statement a series runs; for a rollup metric, planned by a first statement that finds the current folds. */
-export async function seriesStatementOf(tx: Queryable, request: SeriesRequest): Promise<SQLQuery> {
+export async function seriesStatementOf(tx: Statements, request: SeriesRequest): Promise<SQLQuery> {
   const rollup = request.source.from === 'rollup-count' || request.source.from === 'rollup-mean' || request.source.from === 'rollup-quantile';
   return seriesStatement(request, rollup ? await rollupPlanOf(tx, request) : { days: [], hours: [], ranges: [] });
 }
 
 /** Values per bucket start (ms); buckets with nothing are null, or 0 for counts. */
-export async function readSeries(tx: Queryable, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
+export async function readSeries(tx: Statements, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
     const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; sketch: Sketch }[];
@@ -135,7 +143,7 @@ export async function readSeries(tx: Queryable, request: SeriesRequest): Promise
 }
 
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
-export async function readMetric(tx: Queryable, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
+export async function readMetric(tx: Statements, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
   const definition = METRIC_CATALOGUE[query.name];
   const { from, to, interval } = seriesRange(query, now);
   const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
@@ -146,9 +154,9 @@ export async function readMetric(tx: Queryable, query: z.infer<typeof MetricQuer
 }
 
 /** GET /metrics?name=…&from&to[&interval][&agentId]: a time series of one metric from the catalogue. */
-export function registerMetricRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): void {
+export function registerMetricRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get('/metrics', {
     schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /metrics', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readMetric(tx, request.query, now())));
+  }, async (request) => readAs(reads, request, (tx) => readMetric(tx, request.query, now())));
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
@@ -37,20 +37,20 @@ function outcomeOf(row: OutcomeRow): Outcome {
 }
 
 /** A page of the tenant's outcomes, newest first: what GET /outcomes answers and GraphQL's `outcomes` resolves to. */
-export async function readOutcomePage(tx: Queryable, query: z.infer<typeof OutcomeListQuerySchema>): Promise<z.infer<typeof OutcomeListSchema>> {
+export async function readOutcomePage(tx: Statements, query: z.infer<typeof OutcomeListQuerySchema>): Promise<z.infer<typeof OutcomeListSchema>> {
   const paging = pagingOf(query, CURSOR);
   const rows = (await tx.query(outcomePageStatement(query.callId, paging))) as OutcomeRow[];
   return { ...pageOf(rows, paging, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
 }
 
 /** GET /outcomes (newest first, `callId` filter) and POST /outcomes (an upsert by id, through the log). */
-export function registerOutcomeRoutes(app: FastifyInstance, db: ConnectionPool, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get('/outcomes', {
     schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readOutcomePage(tx, request.query)));
+  }, async (request) => readAs(reads, request, (tx) => readOutcomePage(tx, request.query)));
 
   routes.post('/outcomes', {
     schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { LiveSnapshotSchema } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch } from '@earshot/projector';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -39,7 +39,7 @@ export function liveStatement(now: Date): SQLQuery {
 }
 
 /** The live snapshot at `at`: what GET /realtime answers and GraphQL's `realtime` resolves to. */
-export async function readLiveSnapshot(tx: Queryable, at: Date): Promise<z.infer<typeof LiveSnapshotSchema>> {
+export async function readLiveSnapshot(tx: Statements, at: Date): Promise<z.infer<typeof LiveSnapshotSchema>> {
   const [row] = (await tx.query(liveStatement(at))) as LiveRow[];
   const sketch: Sketch = Object.fromEntries(Object.entries(row?.sketch ?? {}).map(([k, v]) => [k, Number(v)]));
   const ended = row?.ended ?? 0;
@@ -58,9 +58,9 @@ export async function readLiveSnapshot(tx: Queryable, at: Date): Promise<z.infer
 }
 
 /** GET /realtime: the spec's Live snapshot over LIVE_WINDOW_MS. */
-export function registerRealtimeRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): void {
+export function registerRealtimeRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get('/realtime', {
     schema: { response: { 200: LiveSnapshotSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /realtime', requestsPerMinute) },
-  }, async (request) => readAs(db, request, (tx) => readLiveSnapshot(tx, now())));
+  }, async (request) => readAs(reads, request, (tx) => readLiveSnapshot(tx, now())));
 }

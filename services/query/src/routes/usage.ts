@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing';
 import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type ConnectionPool, type SQLQuery } from '@earshot/db';
+import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
 import { windowOf } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
@@ -41,7 +41,7 @@ function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
  * calls and their minutes, ingest API requests), newest first, and the
  * current billing period priced by the tenant's plan.
  */
-export function registerUsageRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number, now: () => Date): void {
+export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get('/usage', {
     schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
     config: { policy: policyOf('GET /usage', requestsPerMinute) },
@@ -49,7 +49,7 @@ export function registerUsageRoutes(app: FastifyInstance, db: ConnectionPool, re
     const { from, to } = request.query;
     const paging = pagingOf(request.query, CURSOR);
     const at = now();
-    const { rows, period } = await readAs(db, request, async (tx) => {
+    const { rows, period } = await readAs(reads, request, async (tx) => {
       const plan = await readPlan(tx);
       const current = periodAt(at, plan.period);
       return {
