@@ -2,16 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { createTenant, SecretBox } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, inTenant, migrate, openDatabase, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { createApiKey, createTenant, SCOPES, SecretBox } from '@earshot/auth';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, TenantReads, type ConnectionPool, type Statements } from '@earshot/db';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { callDetailStatement, callPageStatement, callPaging, foldTenant, liveStatement, QUERY_MIGRATIONS, seriesStatementOf, METRIC_CATALOGUE } from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
+import { cpuSeconds } from './process-cpu';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
 
 /**
- * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C]`:
+ * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C] [--keep | --database NAME]`:
  * N calls (1,000,000 by default) over T tenants (100), started over the last
  * 30 days, bulk-seeded (bench/query-seed.ts: one tenant through the
  * projector's own functions, the others its rows with their own ids, COPY
@@ -19,6 +20,8 @@ import type { Bench, BenchContext } from './run';
  * a real query process (`earshot serve --target=query`) under autocannon at
  * fixed concurrency, route by route, and beside each route the p50 of the
  * bare SQL statement it runs, in a tenant transaction like the route's.
+ * Seeding 1,000,000 calls takes minutes: `--keep` keeps the seeded database
+ * (its name is reported) and `--database NAME` runs against it again.
  */
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const HOUR = 3_600_000;
@@ -38,17 +41,21 @@ const bench: Bench = async (context) => {
   const tenants = option(context.args, 'tenants', 100);
   const seconds = option(context.args, 'seconds', 8);
   const connections = option(context.args, 'connections', 8);
-  const database = `bench_query_${randomBytes(4).toString('hex')}`;
+  const reused = named(context.args, 'database');
+  const keep = reused !== undefined || context.args.includes('--keep');
+  const database = reused ?? `bench_query_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(database)}`);
+  if (!reused) await admin.query(sql`create database ${sql.ident(database)}`);
   const url = new URL(context.databaseUrl);
   url.pathname = `/${database}`;
   const db = openDatabase({ url: url.toString(), poolSize: 4, applicationName: 'bench-query' });
+  const reads = new TenantReads({ url: url.toString(), poolSize: 1, applicationName: 'bench-query-reads' });
   const children: ChildProcess[] = [];
   const masterKey = randomBytes(32);
   try {
     await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
-    const seeded = await seed(context, db, url.toString(), new SecretBox(masterKey), calls, tenants);
+    const box = new SecretBox(masterKey);
+    const seeded = reused ? await seededBefore(db, box) : await seed(context, db, url.toString(), box, calls, tenants);
     const target = await serve(children, {
       NODE_ENV: 'test',
       DATABASE_URL: url.toString(),
@@ -61,27 +68,41 @@ const bench: Bench = async (context) => {
     const auth = { authorization: `Bearer ${apiKey}` };
     const deepCursor = await walk(target, auth, 25);
     const now = new Date();
-    const from = new Date(now.getTime() - 30 * DAY).toISOString();
+    // On the day grid, as the route puts it: the bare statement is then the route's own.
+    const from = new Date(Math.floor((now.getTime() - 30 * DAY) / DAY) * DAY).toISOString();
     const to = now.toISOString();
     const metricsPath = `/api/v1/metrics?name=latency.total_ms.p95&from=${from}&to=${to}&interval=1d`;
     const firstQuery = CallListQuerySchema.parse({});
     const deepQuery = CallListQuerySchema.parse({ cursor: deepCursor });
     const series = { source: METRIC_CATALOGUE['latency.total_ms.p95'].source, from: new Date(from), to: new Date(to), intervalMs: DAY, agentId: undefined };
     // What each route sends the database, nothing more: the statement, or for metrics the plan's statement and the series'.
-    const routes: { name: string; paths: string[]; sql: (tx: Queryable) => Promise<unknown> }[] = [
+    const routes: { name: string; paths: string[]; sql: (tx: Statements) => Promise<unknown> }[] = [
       { name: 'calls_first_page', paths: ['/api/v1/calls'], sql: (tx) => tx.query(callPageStatement(firstQuery, callPaging(firstQuery))) },
       { name: 'calls_deep_page', paths: [`/api/v1/calls?cursor=${deepCursor}`], sql: (tx) => tx.query(callPageStatement(deepQuery, callPaging(deepQuery))) },
       { name: 'call_detail', paths: callIds.map((id) => `/api/v1/calls/${id}`), sql: (tx) => tx.query(callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '')) },
       { name: 'metrics_30d', paths: [metricsPath], sql: async (tx) => tx.query(await seriesStatementOf(tx, series)) },
       { name: 'realtime', paths: ['/api/v1/realtime'], sql: (tx) => tx.query(liveStatement(new Date())) },
     ];
-    const figures: Record<string, number | string> = { calls, tenants, connections, seconds, calls_per_tenant: Math.round(calls / tenants) };
+    const size = reused ? await sizeOf(db) : { calls, tenants };
+    const figures: Record<string, number | string> = { ...size, connections, seconds, calls_per_tenant: Math.round(size.calls / size.tenants) };
+    // Where the cores go: the query process and its Postgres connections, per request.
+    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
+    const queryPid = children[0]?.pid ?? 0;
     for (const route of routes) {
       await load(target, route.paths, auth, connections, 2);
+      const postgresPids = await backends();
+      const before = { query: cpuSeconds([queryPid]), postgres: cpuSeconds(postgresPids) };
       const result = await load(target, route.paths, auth, connections, seconds);
-      const bare = await bareSql(db, tenantId, route.sql, 300);
-      context.report(`${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms`);
+      const perRequest = (after: number | undefined, start: number | undefined) =>
+        after === undefined || start === undefined ? 'n/a' : Number((((after - start) * 1000) / result.requests.total).toFixed(3));
+      const cpu = { query: perRequest(cpuSeconds([queryPid]), before.query), postgres: perRequest(cpuSeconds(postgresPids), before.postgres) };
+      const bare = await bareSql(reads.as(tenantId), route.sql, 300);
+      context.report(
+        `${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms  | CPU per request: query ${cpu.query} ms, Postgres ${cpu.postgres} ms`,
+      );
       Object.assign(figures, {
+        [`${route.name}_query_cpu_ms`]: cpu.query,
+        [`${route.name}_postgres_cpu_ms`]: cpu.postgres,
         [`${route.name}_p50_ms`]: result.latency.p50,
         [`${route.name}_p99_ms`]: result.latency.p99,
         [`${route.name}_rps`]: Math.round(result.requests.average),
@@ -93,8 +114,10 @@ const bench: Bench = async (context) => {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await reads.dispose();
     await db.dispose();
-    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
+    if (keep) context.report(`kept the seeded database: run again with --database ${database}`);
+    else await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
     await admin.dispose();
   }
 };
@@ -170,6 +193,26 @@ async function seed(context: BenchContext, db: ConnectionPool, url: string, box:
   return first;
 }
 
+function named(args: string[], name: string): string | undefined {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+/** The first tenant of a kept database, with a new key: the old one was shown once, and the master key is new too. */
+async function seededBefore(db: ConnectionPool, box: SecretBox): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
+  const [tenant] = (await db.query(sql`select id from tenants where name = 'bench tenant 0'`)) as { id: string }[];
+  if (!tenant) throw new Error('this database holds no bench tenant 0: was it seeded by bench/query with --keep?');
+  await db.query(sql`update tenants set webhook_secret = ${box.seal(`whsec_${randomBytes(32).toString('base64url')}`)}, previous_webhook_secret = null where id = ${tenant.id}`);
+  const key = await createApiKey(db, { tenantId: tenant.id, name: 'bench', scopes: SCOPES, environment: 'production', workspace: 'default', ipAllowlist: [], expiresAt: null, createdBy: { kind: 'operator' } }, new Date());
+  const calls = (await db.query(sql`select id from calls where tenant_id = ${tenant.id} order by started_at desc limit 1000`)) as { id: string }[];
+  return { tenantId: tenant.id, apiKey: key.secret, callIds: calls.map((c) => c.id) };
+}
+
+async function sizeOf(db: ConnectionPool): Promise<{ calls: number; tenants: number }> {
+  const [row] = (await db.query(sql`select (select count(*) from calls)::int as calls, (select count(distinct tenant_id) from calls)::int as tenants`)) as { calls: number; tenants: number }[];
+  return row ?? { calls: 0, tenants: 0 };
+}
+
 /** Follows nextCursor `pages` pages of 200 deep, for the deep-page route. */
 async function walk(target: string, headers: Record<string, string>, pages: number): Promise<string> {
   let cursor = '';
@@ -193,12 +236,12 @@ async function load(target: string, paths: string[], headers: Record<string, str
   });
 }
 
-/** The p50 of the bare statements, run one at a time in a tenant transaction like the route's. */
-async function bareSql(db: ConnectionPool, tenantId: string, statements: (tx: Queryable) => Promise<unknown>, runs: number): Promise<number> {
+/** The p50 of the bare statements, run one at a time as the tenant, as the route runs them. */
+async function bareSql(tenant: Statements, statements: (tx: Statements) => Promise<unknown>, runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    await inTenant(db, tenantId, statements);
+    await statements(tenant);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
