@@ -6,3 +6,4 @@ export * from './access';
 export * from './log-append';
 export * from './request-validation';
 export * from './periodic';
+export * from './response-serializer';
