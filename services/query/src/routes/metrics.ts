@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { quantile, type Sketch } from '@earshot/projector';
-import { coverOf, planOf, type RollupPlan } from '../metrics/cover';
+import { SketchSum, type Sketch } from '@earshot/projector';
+import { coverOf, hoursOf, planOf, type RollupPlan } from '../metrics/cover';
 import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
 import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
@@ -25,32 +25,32 @@ const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${r
 /**
  * Which days and hours of the cover have current folds: folded, and no
  * change noted since. Only those are read from folds; the rest from minutes,
- * so a series equals the one the minutes alone give.
+ * so a series equals the one the minutes alone give. A day without a current
+ * fold is read by its hours, looked up in a second statement: late events
+ * are rare, and a statement that planned for them every time cost more to
+ * plan than to run.
  */
 export async function rollupPlanOf(tx: Statements, request: SeriesRequest): Promise<RollupPlan> {
   const cover = coverOf(request.from.getTime(), request.to.getTime(), request.intervalMs);
-  const rows = (await tx.query(freshFoldsStatement(cover.days, cover.hours))) as { span: 'day' | 'hour'; start: Date }[];
-  const fresh = (span: 'day' | 'hour') => new Set(rows.filter((r) => r.span === span).map((r) => r.start.getTime()));
-  return planOf(cover, fresh('day'), fresh('hour'));
+  const fresh = { day: new Set<number>(), hour: new Set<number>() };
+  const look = async (days: readonly Date[], hours: readonly Date[]) => {
+    for (const row of (await tx.query(freshFoldsStatement(days, hours))) as { span: 'day' | 'hour'; start: Date }[]) fresh[row.span].add(row.start.getTime());
+  };
+  await look(cover.days, cover.hours);
+  const stale = cover.days.filter((day) => !fresh.day.has(day.getTime()));
+  if (stale.length > 0) await look([], hoursOf(stale));
+  return planOf(cover, fresh.day, fresh.hour);
 }
 
-/** The cover's fresh days, and its fresh hours: those outside days and those of its days that are not fresh (only those are looked up). */
 function freshFoldsStatement(days: readonly Date[], hours: readonly Date[]): SQLQuery {
   return sql`
-    with days as (
-      select d, exists (select 1 from metric_rollup_folded f where f.span = 'day' and f.start = d)
-        and not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours') as fresh
-      from unnest(${days}::timestamptz[]) d
-    ), hours as (
-      select h from unnest(${hours}::timestamptz[]) h
-      union all
-      select generate_series(d, d + interval '23 hours', interval '1 hour') from days where not fresh
-    )
-    select 'day' as span, d as start from days where fresh
+    select f.span, f.start from metric_rollup_folded f
+    where f.span = 'day' and f.start = any(${days}::timestamptz[])
+      and not exists (select 1 from metric_rollup_changes c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
     union all
-    select 'hour', h from hours
-    where exists (select 1 from metric_rollup_folded f where f.span = 'hour' and f.start = h)
-      and not exists (select 1 from metric_rollup_changes c where c.hour = h)`;
+    select f.span, f.start from metric_rollup_folded f
+    where f.span = 'hour' and f.start = any(${hours}::timestamptz[])
+      and not exists (select 1 from metric_rollup_changes c where c.hour = f.start)`;
 }
 
 /** The rollup rows a plan reads (at: the start of the day, hour or minute; count, sum, sketch). */
@@ -123,15 +123,15 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
     const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; sketch: Sketch }[];
-    const sketches = new Map<number, Sketch>();
+    const sums = new Map<number, SketchSum>();
     for (const row of rows) {
-      const sketch = sketches.get(row.t.getTime()) ?? {};
-      for (const [key, n] of Object.entries(row.sketch)) sketch[key] = (sketch[key] ?? 0) + n;
-      sketches.set(row.t.getTime(), sketch);
+      const t = row.t.getTime();
+      const sum = sums.get(t) ?? new SketchSum();
+      sums.set(t, sum.add(row.sketch));
     }
     const q = request.source.q;
-    for (const [t, sketch] of sketches) {
-      const value = quantile(sketch, q);
+    for (const [t, sum] of sums) {
+      const value = sum.quantile(q);
       values.set(t, value === null ? null : Math.round(value));
     }
   } else {

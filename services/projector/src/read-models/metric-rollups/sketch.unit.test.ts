@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeSketches, quantile, RELATIVE_ACCURACY, sketchOf } from './sketch';
+import { mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf } from './sketch';
 
 const exactQuantile = (values: readonly number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? 0;
 
@@ -23,5 +23,15 @@ describe('latency sketch', () => {
         expect(merged).toEqual(sketchOf(minutes.flat()));
       }),
     );
+  });
+
+  it('reads the quantiles of sketches added up as those of all their values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 60_000 }), { maxLength: 50 }), { minLength: 1, maxLength: 10 }), fc.constantFrom(0.5, 0.95, 0.99), (parts, q) => {
+        const sum = parts.reduce((total, part) => total.add(sketchOf(part)), new SketchSum());
+        expect(sum.quantile(q)).toBe(quantile(sketchOf(parts.flat()), q));
+      }),
+    );
+    expect(new SketchSum().quantile(0.5)).toBeNull();
   });
 });
