@@ -58,4 +58,14 @@ describe('tenant reads in one round trip', () => {
     const statement = sql`select 9007199254740991::int8 as big, ${'b1'}::text as text`;
     expect(await reads.read(TENANT_B, statement)).toEqual(await inTenant(db, TENANT_B, (tx) => tx.query(statement)));
   });
+
+  it('prepares each statement once on a connection and runs it again without parsing it', async () => {
+    const statement = sql`select body from notes where body like ${'a%'} order by body`;
+    for (let i = 0; i < 3; i++) expect(await reads.read(TENANT_A, statement)).toEqual([{ body: 'a1' }, { body: 'a2' }]);
+    const prepared = await reads.read<{ statement: string; runs: number }>(
+      TENANT_A,
+      sql`select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%from notes where body like%' and statement not like '%pg_prepared_statements%'`,
+    );
+    expect(prepared).toEqual([{ statement: 'select body from notes where body like $1 order by body', runs: 3 }]);
+  });
 });

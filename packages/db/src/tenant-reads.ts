@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { SQLQuery } from '@databases/pg';
 import { TENANT_ROLE, TENANT_SETTING } from './tenant-scope';
@@ -6,6 +7,10 @@ const INT8 = 20;
 
 /** Sets role and tenant for the transaction: the same statement inTenant runs. */
 const SCOPE = `select set_config('role', $1, true), set_config($2, $3, true)`;
+const SCOPE_NAME = 'earshot_tenant_scope';
+
+/** Statements a connection keeps prepared at most; others are planned every time they run. */
+const MAX_PREPARED = 200;
 
 /** SQLQuery's placeholders as pg numbers them, identifiers quoted as pg quotes them. */
 const PG_FORMAT = {
@@ -33,10 +38,13 @@ export interface TenantReadsOptions {
  * role with row-level security on, and `set_config(…, true)` ends with that
  * transaction: nothing reaches the next user of the connection. On a machine
  * where every socket write wakes another core, round trips are most of what
- * a read costs.
+ * a read costs. Statements are prepared on each connection (up to
+ * MAX_PREPARED texts) and planned once, not on every request.
  */
 export class TenantReads {
   private readonly pool: pg.Pool;
+  /** The statement texts each connection has prepared. */
+  private readonly prepared = new WeakMap<pg.PoolClient, Set<string>>();
 
   constructor(options: TenantReadsOptions) {
     this.pool = new pg.Pool({
@@ -58,8 +66,12 @@ export class TenantReads {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
+      const { text, values } = statement.format(PG_FORMAT);
+      const prepared = await this.preparedOn(client);
+      const name = prepared.has(text) || prepared.size < MAX_PREPARED ? `earshot_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}` : undefined;
+      prepared.add(text);
       return await new Promise<Row[]>((resolve, reject) => {
-        client.query(scopedQuery(tenantId, statement, (error, results) => (error ? reject(error) : resolve(rowsOfLast<Row>(results)))));
+        client.query(scopedQuery(tenantId, { name, text, values }, (error, results) => (error ? reject(error) : resolve(rowsOfLast<Row>(results)))));
       });
     } catch (error) {
       // A failed statement leaves the connection usable (Sync ended its transaction); a failed connection does not.
@@ -68,6 +80,21 @@ export class TenantReads {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * The texts prepared on a connection. Its first use prepares the scope by
+   * itself (run with no tenant: a transaction of its own that sets nothing
+   * beyond it), so no pipeline parses two statements: pg's client takes any
+   * ParseComplete as its query's.
+   */
+  private async preparedOn(client: pg.PoolClient): Promise<Set<string>> {
+    const known = this.prepared.get(client);
+    if (known) return known;
+    await client.query({ name: SCOPE_NAME, text: SCOPE, values: [TENANT_ROLE, TENANT_SETTING, ''] });
+    const prepared = new Set<string>();
+    this.prepared.set(client, prepared);
+    return prepared;
   }
 
   /** Statements run as `tenantId`, each its own transaction of one round trip. */
@@ -83,17 +110,16 @@ export class TenantReads {
 /** pg answers a query of several results with an array of them, which its typings do not say. */
 type Done = (error: Error | undefined, results: unknown) => void;
 
-function scopedQuery(tenantId: string, statement: SQLQuery, done: Done): pg.Query {
+function scopedQuery(tenantId: string, statement: { name: string | undefined; text: string; values: unknown[] }, done: Done): pg.Query {
   // Extended even without values: a simple-protocol Query message would end the pipeline's transaction early.
-  const config: pg.QueryConfig & { queryMode: 'extended' } = { ...statement.format(PG_FORMAT), queryMode: 'extended' };
+  const config: pg.QueryConfig & { queryMode: 'extended' } = { ...statement, queryMode: 'extended' };
   const query = new pg.Query(config, done);
   const submit = query.submit.bind(query);
   // The scope's row and the statement's come back as two results of this one query (pg's multi-result handling).
   query.submit = (connection) => {
     connection.stream.cork();
     try {
-      connection.parse({ name: '', text: SCOPE, types: [] }, true);
-      connection.bind({ values: [TENANT_ROLE, TENANT_SETTING, tenantId] }, true);
+      connection.bind({ statement: SCOPE_NAME, values: [TENANT_ROLE, TENANT_SETTING, tenantId] }, true);
       connection.describe({ type: 'P', name: '' }, true);
       connection.execute({ portal: '' }, true);
       submit(connection);
