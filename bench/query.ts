@@ -12,7 +12,7 @@ import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Temp
 import type { Bench, BenchContext } from './run';
 
 /**
- * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C] [--keep | --database NAME]`:
+ * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C] [--keep | --database NAME] [--routes a,b]`:
  * N calls (1,000,000 by default) over T tenants (100), started over the last
  * 30 days, bulk-seeded (bench/query-seed.ts: one tenant through the
  * projector's own functions, the others its rows with their own ids, COPY
@@ -57,7 +57,9 @@ const bench: Bench = async (context) => {
     const box = new SecretBox(masterKey);
     const seeded = reused ? await seededBefore(db, box) : await seed(context, db, url.toString(), box, calls, tenants);
     const target = await serve(children, {
-      NODE_ENV: 'test',
+      // As deployed: production trusts the handlers' types and does not parse each response again (see responseSerializer).
+      NODE_ENV: 'production',
+      EARSHOT_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
       DATABASE_URL: url.toString(),
       KAFKA_BROKERS: context.kafkaBrokers.join(','),
       EARSHOT_LOG_NAMESPACE: `bench-query-${randomBytes(4).toString('hex')}.`,
@@ -88,7 +90,8 @@ const bench: Bench = async (context) => {
     // Where the cores go: the query process and its Postgres connections, per request.
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const queryPid = children[0]?.pid ?? 0;
-    for (const route of routes) {
+    const only = named(context.args, 'routes')?.split(',');
+    for (const route of routes.filter((r) => !only || only.includes(r.name))) {
       await load(target, route.paths, auth, connections, 2);
       const postgresPids = await backends();
       const before = { query: cpuSeconds([queryPid]), postgres: cpuSeconds(postgresPids) };
