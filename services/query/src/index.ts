@@ -2,7 +2,7 @@ export { callDetailStatement, callPageStatement, callPaging, readCallDetail, rea
 export { readAlertPage } from './routes/alerts';
 export { readIncidentPage } from './routes/incidents';
 export { readOutcomePage } from './routes/outcomes';
-export { readMetric, readSeries, seriesStatementOf, type SeriesRequest } from './routes/metrics';
+export { readMetric, readSeries, seriesStatement, type SeriesRequest } from './routes/metrics';
 export { liveStatement, LIVE_WINDOW_MS, readLiveSnapshot } from './routes/realtime';
 export { METRIC_CATALOGUE, metricNamed } from './metrics/catalogue';
 export { foldAll, foldTenant } from './metrics/folder';

@@ -48,39 +48,3 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
   const dates = (ms: number[]) => ms.map((t) => new Date(t));
   return { days: dates(days), hours: dates(hours), minutes: { starts: dates(starts), ends: dates(ends) } };
 }
-
-/** What a series reads: the folds of these days and hours, and the minute rows in these ranges. */
-export interface RollupPlan {
-  days: Date[];
-  hours: Date[];
-  ranges: { start: Date; end: Date }[];
-}
-
-/**
- * The plan for a cover, given which days and hours have current folds
- * (epoch ms): a day without one reads its hours, an hour without one its
- * minutes; adjacent minute ranges merge, so an unfolded range is one scan.
- */
-export function planOf(cover: Cover, freshDays: ReadonlySet<number>, freshHours: ReadonlySet<number>): RollupPlan {
-  const days: Date[] = [];
-  const hours: Date[] = [];
-  const ranges: [number, number][] = cover.minutes.starts.map((start, i) => [start.getTime(), cover.minutes.ends[i]?.getTime() ?? start.getTime()]);
-  const hour = (h: number) => {
-    if (freshHours.has(h)) hours.push(new Date(h));
-    else ranges.push([h, h + HOUR_MS]);
-  };
-  for (const day of cover.days) {
-    const d = day.getTime();
-    if (freshDays.has(d)) days.push(day);
-    else for (let h = d; h < d + DAY_MS; h += HOUR_MS) hour(h);
-  }
-  for (const h of cover.hours) hour(h.getTime());
-  ranges.sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const [start, end] of ranges) {
-    const last = merged[merged.length - 1];
-    if (last && last[1] >= start) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return { days, hours, ranges: merged.map(([start, end]) => ({ start: new Date(start), end: new Date(end) })) };
-}

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { SketchSum, type Sketch } from '@earshot/projector';
-import { coverOf, hoursOf, planOf, type RollupPlan } from '../metrics/cover';
+import { coverOf, type Cover } from '../metrics/cover';
 import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
 import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
@@ -23,50 +23,46 @@ export interface SeriesRequest {
 const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${request.from})`;
 
 /**
- * Which days and hours of the cover have current folds: folded, and no
- * change noted since. Only those are read from folds; the rest from minutes,
- * so a series equals the one the minutes alone give. A day without a current
- * fold is read by its hours, looked up in a second statement: late events
- * are rare, and a statement that planned for them every time cost more to
- * plan than to run.
+ * The rollup rows a series over a cover reads (at: the start of the day,
+ * hour or minute; count, sum, sketch). A day or hour is read from its fold
+ * only while the fold is current (folded, and no change noted since); a day
+ * without one is read by its hours, an hour without one by its minutes, so
+ * the series equals the one the minutes alone give. Deciding that in the
+ * statement keeps a series to one round trip, and a prepared statement
+ * plans it once per connection. Each fold and minute range is its own index
+ * probe (lateral, and `offset 0` so the planner cannot flatten it back into
+ * a join): joined plainly, it scanned every minute of the metric.
  */
-export async function rollupPlanOf(tx: Statements, request: SeriesRequest): Promise<RollupPlan> {
-  const cover = coverOf(request.from.getTime(), request.to.getTime(), request.intervalMs);
-  const fresh = { day: new Set<number>(), hour: new Set<number>() };
-  const look = async (days: readonly Date[], hours: readonly Date[]) => {
-    for (const row of (await tx.query(freshFoldsStatement(days, hours))) as { span: 'day' | 'hour'; start: Date }[]) fresh[row.span].add(row.start.getTime());
-  };
-  await look(cover.days, cover.hours);
-  const stale = cover.days.filter((day) => !fresh.day.has(day.getTime()));
-  if (stale.length > 0) await look([], hoursOf(stale));
-  return planOf(cover, fresh.day, fresh.hour);
-}
-
-function freshFoldsStatement(days: readonly Date[], hours: readonly Date[]): SQLQuery {
-  return sql`
-    select f.span, f.start from metric_rollup_folded f
-    where f.span = 'day' and f.start = any(${days}::timestamptz[])
-      and not exists (select 1 from metric_rollup_changes c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
-    union all
-    select f.span, f.start from metric_rollup_folded f
-    where f.span = 'hour' and f.start = any(${hours}::timestamptz[])
-      and not exists (select 1 from metric_rollup_changes c where c.hour = f.start)`;
-}
-
-/** The rollup rows a plan reads (at: the start of the day, hour or minute; count, sum, sketch). */
-function rollupRows(plan: RollupPlan, metric: string, agentId: string | undefined): SQLQuery {
+function rollupRows(cover: Cover, metric: string, agentId: string | undefined): SQLQuery {
   const folds = agentId === undefined ? sql`f.all_agents` : sql`not f.all_agents and f.agent_id = ${agentId}`;
   const byAgent = agentId === undefined ? sql`true` : sql`r.agent_id = ${agentId}`;
-  // One index range per minute range (a bitmap OR), not a join the planner may turn into a scan of every minute.
-  const minutes = plan.ranges.length === 0 ? sql`false` : sql.join(plan.ranges.map((r) => sql`(r.minute >= ${r.start} and r.minute < ${r.end})`), sql` or `);
   return sql`
-    select f.start as at, f.count, f.sum, f.sketch from metric_rollup_folds f
-      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(${plan.days}::timestamptz[])
+    with fresh_days as (
+      select f.start as d from metric_rollup_folded f
+      where f.span = 'day' and f.start = any(${cover.days}::timestamptz[])
+        and not exists (select 1 from metric_rollup_changes c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
+    ), hours as (
+      select h from unnest(${cover.hours}::timestamptz[]) h
+      union all
+      select d + g * interval '1 hour' from unnest(${cover.days}::timestamptz[]) d, generate_series(0, 23) g
+      where d not in (select d from fresh_days)
+    ), fresh_hours as (
+      select f.start as h from metric_rollup_folded f
+      where f.span = 'hour' and f.start in (select h from hours)
+        and not exists (select 1 from metric_rollup_changes c where c.hour = f.start)
+    ), minute_ranges as (
+      select s, e from unnest(${cover.minutes.starts}::timestamptz[], ${cover.minutes.ends}::timestamptz[]) m(s, e)
+      union all
+      select h, h + interval '1 hour' from hours where h not in (select h from fresh_hours)
+    )
+    select f.start as at, f.count, f.sum, f.sketch from fresh_days cross join lateral (
+      select * from metric_rollup_folds f where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = fresh_days.d offset 0) f
     union all
-    select f.start, f.count, f.sum, f.sketch from metric_rollup_folds f
-      where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = any(${plan.hours}::timestamptz[])
+    select f.start, f.count, f.sum, f.sketch from fresh_hours cross join lateral (
+      select * from metric_rollup_folds f where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = fresh_hours.h offset 0) f
     union all
-    select r.minute, r.count, r.sum, r.sketch from metric_rollups r where r.metric = ${metric} and ${byAgent} and (${minutes})`;
+    select r.minute, r.count, r.sum, r.sketch from minute_ranges m cross join lateral (
+      select * from metric_rollups r where r.metric = ${metric} and ${byAgent} and r.minute >= m.s and r.minute < m.e offset 0) r`;
 }
 
 /**
@@ -75,17 +71,17 @@ function rollupRows(plan: RollupPlan, metric: string, agentId: string | undefine
  * in TypeScript (the merge of DDSketches) and read with the projector's own
  * quantile function.
  */
-export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQuery {
+export function seriesStatement(request: SeriesRequest): SQLQuery {
   const { source, from, to, agentId } = request;
   switch (source.from) {
     case 'rollup-count':
     case 'rollup-mean': {
       const value = source.from === 'rollup-count' ? sql`sum(count)::float8` : sql`(sum(sum) / nullif(sum(count), 0))::float8`;
-      return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(plan, source.metric, agentId)}) r group by 1`;
+      return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId)}) r group by 1`;
     }
     case 'rollup-quantile':
       // The sketches themselves: unnesting each into rows to sum them in SQL costs several times what adding them up in TypeScript does.
-      return sql`select ${bucket(sql`r.at`, request)} as t, r.sketch from (${rollupRows(plan, source.metric, agentId)}) r where r.sketch is not null`;
+      return sql`select ${bucket(sql`r.at`, request)} as t, r.sketch from (${rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId)}) r where r.sketch is not null`;
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =
@@ -112,17 +108,11 @@ export function seriesStatement(request: SeriesRequest, plan: RollupPlan): SQLQu
   }
 }
 
-/** The statement a series runs; for a rollup metric, planned by a first statement that finds the current folds. */
-export async function seriesStatementOf(tx: Statements, request: SeriesRequest): Promise<SQLQuery> {
-  const rollup = request.source.from === 'rollup-count' || request.source.from === 'rollup-mean' || request.source.from === 'rollup-quantile';
-  return seriesStatement(request, rollup ? await rollupPlanOf(tx, request) : { days: [], hours: [], ranges: [] });
-}
-
 /** Values per bucket start (ms); buckets with nothing are null, or 0 for counts. */
 export async function readSeries(tx: Statements, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
-    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; sketch: Sketch }[];
+    const rows = (await tx.query(seriesStatement(request))) as { t: Date; sketch: Sketch }[];
     const sums = new Map<number, SketchSum>();
     for (const row of rows) {
       const t = row.t.getTime();
@@ -135,7 +125,7 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
       values.set(t, value === null ? null : Math.round(value));
     }
   } else {
-    const rows = (await tx.query(await seriesStatementOf(tx, request))) as { t: Date; value: number | null }[];
+    const rows = (await tx.query(seriesStatement(request))) as { t: Date; value: number | null }[];
     for (const row of rows) values.set(row.t.getTime(), row.value);
   }
   const counted = request.source.from === 'rollup-count' || request.source.from === 'outcomes' || request.source.from === 'usage' || (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
