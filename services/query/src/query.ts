@@ -72,7 +72,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
       const writes = new TenantWrites({ db, log: runtime.log(), idempotency, appendTimeoutMs: options.appendTimeoutMs, now: runtime.now });
       limiter.start();
       const sweeper = runEvery(options.idempotencySweepMs, () => idempotency.sweep(), report('idempotency sweep failed'));
-      const folder = runEvery(options.foldIntervalMs, () => foldAll(db, runtime.now()), report('metric folding failed'));
+      const folder = runEvery(options.foldIntervalMs, () => foldAll(db, reads, runtime.now()), report('metric folding failed'));
 
       await runtime.http().register(
         async (api: FastifyInstance) => {

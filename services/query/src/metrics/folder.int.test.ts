@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, TenantReads, type ConnectionPool } from '@earshot/db';
 import { METRICS, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { openTestDatabase } from '../../../../test/support/database';
 import { QUERY_MIGRATIONS } from '../query';
 import { readSeries, type SeriesRequest } from '../routes/metrics';
 import { metricNamed, type MetricSource } from './catalogue';
-import { foldTenant } from './folder';
+import { foldAll, foldTenant } from './folder';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -68,13 +68,19 @@ async function addMinutes(db: ConnectionPool, tenant: string, fromMs: number, mi
 
 describe('metric folds', () => {
   let db: ConnectionPool;
+  let reads: TenantReads;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('metric_folds'));
+    let url: string;
+    ({ db, url, close } = await openTestDatabase('metric_folds'));
     await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
+    reads = new TenantReads({ url, poolSize: 2, applicationName: 'test-metric-folds' });
   });
-  afterAll(async () => close());
+  afterAll(async () => {
+    await reads.dispose();
+    await close();
+  });
 
   it('answers every series exactly as the minute rollups alone do, before and after folding, and after a late change to a folded hour', async () => {
     const tenant = randomUUID();
@@ -115,5 +121,18 @@ describe('metric folds', () => {
       return tx.query(sql`select (select count(*) from metric_rollup_folds)::int as folds, (select count(*) from metric_rollup_folded)::int as folded, (select count(*) from metric_rollup_changes)::int as changes`);
     });
     expect(unscoped).toEqual([{ folds: 0, folded: 0, changes: 0 }]);
+  });
+
+  it('folds, each round, every tenant with closed hours to fold and no other', async () => {
+    const busy = randomUUID();
+    const quiet = randomUUID();
+    await db.query(sql`insert into tenants (id, name, webhook_secret) values (${busy}, 'busy', '\\x00'), (${quiet}, 'quiet', '\\x00')`);
+    await addMinutes(db, busy, START, 120, 0.5);
+    // The hour still open at NOW waits for the next round.
+    await addMinutes(db, busy, NOW.getTime() + 60_000, 1, 0.6);
+    expect(await foldAll(db, reads, NOW)).toBeGreaterThanOrEqual(2);
+    expect(await foldAll(db, reads, NOW)).toBe(0);
+    const left = await inTenant(db, busy, (tx) => tx.query(sql`select distinct hour from metric_rollup_changes`));
+    expect(left).toEqual([{ hour: NOW }]);
   });
 });
