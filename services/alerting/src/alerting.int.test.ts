@@ -107,4 +107,19 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
     expect(incident.notes.map((n: { note: string }) => n.note).join('\n')).toContain(`alert ${alert.id} resolved`);
     await until(async () => hook.received.map((r) => JSON.parse(r.body).type as string), (types) => types.includes('alert.resolved'));
   });
+
+  it('pages the notification attempts as every list pages: by cursor or page number, none skipped or repeated', async () => {
+    const all = (await query.get('/alerts/notifications?limit=200', acme.apiKey)).json();
+    expect(all.nextCursor).toBeNull();
+    expect(all.items.length).toBeGreaterThanOrEqual(3);
+    const ids: string[] = [];
+    let cursor = '';
+    do {
+      const page = (await query.get(`/alerts/notifications?limit=1${cursor ? `&cursor=${cursor}` : ''}`, acme.apiKey)).json();
+      ids.push(...page.items.map((i: { id: string }) => i.id));
+      cursor = page.nextCursor ?? '';
+    } while (cursor);
+    expect(ids).toEqual(all.items.map((i: { id: string }) => i.id));
+    expect((await query.get('/alerts/notifications?limit=1&page=2', acme.apiKey)).json()).toMatchObject({ items: [{ id: ids[1] }], page: 2, nextPage: 3 });
+  });
 });

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AlertNotificationListQuerySchema, AlertNotificationListSchema, AlertWebhookInputSchema, AlertWebhookSchema, ErrorBodySchema } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
+import { newestFirst, pageOf, pagingOf } from '@earshot/query';
 
 const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema } as const;
 
 interface NotificationRow { id: string; event_type: string; alert_id: string; attempt: number; url: string; status: 'delivered' | 'failed' | 'retrying'; http_status: number | null; error: string | null; duration_ms: number; at: Date }
 
-/** PUT/GET /alerts/webhook (where notifications go) and GET /alerts/notifications (every delivery attempt, newest first). */
+/** PUT/GET /alerts/webhook (where notifications go) and GET /alerts/notifications (every delivery attempt, newest first, paged as every list is). */
 export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tenantOf = (caller: { tenant: { id: string } } | null | undefined) => {
@@ -39,12 +40,13 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
     schema: { querystring: AlertNotificationListQuerySchema, response: { 200: AlertNotificationListSchema, ...ERRORS } },
     config: { policy: { auth: 'apiKey', scope: 'alerts:read', rateLimits: [] } },
   }, async (request) => {
+    const paging = pagingOf(request.query, { value: 'time', id: 'text' });
+    const keyset = newestFirst('at', 'id', paging);
     const rows = (await inTenant(db, tenantOf(request.caller), (tx) => tx.query(sql`
-      select id, event_type, alert_id, attempt, url, status, http_status, error, duration_ms, at from alert_notifications order by at desc, id limit ${request.query.limit}`))) as NotificationRow[];
-    return {
-      ok: true as const,
-      items: rows.map((r) => ({ id: r.id, eventType: r.event_type, alertId: r.alert_id, attempt: r.attempt, url: r.url, status: r.status, httpStatus: r.http_status, error: r.error, durationMs: r.duration_ms, at: r.at.toISOString() })),
-      nextCursor: null,
-    };
+      select id, event_type, alert_id, attempt, url, status, http_status, error, duration_ms, at from alert_notifications
+      where ${keyset.where} ${keyset.order} ${keyset.window}`))) as NotificationRow[];
+    return pageOf(rows, paging, (r) => ({ v: r.at.toISOString(), id: r.id }), (r) => ({
+      id: r.id, eventType: r.event_type, alertId: r.alert_id, attempt: r.attempt, url: r.url, status: r.status, httpStatus: r.http_status, error: r.error, durationMs: r.duration_ms, at: r.at.toISOString(),
+    }));
   });
 }

@@ -9,3 +9,5 @@ export { foldAll, foldTenant } from './metrics/folder';
 export { queryModule, QUERY_MIGRATIONS, type QueryOptions } from './query';
 export { ROUTE_SCOPES } from './route-scopes';
 export { readAs, tenantOf } from './tenant-scope';
+export { newestFirst } from './keyset';
+export { pageOf, pagingOf } from './paging';
