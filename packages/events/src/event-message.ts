@@ -33,9 +33,10 @@ export interface EventMessage {
 /**
  * The log message for an event. One call's events share the key
  * `tenant:provider_call_id`, so they stay in order; an event about no call
- * (the tenant's own records) is keyed by the record it is about.
+ * (the tenant's own records) is keyed by the record it is about. A caller
+ * that already derived the event's id passes it (a UUIDv5 is a SHA-1).
  */
-export function eventMessage(event: StoredEvent, recordId: string): EventMessage {
+export function eventMessage(event: StoredEvent, recordId: string, id: string = eventId(event.tenant, event.idempotency_key)): EventMessage {
   return {
     key: `${event.tenant}:${event.call ? event.call.provider_call_id : recordId}`,
     value: encodeEvent(event),
@@ -44,7 +45,7 @@ export function eventMessage(event: StoredEvent, recordId: string): EventMessage
       [EVENT_HEADERS.schemaFingerprint]: schemaFingerprint(event.type, event.version),
       [EVENT_HEADERS.tenant]: event.tenant,
       [EVENT_HEADERS.idempotencyKey]: event.idempotency_key,
-      [EVENT_HEADERS.eventId]: eventId(event.tenant, event.idempotency_key),
+      [EVENT_HEADERS.eventId]: id,
     },
   };
 }

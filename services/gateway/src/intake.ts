@@ -160,7 +160,7 @@ export class Intake {
 
   private eventRecord(sender: Sender, candidate: Candidate): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
-    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id) };
+    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id, candidate.id) };
   }
 
   private deadLetter(
