@@ -34,12 +34,13 @@ export interface TenantReadsOptions {
  * four (BEGIN, the scope, the statement, COMMIT): the scope and the
  * statement are pipelined in the extended protocol before a single Sync, and
  * Postgres runs everything up to a Sync as one implicit transaction. The
- * scope is parsed and run first, so the statement is planned as the tenant
- * role with row-level security on, and `set_config(…, true)` ends with that
- * transaction: nothing reaches the next user of the connection. On a machine
- * where every socket write wakes another core, round trips are most of what
- * a read costs. Statements are prepared on each connection (up to
- * MAX_PREPARED texts) and planned once, not on every request.
+ * scope runs first, so the statement is parsed, planned and run as the
+ * tenant role with row-level security on, and `set_config(…, true)` ends
+ * with that transaction: nothing reaches the next user of the connection.
+ * On a machine where every socket write wakes another core, round trips are
+ * most of what a read costs. Statements are prepared on each connection (up
+ * to MAX_PREPARED texts), so each is parsed and planned there once; only the
+ * tenant role ever runs them, so a cached plan is never another role's.
  */
 export class TenantReads {
   private readonly pool: pg.Pool;
