@@ -1,5 +1,6 @@
 export * from './database';
 export * from './embedded-server';
+export * from './exclusive';
 export * from './migrations';
 export * from './tenant-reads';
 export * from './tenant-scope';

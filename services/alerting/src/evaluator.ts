@@ -1,6 +1,6 @@
 import { v5 as uuidV5 } from 'uuid';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
-import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
 import { metricNamed, readSeries } from '@earshot/query';
 import { decide, type RuleState } from './rule-state';
@@ -90,12 +90,16 @@ async function evaluateTenant(tx: Queryable, tenantId: string, now: Date): Promi
 }
 
 /**
- * One pass over every tenant's rules. The events are appended before the new
- * states are stored: a crash in between repeats the same events (same keys),
- * which the projector applies once. One evaluator process at a time is
- * assumed (run the alerting target once); a second would only repeat events.
+ * One pass over every tenant's rules, by one process at a time: a replica
+ * that finds another evaluating skips its round (and evaluates none). The
+ * events are appended before the new states are stored: a crash in between
+ * repeats the same events (same keys), which the projector applies once.
  */
 export async function evaluateRules(db: ConnectionPool, log: EventLog, now: Date): Promise<{ rules: number; events: number }> {
+  return (await exclusively(db, 'earshot:alert-evaluation', () => evaluateAll(db, log, now))) ?? { rules: 0, events: 0 };
+}
+
+async function evaluateAll(db: ConnectionPool, log: EventLog, now: Date): Promise<{ rules: number; events: number }> {
   const tenants = (await db.query(sql`select id::text as id from tenants order by id`)) as { id: string }[];
   let rules = 0;
   let appended = 0;

@@ -1,5 +1,5 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type EventData, type StoredEvent } from '@earshot/contracts';
-import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { periodAt, periodName } from './billing-period';
@@ -69,11 +69,16 @@ async function dueInvoice(tx: Queryable, tenantId: string, createdAt: Date, now:
  * without an invoice gets its invoice.issued, numbered after the last one.
  * Only once the projector has caught up, so the meters are final. One period
  * per tenant a pass: the next number comes from the projected invoice. The
- * idempotency key `invoice:<tenant>:<period>` makes a repeat (a second closer,
- * a pass before the last invoice was projected, a restart) a duplicate the
- * projector drops.
+ * idempotency key `invoice:<tenant>:<period>` makes a repeat (a pass before
+ * the last invoice was projected, a restart) a duplicate the projector
+ * drops. One process closes at a time: a replica that finds another closing
+ * skips its round.
  */
-export async function closePeriods({ db, log, now, settleMs }: CloseOptions): Promise<{ issued: StoredEvent[] }> {
+export async function closePeriods(options: CloseOptions): Promise<{ issued: StoredEvent[] }> {
+  return (await exclusively(options.db, 'earshot:billing-period-close', () => closeDue(options))) ?? { issued: [] };
+}
+
+async function closeDue({ db, log, now, settleMs }: CloseOptions): Promise<{ issued: StoredEvent[] }> {
   if (!(await projectorCaughtUp(db, log))) return { issued: [] };
   const tenants = (await db.query(sql`select id::text as id, created_at from tenants order by id`)) as { id: string; created_at: Date }[];
   const issued: StoredEvent[] = [];
