@@ -58,7 +58,8 @@ const bench: Bench = async (context) => {
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const gatewayPid = children[0]?.pid ?? 0;
     const postgresPids = await backends();
-    const before = { gateway: cpuSeconds([gatewayPid]), postgres: cpuSeconds(postgresPids), bench: process.cpuUsage() };
+    const brokerPids = context.brokerPid === undefined ? [] : [context.brokerPid];
+    const before = { gateway: cpuSeconds([gatewayPid]), postgres: cpuSeconds(postgresPids), broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, bench: process.cpuUsage() };
     const gatewayRun = await load(gateway, 'gateway (signed ingest)');
     const benchCpu = process.cpuUsage(before.bench);
     const perRequest = (after: number | undefined, start: number | undefined) =>
@@ -68,8 +69,12 @@ const bench: Bench = async (context) => {
       // A connection the pool opened during the run counts whole.
       postgres_cpu_ms_per_request: perRequest(cpuSeconds([...new Set([...postgresPids, ...(await backends())])]), before.postgres),
       bench_cpu_ms_per_request: perRequest((benchCpu.user + benchCpu.system) / 1e6, 0),
+      // The whole broker (deliveries and the other topics too): what else a gateway request costs this machine.
+      broker_cpu_ms_per_request: before.broker === undefined ? 'n/a' : perRequest(cpuSeconds(brokerPids), before.broker),
     };
-    context.report(`CPU per gateway request: gateway ${cpu.gateway_cpu_ms_per_request} ms, its Postgres connections ${cpu.postgres_cpu_ms_per_request} ms, load generator ${cpu.bench_cpu_ms_per_request} ms`);
+    context.report(
+      `CPU per gateway request: gateway ${cpu.gateway_cpu_ms_per_request} ms, its Postgres connections ${cpu.postgres_cpu_ms_per_request} ms, load generator ${cpu.bench_cpu_ms_per_request} ms, broker ${cpu.broker_cpu_ms_per_request} ms`,
+    );
     const halfRate = Math.max(1, Math.floor(gatewayRun.requests.average / 2));
     const halfLabel = `gateway at half peak, paced (${halfRate} req/s)`;
     let halfSent = 0;

@@ -8,6 +8,8 @@ import { infraDown, infraUp } from '../deploy/local/infra';
  */
 export interface BenchContext {
   kafkaBrokers: string[];
+  /** The broker's process when it runs here (started by the bench's infrastructure), for its CPU. */
+  brokerPid: number | undefined;
   databaseUrl: string;
   args: string[];
   progress(line: string): void;
@@ -28,6 +30,7 @@ async function main(): Promise<number> {
     const bench = ((await import(file.href)) as { default: Bench }).default;
     const figures = await bench({
       kafkaBrokers: infra.kafkaBrokers.split(','),
+      brokerPid: infra.kafkaPid,
       databaseUrl: infra.databaseUrl,
       args,
       progress: (line) => process.stderr.write(`\r\x1b[2K${line}`),

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startKafka, stopKafka } from './kafka';
+import { runningBroker, startKafka, stopKafka } from './kafka';
 import { startPostgres, stopPostgres } from '@earshot/db';
 
 /**
@@ -15,6 +15,8 @@ export interface Infra {
   databaseUrl: string;
   /** What this call started (so a test run stops only what it started). */
   started: { kafka: boolean; postgres: boolean };
+  /** The local broker's process, so a benchmark can count its CPU; unknown for a broker from KAFKA_BROKERS. */
+  kafkaPid: number | undefined;
 }
 
 const stateDir = process.env.EARSHOT_INFRA_DIR ?? resolve(root, '.data/infra');
@@ -34,6 +36,7 @@ export async function infraUp(log: (line: string) => void = (l) => console.error
     kafkaBrokers: kafka.brokers,
     databaseUrl: postgres.url,
     started: { kafka: kafka.fresh, postgres: postgres.fresh },
+    kafkaPid: presetKafka ? undefined : runningBroker(stateDir),
   };
 }
 

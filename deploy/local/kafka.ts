@@ -105,11 +105,17 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
   return { brokers, fresh: true };
 }
 
-export async function stopKafka(stateDir: string): Promise<boolean> {
+/** The process of the broker under `stateDir`, while it runs. */
+export function runningBroker(stateDir: string): number | undefined {
   const pidFile = join(stateDir, 'kafka.pid');
-  if (!existsSync(pidFile)) return false;
+  if (!existsSync(pidFile)) return undefined;
   const pid = Number(readFileSync(pidFile, 'utf8'));
-  if (!isAlive(pid)) return false;
+  return isAlive(pid) ? pid : undefined;
+}
+
+export async function stopKafka(stateDir: string): Promise<boolean> {
+  const pid = runningBroker(stateDir);
+  if (pid === undefined) return false;
   process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
