@@ -168,8 +168,8 @@ export async function dropIndexes(client: pg.Client, tables: readonly string[]):
  */
 export async function copyFolds(client: pg.Client, templateTenantId: string, tenantId: string, open: Date): Promise<void> {
   await client.query(
-    `insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch)
-     select $2, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch from metric_rollup_folds where tenant_id = $1`,
+    `insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch, p50, p95, p99)
+     select $2, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch, p50, p95, p99 from metric_rollup_folds where tenant_id = $1`,
     [templateTenantId, tenantId],
   );
   await client.query('insert into metric_rollup_folded (tenant_id, span, start) select $2, span, start from metric_rollup_folded where tenant_id = $1', [templateTenantId, tenantId]);

@@ -7,7 +7,7 @@ type CallStatusMeasure = 'total' | 'completed' | 'failed' | 'in_progress' | 'aba
 export type MetricSource =
   | { from: 'rollup-count'; metric: string }
   | { from: 'rollup-mean'; metric: string }
-  | { from: 'rollup-quantile'; metric: string; q: number }
+  | { from: 'rollup-quantile'; metric: string; quantile: QuantileName }
   | { from: 'calls'; measure: CallStatusMeasure | 'success_rate' | 'quality' }
   | { from: 'outcomes'; measure: 'count' | 'revenue' }
   | { from: 'usage'; measure: 'events_ingested' };
@@ -19,13 +19,15 @@ export interface MetricDefinition {
 }
 
 const LATENCY_PARTS = { asr: METRICS.turnLatencyAsr, llm: METRICS.turnLatencyLlm, tts: METRICS.turnLatencyTts, total: METRICS.turnLatencyTotal } as const;
-const QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
+/** The percentiles served, by name; each metric fold stores them too (a column each). */
+export const QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
+export type QuantileName = keyof typeof QUANTILES;
 
 function latencyMetrics(): Record<string, MetricDefinition> {
   const out: Record<string, MetricDefinition> = {};
   for (const [part, metric] of Object.entries(LATENCY_PARTS)) {
-    for (const [name, q] of Object.entries(QUANTILES)) {
-      out[`latency.${part}_ms.${name}`] = { description: `${name} of per-turn ${part} latency (within 1%, from merged sketches)`, unit: 'ms', source: { from: 'rollup-quantile', metric, q } };
+    for (const quantile of Object.keys(QUANTILES) as QuantileName[]) {
+      out[`latency.${part}_ms.${quantile}`] = { description: `${quantile} of per-turn ${part} latency (within 1%, from merged sketches)`, unit: 'ms', source: { from: 'rollup-quantile', metric, quantile } };
     }
     out[`latency.${part}_ms.avg`] = { description: `mean per-turn ${part} latency`, unit: 'ms', source: { from: 'rollup-mean', metric } };
   }
@@ -53,7 +55,7 @@ export const METRIC_CATALOGUE = catalogueOf({
   'turns.count': { description: 'agent turns', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.turns } },
   'turns.interrupted': { description: 'agent turns the customer interrupted', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.interruptions } },
   'tool_calls.failed': { description: 'tool calls that failed', unit: 'tool calls', source: { from: 'rollup-count', metric: METRICS.toolCallFailures } },
-  'tool_call.duration_ms.p95': { description: 'p95 of tool call duration', unit: 'ms', source: { from: 'rollup-quantile', metric: METRICS.toolCallDuration, q: 0.95 } },
+  'tool_call.duration_ms.p95': { description: 'p95 of tool call duration', unit: 'ms', source: { from: 'rollup-quantile', metric: METRICS.toolCallDuration, quantile: 'p95' } },
   'calls.transferred': { description: 'call.transferred events', unit: 'calls', source: { from: 'rollup-count', metric: METRICS.callsTransferred } },
   'provider.errors': { description: 'provider errors received', unit: 'errors', source: { from: 'rollup-count', metric: METRICS.providerErrors } },
   'outcomes.count': { description: 'outcomes recorded', unit: 'outcomes', source: { from: 'outcomes', measure: 'count' } },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, TenantReads, type ConnectionPool } from '@earshot/db';
-import { METRICS, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { METRICS, PROJECTOR_MIGRATIONS, quantile, type Sketch } from '@earshot/projector';
 import { openTestDatabase } from '../../../../test/support/database';
 import { QUERY_MIGRATIONS } from '../query';
 import { readSeries, type SeriesRequest } from '../routes/metrics';
-import { metricNamed, type MetricSource } from './catalogue';
+import { metricNamed, QUANTILES, type MetricSource } from './catalogue';
 import { foldAll, foldTenant } from './folder';
 
 const HOUR = 3_600_000;
@@ -108,6 +108,28 @@ describe('metric folds', () => {
     expect(await foldTenant(db, tenant, NOW)).toBe(1);
     expect(await inTenant(db, tenant, (tx) => tx.query(sql`select count(*)::int as n from metric_rollup_changes`))).toEqual([{ n: 0 }]);
     expect(await read()).toEqual(late);
+  });
+
+  it('stores each fold\'s percentiles, and answers a bucket that is one whole fold with them; a fold without them by its sketch', async () => {
+    const tenant = randomUUID();
+    await addMinutes(db, tenant, START, 2 * 24 * 60, 0.23);
+    await foldTenant(db, tenant, NOW);
+    const folds: { sketch: Sketch; p50: number; p95: number; p99: number }[] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch, p50, p95, p99 from metric_rollup_folds where sketch is not null`));
+    // Two days: 48 hour folds and 2 day folds, each for two measured metrics, per agent (3) and for all agents.
+    expect(folds).toHaveLength(50 * 2 * 4);
+    for (const fold of folds) expect([fold.p50, fold.p95, fold.p99]).toEqual([quantile(fold.sketch, QUANTILES.p50), quantile(fold.sketch, QUANTILES.p95), quantile(fold.sketch, QUANTILES.p99)]);
+
+    const daily = { source: sourceOf('latency.total_ms.p95'), from: new Date(START), to: new Date(START + 2 * DAY), intervalMs: DAY, agentId: undefined };
+    const hourly = { ...daily, to: new Date(START + DAY), intervalMs: HOUR };
+    const read = () => inTenant(db, tenant, async (tx) => ({ daily: await readSeries(tx, daily), hourly: await readSeries(tx, hourly) }));
+    const before = await read();
+    const firstDay = sql`span = 'day' and start = ${new Date(START)} and metric = ${METRICS.turnLatencyTotal} and all_agents`;
+    await db.query(sql`update metric_rollup_folds set p95 = 12345 where ${firstDay}`);
+    const stored = await read();
+    expect(stored.daily.map((p) => p.value)).toEqual([12345, before.daily[1]?.value]);
+    expect(stored.hourly).toEqual(before.hourly);
+    await db.query(sql`update metric_rollup_folds set p95 = null where ${firstDay}`);
+    expect(await read()).toEqual(before);
   });
 
   it('shows a tenant only its own folds, and no tenant nothing', async () => {

@@ -1,5 +1,6 @@
-import { IsolationLevel, sql, TENANT_SETTING, type ConnectionPool, type SQLQuery, type TenantReads } from '@earshot/db';
-import { METRICS } from '@earshot/projector';
+import { IsolationLevel, sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery, type TenantReads } from '@earshot/db';
+import { METRICS, SketchSum, type Sketch } from '@earshot/projector';
+import { QUANTILES } from './catalogue';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -34,6 +35,24 @@ function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly 
     from totals t left join sketches s using (start, metric, all_agents, agent_id)`;
 }
 
+/**
+ * Stores each new fold's percentiles, read from its sketch by the function
+ * reads use, so a series bucket that is one whole fold is the same number
+ * whether read from here or from the sketch.
+ */
+async function writePercentiles(tx: Queryable, span: 'hour' | 'day', starts: readonly Date[]): Promise<void> {
+  const folds: { start: Date; metric: string; all_agents: boolean; agent_id: string; sketch: Sketch }[] = await tx.query(sql`
+    select start, metric, all_agents, agent_id, sketch from metric_rollup_folds where span = ${span} and start = any(${starts}::timestamptz[]) and sketch is not null`);
+  if (folds.length === 0) return;
+  const sums = folds.map((f) => new SketchSum().add(f.sketch));
+  const column = (q: number) => sums.map((sum) => sum.quantile(q));
+  await tx.query(sql`
+    update metric_rollup_folds f set p50 = u.p50, p95 = u.p95, p99 = u.p99
+    from unnest(${folds.map((f) => f.start)}::timestamptz[], ${folds.map((f) => f.metric)}::text[], ${folds.map((f) => f.all_agents)}::boolean[], ${folds.map((f) => f.agent_id)}::text[],
+      ${column(QUANTILES.p50)}::float8[], ${column(QUANTILES.p95)}::float8[], ${column(QUANTILES.p99)}::float8[]) u(start, metric, all_agents, agent_id, p50, p95, p99)
+    where f.span = ${span} and f.start = u.start and f.metric = u.metric and f.all_agents = u.all_agents and f.agent_id = u.agent_id`);
+}
+
 /** The role that writes read models; folds are read models too. */
 const WRITER_ROLE = 'earshot_projector';
 
@@ -58,6 +77,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
       const hours = changed.map((c) => c.hour);
       await tx.query(sql`delete from metric_rollup_folds where span = 'hour' and start = any(${hours}::timestamptz[])`);
       await tx.query(foldStatement(tenantId, 'hour', hours));
+      await writePercentiles(tx, 'hour', hours);
       await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'hour', h from unnest(${hours}::timestamptz[]) h on conflict do nothing`);
       await tx.query(sql`
         delete from metric_rollup_changes c using unnest(${hours}::timestamptz[], ${changed.map((c) => c.upto)}::bigint[]) n(hour, upto)
@@ -70,6 +90,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
         const starts = settled.map((s) => s.day);
         await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = any(${starts}::timestamptz[])`);
         await tx.query(foldStatement(tenantId, 'day', starts));
+        await writePercentiles(tx, 'day', starts);
         await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'day', d from unnest(${starts}::timestamptz[]) d on conflict do nothing`);
       }
       return hours.length;

@@ -5,7 +5,7 @@ import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earsh
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { SketchSum, type Sketch } from '@earshot/projector';
 import { coverOf, type Cover } from '../metrics/cover';
-import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, type MetricSource } from '../metrics/catalogue';
+import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, QUANTILES, type MetricSource, type QuantileName } from '../metrics/catalogue';
 import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
@@ -22,20 +22,30 @@ export interface SeriesRequest {
 /** Bucket start of a column, aligned to `from`. */
 const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${request.from})`;
 
+/** A fold that is a whole bucket of the series (its span is the interval), and the stored percentile it answers with. */
+interface WholeFold {
+  span: 'day' | 'hour';
+  percentile: QuantileName;
+}
+
 /**
  * The rollup rows a series over a cover reads (at: the start of the day,
- * hour or minute; count, sum, sketch). A day or hour is read from its fold
- * only while the fold is current (folded, and no change noted since); a day
- * without one is read by its hours, an hour without one by its minutes, so
- * the series equals the one the minutes alone give. Deciding that in the
- * statement keeps a series to one round trip, and a prepared statement
- * plans it once per connection. Each fold and minute range is its own index
- * probe (lateral, and `offset 0` so the planner cannot flatten it back into
- * a join): joined plainly, it scanned every minute of the metric.
+ * hour or minute; count, sum, sketch, and for a whole fold its stored
+ * percentile). A day or hour is read from its fold only while the fold is
+ * current (folded, and no change noted since); a day without one is read by
+ * its hours, an hour without one by its minutes, so the series equals the
+ * one the minutes alone give. Deciding that in the statement keeps a series
+ * to one round trip, and a prepared statement plans it once per connection.
+ * The day folds are one index scan over the cover's days; each hour fold,
+ * folded hour and minute range is its own index probe (lateral, or `offset
+ * 0` in a subquery, so the planner cannot flatten it back into a join):
+ * joined plainly, they scanned every minute of the metric, or every folded
+ * hour of the tenant.
  */
-function rollupRows(cover: Cover, metric: string, agentId: string | undefined): SQLQuery {
+function rollupRows(cover: Cover, metric: string, agentId: string | undefined, whole: WholeFold | undefined): SQLQuery {
   const folds = agentId === undefined ? sql`f.all_agents` : sql`not f.all_agents and f.agent_id = ${agentId}`;
   const byAgent = agentId === undefined ? sql`true` : sql`r.agent_id = ${agentId}`;
+  const percentile = (span: WholeFold['span']) => (whole?.span === span ? sql`f.${sql.ident(whole.percentile)}` : sql`null::float8`);
   return sql`
     with fresh_days as (
       select f.start as d from metric_rollup_folded f
@@ -47,29 +57,37 @@ function rollupRows(cover: Cover, metric: string, agentId: string | undefined): 
       select d + g * interval '1 hour' from unnest(${cover.days}::timestamptz[]) d, generate_series(0, 23) g
       where d not in (select d from fresh_days)
     ), fresh_hours as (
-      select f.start as h from metric_rollup_folded f
-      where f.span = 'hour' and f.start in (select h from hours)
-        and not exists (select 1 from metric_rollup_changes c where c.hour = f.start)
+      select h from hours
+      where exists (select 1 from metric_rollup_folded f where f.span = 'hour' and f.start = h offset 0)
+        and not exists (select 1 from metric_rollup_changes c where c.hour = h)
     ), minute_ranges as (
       select s, e from unnest(${cover.minutes.starts}::timestamptz[], ${cover.minutes.ends}::timestamptz[]) m(s, e)
       union all
       select h, h + interval '1 hour' from hours where h not in (select h from fresh_hours)
     )
-    select f.start as at, f.count, f.sum, f.sketch from fresh_days cross join lateral (
-      select * from metric_rollup_folds f where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = fresh_days.d offset 0) f
+    select f.start as at, f.count, f.sum, f.sketch, ${percentile('day')} as percentile from metric_rollup_folds f
+      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(${cover.days}::timestamptz[]) and f.start in (select d from fresh_days)
     union all
-    select f.start, f.count, f.sum, f.sketch from fresh_hours cross join lateral (
+    select f.start, f.count, f.sum, f.sketch, ${percentile('hour')} from fresh_hours cross join lateral (
       select * from metric_rollup_folds f where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = fresh_hours.h offset 0) f
     union all
-    select r.minute, r.count, r.sum, r.sketch from minute_ranges m cross join lateral (
+    select r.minute, r.count, r.sum, r.sketch, null from minute_ranges m cross join lateral (
       select * from metric_rollups r where r.metric = ${metric} and ${byAgent} and r.minute >= m.s and r.minute < m.e offset 0) r`;
+}
+
+/** The fold that is a whole bucket of a series on its interval's grid, if any. */
+function wholeFoldOf(intervalMs: number, percentile: QuantileName): WholeFold | undefined {
+  if (intervalMs === INTERVAL_MS['1d']) return { span: 'day', percentile };
+  if (intervalMs === INTERVAL_MS['1h']) return { span: 'hour', percentile };
+  return undefined;
 }
 
 /**
  * The statement a series runs: one grouped scan of the read model over the
  * range. Percentiles come from the rollups' sketches, summed bucket by bucket
  * in TypeScript (the merge of DDSketches) and read with the projector's own
- * quantile function.
+ * quantile function; a bucket that is one whole fold reads the percentile
+ * the folder stored from the fold's sketch with that same function.
  */
 export function seriesStatement(request: SeriesRequest): SQLQuery {
   const { source, from, to, agentId } = request;
@@ -77,11 +95,13 @@ export function seriesStatement(request: SeriesRequest): SQLQuery {
     case 'rollup-count':
     case 'rollup-mean': {
       const value = source.from === 'rollup-count' ? sql`sum(count)::float8` : sql`(sum(sum) / nullif(sum(count), 0))::float8`;
-      return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId)}) r group by 1`;
+      return sql`select ${bucket(sql`at`, request)} as t, ${value} as value from (${rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId, undefined)}) r group by 1`;
     }
-    case 'rollup-quantile':
+    case 'rollup-quantile': {
       // The sketches themselves: unnesting each into rows to sum them in SQL costs several times what adding them up in TypeScript does.
-      return sql`select ${bucket(sql`r.at`, request)} as t, r.sketch from (${rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId)}) r where r.sketch is not null`;
+      const rows = rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId, wholeFoldOf(request.intervalMs, source.quantile));
+      return sql`select ${bucket(sql`r.at`, request)} as t, r.percentile, case when r.percentile is null then r.sketch end as sketch from (${rows}) r where r.sketch is not null`;
+    }
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =
@@ -112,14 +132,15 @@ export function seriesStatement(request: SeriesRequest): SQLQuery {
 export async function readSeries(tx: Statements, request: SeriesRequest): Promise<{ t: string; value: number | null }[]> {
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
-    const rows = (await tx.query(seriesStatement(request))) as { t: Date; sketch: Sketch }[];
+    // A row with a percentile is a whole fold, alone in its bucket; the others are sketches to add up.
+    const rows = (await tx.query(seriesStatement(request))) as ({ t: Date; percentile: number; sketch: null } | { t: Date; percentile: null; sketch: Sketch })[];
     const sums = new Map<number, SketchSum>();
     for (const row of rows) {
       const t = row.t.getTime();
-      const sum = sums.get(t) ?? new SketchSum();
-      sums.set(t, sum.add(row.sketch));
+      if (row.sketch === null) values.set(t, Math.round(row.percentile));
+      else sums.set(t, (sums.get(t) ?? new SketchSum()).add(row.sketch));
     }
-    const q = request.source.q;
+    const q = QUANTILES[request.source.quantile];
     for (const [t, sum] of sums) {
       const value = sum.quantile(q);
       values.set(t, value === null ? null : Math.round(value));
