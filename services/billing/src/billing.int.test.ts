@@ -47,13 +47,19 @@ describe('billing: plans, usage and invoices against the log', () => {
   });
   afterAll(async () => query?.stop());
 
-  it('refuses a plan without the operator token (401), for an unknown tenant (404), and a malformed plan (400) naming the field', async () => {
+  it('refuses a plan without the operator token (401), for an unknown tenant (404), and a malformed plan (400) naming the field: a price out of range, a meter priced twice', async () => {
     expect((await putPlan(acme.id, GROWTH, 'wrong')).statusCode).toBe(401);
     expect((await putPlan('00000000-0000-4000-8000-000000000000', GROWTH)).json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     const bad = await putPlan(acme.id, { ...GROWTH, prices: [{ meter: 'calls', unitPriceCents: -1 }] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     expect(bad.json().error).toContain('unitPriceCents');
+    // Beyond what the log's Avro long carries exactly: refused as input, not a codec failure (500) after validation.
+    const huge = await putPlan(acme.id, { ...GROWTH, baseFeeCents: Number.MAX_SAFE_INTEGER });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error).toContain('baseFeeCents');
+    const twice = await putPlan(acme.id, { ...GROWTH, prices: [{ meter: 'calls', unitPriceCents: 1 }, { meter: 'calls', unitPriceCents: 2 }] });
+    expect(twice.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
   });
 
   it('meters exactly what was ingested: events, their bytes, calls and their minutes', async () => {

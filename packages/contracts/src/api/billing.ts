@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonNegativeLong } from '../events/fields';
 import { BILLING_PERIODS, INVOICE_STATUSES } from '../events/tenant-data';
 import { listPageSchema, pagingQuery } from './list';
 
@@ -11,18 +12,31 @@ export const MeterPriceSchema = z.strictObject({
   meter: z.enum(METERS),
   included: z.number().min(0).default(0),
   unitSize: z.number().positive().default(1),
-  unitPriceCents: z.int().min(0),
+  unitPriceCents: nonNegativeLong,
   /** A soft cap shown in GET /usage; null for none. */
   limit: z.number().min(0).nullable().default(null),
 });
 
+/**
+ * "Each meter at most once" as JSON Schema says it (2020-12 `maxContains`,
+ * one clause per meter), so the OpenAPI document and its fuzzers know a
+ * repeated meter is invalid: the refinement below is what enforces it.
+ */
+const EACH_METER_AT_MOST_ONCE = {
+  allOf: METERS.map((meter) => ({ contains: { type: 'object', properties: { meter: { const: meter } }, required: ['meter'] }, minContains: 0, maxContains: 1 })),
+};
+
 export const PricePlanSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
   currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
-  baseFeeCents: z.int().min(0).default(0),
+  baseFeeCents: nonNegativeLong.default(0),
   /** Length of a billing period: calendar months (UTC), or days for trials and tests. */
   period: z.enum(BILLING_PERIODS).default('month'),
-  prices: z.array(MeterPriceSchema).max(METERS.length).refine((prices) => new Set(prices.map((p) => p.meter)).size === prices.length, 'each meter is priced at most once'),
+  prices: z
+    .array(MeterPriceSchema)
+    .max(METERS.length)
+    .refine((prices) => new Set(prices.map((p) => p.meter)).size === prices.length, 'each meter is priced at most once')
+    .meta(EACH_METER_AT_MOST_ONCE),
 });
 export type PricePlan = z.infer<typeof PricePlanSchema>;
 
