@@ -17,36 +17,32 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => earshot?.stop());
 
+/** The live document fuzzed with `token`, over the paths `paths` selects; the run's exit code and output. */
+async function fuzz(token: string, paths: string[]) {
+  // Said plainly, and a failure, never a skip: without Python the contract was not fuzzed.
+  expect(binary, 'schemathesis did NOT run: Python 3 is missing on this machine (it is required where CI is set)').toBeDefined();
+  return runSchemathesis(binary as string, [
+    'run', `${earshot.origin}/openapi.json`,
+    '--header', `Authorization: Bearer ${token}`,
+    // Bounded to about a minute inside npm test: the coverage phase (every operation's boundary values) runs whole,
+    // the random phase 5 examples an operation. One worker: hypothesis under threads trips a CPython 3.11 AST bug.
+    '--max-examples', '5',
+    '--seed', '7',
+    '--workers', '1',
+    '--request-timeout', '10',
+    ...paths,
+  ]);
+}
+
 describe('the live /openapi.json under schemathesis', () => {
   it('finds nothing: no 5xx, every answer as documented, invalid input refused', async () => {
-    // Said plainly, and a failure, never a skip: without Python the contract was not fuzzed.
-    expect(binary, 'schemathesis did NOT run: Python 3 is missing on this machine (it is required where CI is set)').toBeDefined();
-    const run = await runSchemathesis(binary as string, [
-      'run', `${earshot.origin}/openapi.json`,
-      '--header', `Authorization: Bearer ${apiKey}`,
-      // Bounded to about a minute inside npm test: the coverage phase (every operation's boundary values) runs whole,
-      // the random phase 5 examples an operation. One worker: hypothesis under threads trips a CPython 3.11 AST bug.
-      '--max-examples', '5',
-      '--seed', '7',
-      '--workers', '1',
-      '--request-timeout', '10',
-      // Signed ingest needs an HMAC of each body (the gateway's own suite covers it); the operator routes take another token (below).
-      '--exclude-path-regex', '^/api/v1/(webhooks|admin)/',
-    ]);
+    // Signed ingest needs an HMAC of each body (the gateway's own suite covers it); the operator routes take another token (below).
+    const run = await fuzz(apiKey, ['--exclude-path-regex', '^/api/v1/(webhooks|admin)/']);
     expect(run.code, run.output.slice(-20_000)).toBe(0);
   }, 300_000);
 
   it('finds nothing on the operator routes either, with the operator token', async () => {
-    expect(binary, 'schemathesis did NOT run: Python 3 is missing on this machine (it is required where CI is set)').toBeDefined();
-    const run = await runSchemathesis(binary as string, [
-      'run', `${earshot.origin}/openapi.json`,
-      '--header', `Authorization: Bearer ${ADMIN_TOKEN}`,
-      '--max-examples', '5',
-      '--seed', '7',
-      '--workers', '1',
-      '--request-timeout', '10',
-      '--include-path-regex', '^/api/v1/admin/',
-    ]);
+    const run = await fuzz(ADMIN_TOKEN, ['--include-path-regex', '^/api/v1/admin/']);
     expect(run.code, run.output.slice(-20_000)).toBe(0);
   }, 300_000);
 });
