@@ -4,7 +4,7 @@ import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
 import { openDatabase, sql } from '@earshot/db';
 import { pacedLoad, type PacedRequest } from './paced-load';
-import { cpuSeconds } from './process-cpu';
+import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -62,8 +62,7 @@ const bench: Bench = async (context) => {
     const before = { gateway: cpuSeconds([gatewayPid]), postgres: cpuSeconds(postgresPids), broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, bench: process.cpuUsage() };
     const gatewayRun = await load(gateway, 'gateway (signed ingest)');
     const benchCpu = process.cpuUsage(before.bench);
-    const perRequest = (after: number | undefined, start: number | undefined) =>
-      after === undefined || start === undefined ? 'n/a' : Number((((after - start) * 1000) / gatewayRun.requests.total).toFixed(3));
+    const perRequest = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, gatewayRun.requests.total);
     const cpu = {
       gateway_cpu_ms_per_request: perRequest(cpuSeconds([gatewayPid]), before.gateway),
       // A connection the pool opened during the run counts whole.

@@ -27,3 +27,8 @@ export function cpuSeconds(pids: readonly number[]): number | undefined {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/** Milliseconds of CPU per request between two readings of cpuSeconds, or 'n/a' where either is unknown. */
+export function cpuMsPerRequest(after: number | undefined, before: number | undefined, requests: number): number | 'n/a' {
+  return after === undefined || before === undefined ? 'n/a' : Number((((after - before) * 1000) / requests).toFixed(3));
+}

@@ -7,7 +7,7 @@ import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, TenantReads, type Conn
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { callDetailStatement, callPageStatement, callPaging, foldTenant, liveStatement, QUERY_MIGRATIONS, seriesStatement, METRIC_CATALOGUE } from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
-import { cpuSeconds } from './process-cpu';
+import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
 
@@ -99,8 +99,7 @@ const bench: Bench = async (context) => {
       const postgresPids = await backends();
       const before = { query: cpuSeconds([queryPid]), postgres: cpuSeconds(postgresPids) };
       const result = await load(target, route.paths, auth, connections, seconds);
-      const perRequest = (after: number | undefined, start: number | undefined) =>
-        after === undefined || start === undefined ? 'n/a' : Number((((after - start) * 1000) / result.requests.total).toFixed(3));
+      const perRequest = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, result.requests.total);
       const cpu = { query: perRequest(cpuSeconds([queryPid]), before.query), postgres: perRequest(cpuSeconds(postgresPids), before.postgres) };
       const bare = await bareSql(reads.as(tenantId), route.sql, 300);
       context.report(

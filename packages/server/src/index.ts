@@ -7,3 +7,4 @@ export * from './log-append';
 export * from './request-validation';
 export * from './periodic';
 export * from './response-serializer';
+export * from './zod-contracts';

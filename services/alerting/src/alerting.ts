@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
-import { registerAuthHook, runEvery, validationFailure, type Module, type Runtime, responseSerializer } from '@earshot/server';
+import { registerAuthHook, runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { evaluateRules } from './evaluator';
 import { startNotifier } from './notifier';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -31,9 +30,7 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
       const db = runtime.database();
       const log = runtime.log();
       await runtime.http().register(async (api: FastifyInstance) => {
-        api.setValidatorCompiler(validatorCompiler);
-        api.setSerializerCompiler(responseSerializer(runtime.config.NODE_ENV !== 'production'));
-        api.setSchemaErrorFormatter(validationFailure);
+        useZodContracts(api, runtime.config);
         registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerWebhookRoutes(api, db, runtime.now);
       }, { prefix: '/api/v1' });

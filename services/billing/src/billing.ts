@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
-import { registerAuthHook, runEvery, validationFailure, type Module, type Runtime, responseSerializer } from '@earshot/server';
+import { registerAuthHook, runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { closePeriods } from './period-closer';
 import { registerPlanRoutes } from './plan-routes';
 
@@ -29,9 +28,7 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
       const db = runtime.database();
       const log = runtime.log();
       await runtime.http().register(async (api: FastifyInstance) => {
-        api.setValidatorCompiler(validatorCompiler);
-        api.setSerializerCompiler(responseSerializer(runtime.config.NODE_ENV !== 'production'));
-        api.setSchemaErrorFormatter(validationFailure);
+        useZodContracts(api, runtime.config);
         registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
         registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
       }, { prefix: '/api/v1' });

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
 import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import { registerAuthHook, registerRateLimitHook, validationFailure, type Module, type Runtime, responseSerializer } from '@earshot/server';
+import { registerAuthHook, registerRateLimitHook, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret';
@@ -39,9 +38,7 @@ export function keysModule(runtime: Runtime, overrides: KeysOptions = {}): Modul
 
       await runtime.http().register(
         async (api: FastifyInstance) => {
-          api.setValidatorCompiler(validatorCompiler);
-          api.setSerializerCompiler(responseSerializer(runtime.config.NODE_ENV !== 'production'));
-          api.setSchemaErrorFormatter(validationFailure);
+          useZodContracts(api, runtime.config);
           registerAuthHook(api, { keys, adminToken: config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: config.EARSHOT_KEY_ENVIRONMENTS });
           registerRateLimitHook(api, limiter);
           api.addHook('onClose', () => limiter.stop());

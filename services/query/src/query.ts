@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
 import { ApiKeyCache, AUTH_MIGRATIONS, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
-import { registerAuthHook, registerRateLimitHook, runEvery, validationFailure, type Module, type Runtime, responseSerializer } from '@earshot/server';
+import { registerAuthHook, registerRateLimitHook, runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { foldAll } from './metrics/folder';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
@@ -76,9 +75,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
 
       await runtime.http().register(
         async (api: FastifyInstance) => {
-          api.setValidatorCompiler(validatorCompiler);
-          api.setSerializerCompiler(responseSerializer(runtime.config.NODE_ENV !== 'production'));
-          api.setSchemaErrorFormatter(validationFailure);
+          useZodContracts(api, runtime.config);
           registerAuthHook(api, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
           registerRateLimitHook(api, limiter);
           api.addHook('onClose', async () => {

@@ -5,6 +5,9 @@ import { QUANTILES } from './catalogue';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** The start of the hour `now` is in: still open, so not folded yet. */
+const openHour = (now: Date) => new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+
 /** Every metric: with a minute range, the rollups' primary key (tenant, metric, minute, agent) is then read as one range per metric. */
 const METRIC_NAMES = Object.values(METRICS);
 
@@ -65,7 +68,7 @@ const WRITER_ROLE = 'earshot_projector';
  * Returns the hours folded.
  */
 export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date): Promise<number> {
-  const open = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  const open = openHour(now);
   return db.tx(
     async (tx) => {
       const [lock] = await tx.query(sql`
@@ -107,7 +110,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
  * the reads queued behind.
  */
 export async function foldAll(db: ConnectionPool, reads: TenantReads, now: Date): Promise<number> {
-  const open = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  const open = openHour(now);
   const tenants: { tenant_id: string }[] = await db.query(sql`select id as tenant_id from tenants`);
   let folded = 0;
   for (const { tenant_id: tenantId } of tenants) {
