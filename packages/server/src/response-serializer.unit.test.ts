@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { responseSerializer } from './response-serializer';
+import { renderedAs, responseSerializer } from './response-serializer';
 
 const schema = z.object({ ok: z.literal(true), at: z.iso.datetime(), count: z.number().int() });
 const route = { schema, method: 'GET', url: '/things', httpStatus: '200' };
@@ -21,5 +21,13 @@ describe('response bodies', () => {
 
   it('unchecked, are not parsed at all (production trusts the handlers’ types)', () => {
     expect(responseSerializer(false)(route)({ ...body, extra: 1 })).toBe(JSON.stringify({ ...body, extra: 1 }));
+  });
+
+  it('already rendered as JSON, are sent as rendered, and checked by their schema like any other', () => {
+    const rendered = '{"ok":true,"at":"2026-02-01T00:00:00.000Z","count":3}';
+    expect(responseSerializer(false)(route)(renderedAs(rendered))).toBe(rendered);
+    expect(responseSerializer(true)(route)(renderedAs(rendered))).toBe(rendered);
+    expect(() => responseSerializer(true)(route)(renderedAs('{"ok":true,"at":"2026-02-01 00:00:00+00","count":3}'))).toThrow();
+    expect(() => responseSerializer(true)(route)(renderedAs('{"ok":true,"at":"2026-02-01T00:00:00.000Z","count":3,"tenant":"t"}'))).toThrow(/GET \/things/);
   });
 });

@@ -47,3 +47,9 @@ export function pageOf<R, T>(rows: readonly R[], paging: Paging, position: (row:
   if (paging.page !== undefined) return { ok: true, items, nextCursor, page: paging.page, nextPage: more ? paging.page + 1 : null };
   return { ok: true, items, nextCursor };
 }
+
+/** The JSON text of a page whose items Postgres has already rendered as JSON. */
+export function pageText(page: Page<string>): string {
+  const { items, ...position } = page;
+  return `{${JSON.stringify(position).slice(1, -1)},"items":[${items.join(',')}]}`;
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '@earshot/db';
 import { callIdOf } from '@earshot/projector';
 import { callScript } from '../../../projector/src/fixtures/call-script';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
@@ -130,5 +131,40 @@ describe('GET /calls and GET /calls/{id}', () => {
     }
     const globexList = (await query.get('/calls', globex.apiKey)).json();
     expect(globexList.items).toHaveLength(3);
+  });
+
+  it('renders each call exactly as its row holds it, times in toISOString’s form, whether the projector rendered it or not', async () => {
+    const initech = await query.createTenant('Initech');
+    // The call starts 3.62 s past the minute: Postgres would write the fraction as ".62", the API writes ".620".
+    await query.project(callScript({ tenant: initech.id, providerCallId: 'initech-0', turns: 2, startMs: BASE + 1_120 }));
+    const id = callIdOf(initech.id, 'vapi', 'initech-0');
+    const listed = (await query.get('/calls', initech.apiKey)).json().items[0];
+    const { call } = (await query.get(`/calls/${id}`, initech.apiKey)).json();
+    expect(listed.startedAt).toBe('2026-02-01T08:00:03.620Z');
+    const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+    const [row] = (await query.db.query(sql`select * from calls where id = ${id}`)) as Record<string, Date | number | string | boolean | null>[];
+    const expected = {
+      startedAt: iso(row?.started_at as Date), answeredAt: iso(row?.answered_at as Date | null), endedAt: iso(row?.ended_at as Date | null),
+      durationMs: row?.duration_ms, qualityScore: row?.quality_score, costUsd: row?.cost_usd, success: row?.success, summary: row?.summary,
+      latency: { asrMs: row?.latency_asr_ms, llmMs: row?.latency_llm_ms, ttsMs: row?.latency_tts_ms, totalMs: row?.latency_total_ms },
+    };
+    expect(listed).toMatchObject(expected);
+    expect(call).toMatchObject(expected);
+    const turns = (await query.db.query(sql`select occurred_at from turns where call_id = ${id} order by occurred_at, turn_id`)) as { occurred_at: Date }[];
+    expect(call.turns.map((t: { occurredAt: string }) => t.occurredAt)).toEqual(turns.map((t) => t.occurred_at.toISOString()));
+    const segments = (await query.db.query(sql`select occurred_at from transcripts where call_id = ${id} order by occurred_at, turn_id, speaker`)) as { occurred_at: Date }[];
+    expect(call.transcript.map((s: { occurredAt: string }) => s.occurredAt)).toEqual(segments.map((s) => s.occurred_at.toISOString()));
+    const traces = (await query.db.query(sql`select started_at, ended_at from traces where call_id = ${id} order by started_at nulls last, kind, trace_id`)) as { started_at: Date | null; ended_at: Date | null }[];
+    expect(call.traces.map((t: { startedAt: string | null; endedAt: string | null }) => [t.startedAt, t.endedAt])).toEqual(traces.map((t) => [iso(t.started_at), iso(t.ended_at)]));
+
+    // A row projected before calls kept their rendering (a null resource) reads the same, rendered as it is read.
+    await query.db.tx(async (tx) => {
+      await tx.query(sql`alter table calls disable trigger calls_resource`);
+      await tx.query(sql`update calls set resource = null where id = ${id}`);
+      await tx.query(sql`alter table calls enable trigger calls_resource`);
+    });
+    expect(await query.db.query(sql`select resource from calls where id = ${id}`)).toEqual([{ resource: null }]);
+    expect((await query.get('/calls', initech.apiKey)).json().items[0]).toEqual(listed);
+    expect((await query.get(`/calls/${id}`, initech.apiKey)).json().call).toEqual(call);
   });
 });
