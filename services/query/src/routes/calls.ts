@@ -96,6 +96,8 @@ export function callDetailStatement(id: string): SQLQuery {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CallWithDetailSchema = CallDetailSchema.shape.call;
 type Rendered = { call: string };
+/** What a cursor takes from a page's last call: its sort fields and id, not the whole call checked on every page. */
+const CallPositionSchema = CallResourceSchema.pick({ id: true, startedAt: true, durationMs: true, qualityScore: true });
 
 /** Where a page of calls starts; its cursor's value is read as the sort's field is kept. */
 export function callPaging(query: CallListQuery): Paging {
@@ -109,7 +111,7 @@ export async function readRenderedCallPage(tx: Statements, query: CallListQuery)
   const paging = callPaging(query);
   const rows = (await tx.query(callPageStatement(query, paging))) as Rendered[];
   const position = (row: Rendered) => {
-    const call = CallResourceSchema.parse(JSON.parse(row.call));
+    const call = CallPositionSchema.parse(JSON.parse(row.call));
     return { v: call[field], id: call.id };
   };
   return pageOf(rows, paging, position, (row) => row.call);
