@@ -156,6 +156,17 @@ describe('GET /calls and GET /calls/{id}', () => {
     expect(call.transcript.map((s: { occurredAt: string }) => s.occurredAt)).toEqual(segments.map((s) => s.occurred_at.toISOString()));
     const traces = (await query.db.query(sql`select started_at, ended_at from traces where call_id = ${id} order by started_at nulls last, kind, trace_id`)) as { started_at: Date | null; ended_at: Date | null }[];
     expect(call.traces.map((t: { startedAt: string | null; endedAt: string | null }) => [t.startedAt, t.endedAt])).toEqual(traces.map((t) => [iso(t.started_at), iso(t.ended_at)]));
+  });
 
+  it('renders a call the projector wrote before it kept calls.resource exactly as the projector renders it', async () => {
+    const hooli = await query.createTenant('Hooli');
+    await query.project(calls(hooli.id, 0, 5, 'hooli'));
+    const id = callIdOf(hooli.id, 'vapi', 'hooli-4');
+    const read = async () => ({ page: (await query.get('/calls', hooli.apiKey)).json(), detail: (await query.get(`/calls/${id}`, hooli.apiKey)).json() });
+    const stored = await read();
+    const [{ unrendered } = { unrendered: -1 }] = (await query.db.query(sql`
+      with cleared as (update calls set resource = null where tenant_id = ${hooli.id} returning 1) select count(*)::int as unrendered from cleared`)) as { unrendered: number }[];
+    expect(unrendered).toBe(5);
+    expect(await read()).toEqual(stored);
   });
 });

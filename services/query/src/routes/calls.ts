@@ -25,18 +25,16 @@ import { readAs } from '../tenant-scope';
 const SORT_COLUMNS = { startedAt: 'started_at', durationMs: 'duration_ms', qualityScore: 'quality_score' } as const;
 
 /**
- * A call as the API shows it (CallResourceSchema), field by field, for
- * to_json to render: a page's calls reach the client as Postgres wrote them.
- * Parsing 26 columns a row and writing them out as JSON again had been two
- * thirds of a list request's CPU, on the one thread every request shares.
- * Rendering on read, not storing the rendering: a trigger that kept it on
- * every write of a call cost the projector a fifth of its throughput.
+ * A call as the projector renders it (calls.resource), or, for a row written
+ * before the projector did, rendered here the same way: to_json over the
+ * API's field names, times in toISOString's form. The fallback runs only
+ * for a row without a resource.
  */
-const CALL_FIELDS = sql`id, agent_id as "agentId", status, ${isoTime(sql.ident('started_at'))} as "startedAt", ${isoTime(sql.ident('answered_at'))} as "answeredAt",
-  ${isoTime(sql.ident('ended_at'))} as "endedAt", duration_ms as "durationMs", quality_score as "qualityScore",
-  row(latency_asr_ms, latency_llm_ms, latency_tts_ms, latency_total_ms)::latency_breakdown as latency, provider, provider_call_id as "providerCallId",
-  end_reason as "endReason", turn_count as "turnCount", interruptions, tool_call_count as "toolCallCount", provider_error_count as "providerErrorCount",
-  cost_usd as "costUsd", success, direction, agent_version as "agentVersion", customer_id as "customerId", recording_url as "recordingUrl", summary`;
+const CALL = sql`coalesce(c.resource, (select to_json(r)::text from (select c.id, c.agent_id as "agentId", c.status, ${isoTime(sql`c.started_at`)} as "startedAt",
+  ${isoTime(sql`c.answered_at`)} as "answeredAt", ${isoTime(sql`c.ended_at`)} as "endedAt", c.duration_ms as "durationMs", c.quality_score as "qualityScore",
+  row(c.latency_asr_ms, c.latency_llm_ms, c.latency_tts_ms, c.latency_total_ms)::latency_breakdown as latency, c.provider, c.provider_call_id as "providerCallId",
+  c.end_reason as "endReason", c.turn_count as "turnCount", c.interruptions, c.tool_call_count as "toolCallCount", c.provider_error_count as "providerErrorCount",
+  c.cost_usd as "costUsd", c.success, c.direction, c.agent_version as "agentVersion", c.customer_id as "customerId", c.recording_url as "recordingUrl", c.summary) r))`;
 
 function sortOf(sort: CallSort): { column: SQLQuery; descending: boolean; field: keyof typeof SORT_COLUMNS } {
   const descending = sort.startsWith('-');
@@ -70,27 +68,31 @@ export function callPageStatement(query: CallListQuery, paging: Paging): SQLQuer
   if (query.from) filters.push(sql`started_at >= ${query.from}::timestamptz`);
   if (query.to) filters.push(sql`started_at < ${query.to}::timestamptz`);
   const order = descending ? sql`order by ${column} desc nulls first, id desc` : sql`order by ${column} asc nulls last, id asc`;
-  // A scan of an ordered subquery keeps its order: the page is in the index's order.
-  return sql`select to_json(call)::text as call from (select ${CALL_FIELDS} from calls where ${sql.join(filters, sql` and `)} ${order} ${windowOf(paging)}) call`;
+  return sql`select ${CALL} as call from calls c where ${sql.join(filters, sql` and `)} ${order} ${windowOf(paging)}`;
 }
 
 const time = (alias: string, column: string) => isoTime(sql.ident(alias, column));
 
-/** The statement GET /calls/{id} runs: the call with its turns, transcript and traces, rendered as JSON in one round trip. */
+/**
+ * The statement GET /calls/{id} runs, in one round trip: the call as GET
+ * /calls renders it, with its turns, transcript and traces added as
+ * members before its closing brace.
+ */
 export function callDetailStatement(id: string): SQLQuery {
   return sql`
-    select to_json(call)::text as call from (select ${CALL_FIELDS},
-      coalesce((select json_agg(json_build_object('turnId', t.turn_id, 'occurredAt', ${time('t', 'occurred_at')},
+    select left(${CALL}, -1) || ',"turns":' || t.list || ',"transcript":' || s.list || ',"traces":' || r.list || '}' as call
+    from calls c,
+      lateral (select coalesce(json_agg(json_build_object('turnId', t.turn_id, 'occurredAt', ${time('t', 'occurred_at')},
           'latency', row(t.asr_ms, t.llm_ms, t.tts_ms, t.total_ms)::latency_breakdown, 'interrupted', t.interrupted, 'text', t.text, 'model', t.model)
-          order by t.occurred_at, t.turn_id)
-        from turns t where t.call_id = c.id), '[]') as turns,
-      coalesce((select json_agg(json_build_object('turnId', s.turn_id, 'speaker', s.speaker, 'text', s.text, 'isFinal', s.is_final, 'startMs', s.start_ms,
-          'endMs', s.end_ms, 'occurredAt', ${time('s', 'occurred_at')}) order by s.occurred_at, s.turn_id, s.speaker)
-        from transcripts s where s.call_id = c.id), '[]') as transcript,
-      coalesce((select json_agg(json_build_object('kind', r.kind, 'traceId', r.trace_id, 'name', r.name, 'status', r.status, 'turnId', r.turn_id,
-          'startedAt', ${time('r', 'started_at')}, 'endedAt', ${time('r', 'ended_at')}, 'durationMs', r.duration_ms) order by r.started_at nulls last, r.kind, r.trace_id)
-        from traces r where r.call_id = c.id), '[]') as traces
-    from calls c where c.id = ${id}::uuid) call`;
+          order by t.occurred_at, t.turn_id)::text, '[]') as list
+        from turns t where t.call_id = c.id) t,
+      lateral (select coalesce(json_agg(json_build_object('turnId', s.turn_id, 'speaker', s.speaker, 'text', s.text, 'isFinal', s.is_final, 'startMs', s.start_ms,
+          'endMs', s.end_ms, 'occurredAt', ${time('s', 'occurred_at')}) order by s.occurred_at, s.turn_id, s.speaker)::text, '[]') as list
+        from transcripts s where s.call_id = c.id) s,
+      lateral (select coalesce(json_agg(json_build_object('kind', r.kind, 'traceId', r.trace_id, 'name', r.name, 'status', r.status, 'turnId', r.turn_id,
+          'startedAt', ${time('r', 'started_at')}, 'endedAt', ${time('r', 'ended_at')}, 'durationMs', r.duration_ms) order by r.started_at nulls last, r.kind, r.trace_id)::text, '[]') as list
+        from traces r where r.call_id = c.id) r
+    where c.id = ${id}::uuid`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
