@@ -44,8 +44,8 @@ export interface TenantReadsOptions {
  */
 export class TenantReads {
   private readonly pool: pg.Pool;
-  /** The statement texts each connection has prepared. */
-  private readonly prepared = new WeakMap<pg.PoolClient, Set<string>>();
+  /** The statement texts each connection has prepared, with their names: a name is hashed from its text once per connection, not per read. */
+  private readonly prepared = new WeakMap<pg.PoolClient, Map<string, string>>();
 
   constructor(options: TenantReadsOptions) {
     this.pool = new pg.Pool({
@@ -69,8 +69,11 @@ export class TenantReads {
     try {
       const { text, values } = statement.format(PG_FORMAT);
       const prepared = await this.preparedOn(client);
-      const name = prepared.has(text) || prepared.size < MAX_PREPARED ? `earshot_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}` : undefined;
-      prepared.add(text);
+      let name = prepared.get(text);
+      if (name === undefined && prepared.size < MAX_PREPARED) {
+        name = `earshot_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
+        prepared.set(text, name);
+      }
       return await new Promise<Row[]>((resolve, reject) => {
         client.query(scopedQuery(tenantId, { name, text, values }, (error, results) => (error ? reject(error) : resolve(rowsOfLast<Row>(results)))));
       });
@@ -89,11 +92,11 @@ export class TenantReads {
    * beyond it), so no pipeline parses two statements: pg's client takes any
    * ParseComplete as its query's.
    */
-  private async preparedOn(client: pg.PoolClient): Promise<Set<string>> {
+  private async preparedOn(client: pg.PoolClient): Promise<Map<string, string>> {
     const known = this.prepared.get(client);
     if (known) return known;
     await client.query({ name: SCOPE_NAME, text: SCOPE, values: [TENANT_ROLE, TENANT_SETTING, ''] });
-    const prepared = new Set<string>();
+    const prepared = new Map<string, string>();
     this.prepared.set(client, prepared);
     return prepared;
   }
