@@ -10,11 +10,13 @@ const down = (t: number, unit: number) => Math.floor(t / unit) * unit;
  * (buckets start at `from`, every interval), as whole UTC days, whole hours
  * and minute ranges [start, end) at the edges: every minute with
  * from <= minute < to is in exactly one of them, and each lies in one bucket.
+ * Times are ISO strings, as a timestamptz[] parameter reads them: pg would
+ * write each Date in local time by a slower routine of its own.
  */
 export interface Cover {
-  days: Date[];
-  hours: Date[];
-  minutes: { starts: Date[]; ends: Date[] };
+  days: string[];
+  hours: string[];
+  minutes: { starts: string[]; ends: string[] };
 }
 
 export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover {
@@ -45,6 +47,6 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
     for (let d = d0; wholeDays && d < d1; d += DAY_MS) days.push(d);
     for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
   }
-  const dates = (ms: number[]) => ms.map((t) => new Date(t));
-  return { days: dates(days), hours: dates(hours), minutes: { starts: dates(starts), ends: dates(ends) } };
+  const isoTimes = (ms: number[]) => ms.map((t) => new Date(t).toISOString());
+  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) } };
 }

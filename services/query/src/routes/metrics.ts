@@ -19,8 +19,9 @@ export interface SeriesRequest {
   agentId: string | undefined;
 }
 
-/** Bucket start of a column, aligned to `from`. */
-const bucket = (column: SQLQuery, request: SeriesRequest) => sql`date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${request.from})`;
+/** Bucket start of a column, aligned to `from`, in milliseconds since the epoch: a number is read faster than a timestamptz. */
+const bucket = (column: SQLQuery, request: SeriesRequest) =>
+  sql`(extract(epoch from date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${request.from})) * 1000)::float8`;
 
 /** A fold that is a whole bucket of the series (its span is the interval), and the stored percentile it answers with. */
 interface WholeFold {
@@ -133,10 +134,10 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
     // A row with a percentile is a whole fold, alone in its bucket; the others are sketches to add up.
-    const rows = (await tx.query(seriesStatement(request))) as ({ t: Date; percentile: number; sketch: null } | { t: Date; percentile: null; sketch: Sketch })[];
+    const rows = (await tx.query(seriesStatement(request))) as ({ t: number; percentile: number; sketch: null } | { t: number; percentile: null; sketch: Sketch })[];
     const sums = new Map<number, SketchSum>();
     for (const row of rows) {
-      const t = row.t.getTime();
+      const { t } = row;
       if (row.sketch === null) values.set(t, Math.round(row.percentile));
       else sums.set(t, (sums.get(t) ?? new SketchSum()).add(row.sketch));
     }
@@ -146,8 +147,8 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
       values.set(t, value === null ? null : Math.round(value));
     }
   } else {
-    const rows = (await tx.query(seriesStatement(request))) as { t: Date; value: number | null }[];
-    for (const row of rows) values.set(row.t.getTime(), row.value);
+    const rows = (await tx.query(seriesStatement(request))) as { t: number; value: number | null }[];
+    for (const row of rows) values.set(row.t, row.value);
   }
   const counted = request.source.from === 'rollup-count' || request.source.from === 'outcomes' || request.source.from === 'usage' || (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
   return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({ t: new Date(t).toISOString(), value: values.get(t) ?? (counted ? 0 : null) }));
