@@ -10,13 +10,16 @@ const down = (t: number, unit: number) => Math.floor(t / unit) * unit;
  * (buckets start at `from`, every interval), as whole UTC days, whole hours
  * and minute ranges [start, end) at the edges: every minute with
  * from <= minute < to is in exactly one of them, and each lies in one bucket.
- * Times are ISO strings, as a timestamptz[] parameter reads them: pg would
- * write each Date in local time by a slower routine of its own.
+ * `folds` bounds the days and hours, which are read from folds: only a
+ * change noted within it can make one of theirs stale (empty when there are
+ * none). Times are ISO strings, as a timestamptz[] parameter reads them: pg
+ * would write each Date in local time by a slower routine of its own.
  */
 export interface Cover {
   days: string[];
   hours: string[];
   minutes: { starts: string[]; ends: string[] };
+  folds: { from: string; to: string };
 }
 
 export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover {
@@ -47,6 +50,11 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
     for (let d = d0; wholeDays && d < d1; d += DAY_MS) days.push(d);
     for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
   }
-  const isoTimes = (ms: number[]) => ms.map((t) => new Date(t).toISOString());
-  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) } };
+  const iso = (t: number) => new Date(t).toISOString();
+  const isoTimes = (ms: number[]) => ms.map(iso);
+  // Both are in ascending order, as the buckets are.
+  const first = Math.min(days[0] ?? Infinity, hours[0] ?? Infinity);
+  const end = Math.max((days.at(-1) ?? -Infinity) + DAY_MS, (hours.at(-1) ?? -Infinity) + HOUR_MS);
+  const folds = Number.isFinite(first) ? { from: iso(first), to: iso(end) } : { from: iso(fromMs), to: iso(fromMs) };
+  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) }, folds };
 }

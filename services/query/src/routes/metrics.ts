@@ -37,40 +37,43 @@ interface WholeFold {
  * its hours, an hour without one by its minutes, so the series equals the
  * one the minutes alone give. Deciding that in the statement keeps a series
  * to one round trip, and a prepared statement plans it once per connection.
- * The day folds are one index scan over the cover's days; each hour fold,
- * folded hour and minute range is its own index probe (lateral, or `offset
- * 0` in a subquery, so the planner cannot flatten it back into a join):
- * joined plainly, they scanned every minute of the metric, or every folded
- * hour of the tenant.
+ * The changes within the cover's folds are read once (they are few: the
+ * folder deletes them as it folds), and the folds, folded markers and
+ * minute ranges are each read by one index scan for all their starts
+ * (`= any(array(…))`), or one per range: a probe per day or hour, or a
+ * plain join, which the planner let scan every minute of the metric, cost
+ * several times as much.
  */
 function rollupRows(cover: Cover, metric: string, agentId: string | undefined, whole: WholeFold | undefined): SQLQuery {
   const folds = agentId === undefined ? sql`f.all_agents` : sql`not f.all_agents and f.agent_id = ${agentId}`;
   const byAgent = agentId === undefined ? sql`true` : sql`r.agent_id = ${agentId}`;
   const percentile = (span: WholeFold['span']) => (whole?.span === span ? sql`f.${sql.ident(whole.percentile)}` : sql`null::float8`);
   return sql`
-    with fresh_days as (
+    with days as materialized (
+      select unnest(${cover.days}::timestamptz[]) as d
+    ), changed as (
+      select distinct c.hour from metric_rollup_changes c where c.hour >= ${cover.folds.from}::timestamptz and c.hour < ${cover.folds.to}::timestamptz
+    ), fresh_days as (
       select f.start as d from metric_rollup_folded f
-      where f.span = 'day' and f.start = any(${cover.days}::timestamptz[])
-        and not exists (select 1 from metric_rollup_changes c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
+      where f.span = 'day' and f.start = any(array(select d from days))
+        and not exists (select 1 from changed c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
     ), hours as (
       select h from unnest(${cover.hours}::timestamptz[]) h
       union all
-      select d + g * interval '1 hour' from unnest(${cover.days}::timestamptz[]) d, generate_series(0, 23) g
-      where d not in (select d from fresh_days)
+      select d + g * interval '1 hour' from days, generate_series(0, 23) g where d not in (select d from fresh_days)
     ), fresh_hours as (
-      select h from hours
-      where exists (select 1 from metric_rollup_folded f where f.span = 'hour' and f.start = h offset 0)
-        and not exists (select 1 from metric_rollup_changes c where c.hour = h)
+      select f.start as h from metric_rollup_folded f
+      where f.span = 'hour' and f.start = any(array(select h from hours)) and f.start not in (select hour from changed)
     ), minute_ranges as (
       select s, e from unnest(${cover.minutes.starts}::timestamptz[], ${cover.minutes.ends}::timestamptz[]) m(s, e)
       union all
       select h, h + interval '1 hour' from hours where h not in (select h from fresh_hours)
     )
     select f.start as at, f.count, f.sum, f.sketch, ${percentile('day')} as percentile from metric_rollup_folds f
-      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(${cover.days}::timestamptz[]) and f.start in (select d from fresh_days)
+      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(array(select d from fresh_days))
     union all
-    select f.start, f.count, f.sum, f.sketch, ${percentile('hour')} from fresh_hours cross join lateral (
-      select * from metric_rollup_folds f where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = fresh_hours.h offset 0) f
+    select f.start, f.count, f.sum, f.sketch, ${percentile('hour')} from metric_rollup_folds f
+      where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = any(array(select h from fresh_hours))
     union all
     select r.minute, r.count, r.sum, r.sketch, null from minute_ranges m cross join lateral (
       select * from metric_rollups r where r.metric = ${metric} and ${byAgent} and r.minute >= m.s and r.minute < m.e offset 0) r`;
