@@ -1,3 +1,5 @@
+import { isoTime } from './iso-time';
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -50,11 +52,10 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
     for (let d = d0; wholeDays && d < d1; d += DAY_MS) days.push(d);
     for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
   }
-  const iso = (t: number) => new Date(t).toISOString();
-  const isoTimes = (ms: number[]) => ms.map(iso);
+  const isoTimes = (ms: number[]) => ms.map(isoTime);
   // Both are in ascending order, as the buckets are.
   const first = Math.min(days[0] ?? Infinity, hours[0] ?? Infinity);
   const end = Math.max((days.at(-1) ?? -Infinity) + DAY_MS, (hours.at(-1) ?? -Infinity) + HOUR_MS);
-  const folds = Number.isFinite(first) ? { from: iso(first), to: iso(end) } : { from: iso(fromMs), to: iso(fromMs) };
+  const folds = Number.isFinite(first) ? { from: isoTime(first), to: isoTime(end) } : { from: isoTime(fromMs), to: isoTime(fromMs) };
   return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) }, folds };
 }
