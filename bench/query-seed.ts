@@ -172,6 +172,6 @@ export async function copyFolds(client: pg.Client, templateTenantId: string, ten
      select $2, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch, p50, p95, p99 from metric_rollup_folds where tenant_id = $1`,
     [templateTenantId, tenantId],
   );
-  await client.query('insert into metric_rollup_folded (tenant_id, span, start) select $2, span, start from metric_rollup_folded where tenant_id = $1', [templateTenantId, tenantId]);
+  await client.query('insert into metric_rollup_folded (tenant_id, span, start, until) select $2, span, start, until from metric_rollup_folded where tenant_id = $1', [templateTenantId, tenantId]);
   await client.query('delete from metric_rollup_changes where tenant_id = $1 and hour < $2', [tenantId, open]);
 }

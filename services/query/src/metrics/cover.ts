@@ -12,7 +12,9 @@ const down = (t: number, unit: number) => Math.floor(t / unit) * unit;
  * (buckets start at `from`, every interval), as whole UTC days, whole hours
  * and minute ranges [start, end) at the edges: every minute with
  * from <= minute < to is in exactly one of them, and each lies in one bucket.
- * `folds` bounds the days and hours, which are read from folds: only a
+ * `prefixes` are the runs of those hours that begin a day and end before it
+ * does: a fold of the day so far may cover their first hours. `folds`
+ * bounds the days and hours, which are read from folds: only a
  * change noted within it can make one of theirs stale (empty when there are
  * none). Times are ISO strings, as a timestamptz[] parameter reads them: pg
  * would write each Date in local time by a slower routine of its own.
@@ -21,6 +23,7 @@ export interface Cover {
   days: string[];
   hours: string[];
   minutes: { starts: string[]; ends: string[] };
+  prefixes: { days: string[]; ends: string[] };
   folds: { from: string; to: string };
 }
 
@@ -29,6 +32,16 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
   const hours: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
+  const prefixDays: number[] = [];
+  const prefixEnds: number[] = [];
+  // The day's first hours from `start` to `end`; a run of one is left to its hour's fold, which reads no more.
+  const hourRun = (start: number, end: number) => {
+    const day = up(start, DAY_MS);
+    if (end - day > HOUR_MS) {
+      prefixDays.push(day);
+      prefixEnds.push(end);
+    }
+  };
   const minutes = (start: number, end: number) => {
     if (start < end) {
       starts.push(start);
@@ -51,11 +64,12 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
     const wholeDays = d0 < d1;
     for (let d = d0; wholeDays && d < d1; d += DAY_MS) days.push(d);
     for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
+    hourRun(wholeDays ? d1 : h0, h1);
   }
   const isoTimes = (ms: number[]) => ms.map(isoTime);
   // Both are in ascending order, as the buckets are.
   const first = Math.min(days[0] ?? Infinity, hours[0] ?? Infinity);
   const end = Math.max((days.at(-1) ?? -Infinity) + DAY_MS, (hours.at(-1) ?? -Infinity) + HOUR_MS);
   const folds = Number.isFinite(first) ? { from: isoTime(first), to: isoTime(end) } : { from: isoTime(fromMs), to: isoTime(fromMs) };
-  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) }, folds };
+  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) }, prefixes: { days: isoTimes(prefixDays), ends: isoTimes(prefixEnds) }, folds };
 }

@@ -110,6 +110,61 @@ describe('metric folds', () => {
     expect(await read()).toEqual(late);
   });
 
+  it('folds the day still open as far as its closed hours go, reads through it as the minutes alone give, and folds it whole once it closes', async () => {
+    const tenant = randomUUID();
+    const today = START + 3 * DAY;
+    const now = new Date(today + 10 * HOUR + 30 * 60_000);
+    await addMinutes(db, tenant, START, 3 * 24 * 60 + 10 * 60 + 30, 0.61);
+    const requests = METRIC_NAMES.flatMap((name) =>
+      [
+        { from: new Date(START), to: now, intervalMs: DAY, agentId: undefined },
+        { from: new Date(START), to: now, intervalMs: DAY, agentId: 'agent_2' },
+        // One bucket from noon yesterday: the day so far is the end of a run of hours.
+        { from: new Date(today - 12 * HOUR), to: now, intervalMs: DAY, agentId: undefined },
+        // Today whole, into the future: the open hour's changes keep the fold so far from passing for the day's.
+        { from: new Date(START), to: new Date(today + DAY), intervalMs: DAY, agentId: undefined },
+        { from: new Date(today + 2 * HOUR), to: now, intervalMs: 6 * HOUR, agentId: 'agent_0' },
+      ].map((r) => ({ ...r, source: sourceOf(name) })),
+    );
+    const read = () => inTenant(db, tenant, async (tx) => Promise.all(requests.map((r) => readSeries(tx, r))));
+    const untilOfToday = async () => inTenant(db, tenant, (tx) => tx.query(sql`select until from metric_rollup_folded where span = 'day' and start = ${new Date(today)}`));
+
+    const foldSoFar = sql`span = 'day' and start = ${new Date(today)} and metric = ${METRICS.turnLatencyTotal} and all_agents`;
+    expect(await foldTenant(db, tenant, now)).toBe(3 * 24 + 10);
+    expect(await untilOfToday()).toEqual([{ until: new Date(today + 10 * HOUR) }]);
+    const [soFar]: { sketch: Sketch; p95: number }[] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch, p95 from metric_rollup_folds where ${foldSoFar}`));
+    expect(soFar?.p95).toBe(soFar && quantile(soFar.sketch, QUANTILES.p95));
+    expect(await read()).toEqual(await fromMinutes(db, tenant, requests));
+
+    // A late event in a closed hour of today: reads take that day's hours until it is folded again, with the hour since closed.
+    await addMinutes(db, tenant, today + 3 * HOUR, 20, 0.77);
+    await addMinutes(db, tenant, today + 10 * HOUR + 30 * 60_000, 60, 0.78);
+    const late = await fromMinutes(db, tenant, requests);
+    expect(await read()).toEqual(late);
+    expect(await foldTenant(db, tenant, new Date(now.getTime() + HOUR))).toBe(2);
+    expect(await untilOfToday()).toEqual([{ until: new Date(today + 11 * HOUR) }]);
+    expect(await read()).toEqual(late);
+
+    // The fold so far is what a series through today reads: a different one shows in the last bucket.
+    const [stored] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch from metric_rollup_folds where ${foldSoFar}`));
+    await db.query(sql`update metric_rollup_folds set sketch = '{"300": 1000000}' where ${foldSoFar}`);
+    const [daily] = await inTenant(db, tenant, async (tx) => [await readSeries(tx, { from: new Date(START), to: new Date(today + 11 * HOUR + 5 * 60_000), intervalMs: DAY, agentId: undefined, source: sourceOf('latency.total_ms.p95') })]);
+    expect(daily?.at(-1)?.value).toBe(Math.round(quantile({ 300: 1 }, QUANTILES.p95) ?? 0));
+    await db.query(sql`update metric_rollup_folds set sketch = ${JSON.stringify(stored?.sketch)}::jsonb where ${foldSoFar}`);
+
+    // Once the hour written last is folded, with no change left in the day, the fold so far is the whole day's, percentiles and all.
+    expect(await foldTenant(db, tenant, new Date(today + 12 * HOUR + 5 * 60_000))).toBe(1);
+    await db.query(sql`update metric_rollup_folds set p95 = 12345 where ${foldSoFar}`);
+    const wholeDay = { from: new Date(today), to: new Date(today + DAY), intervalMs: DAY, agentId: undefined, source: sourceOf('latency.total_ms.p95') };
+    expect(await inTenant(db, tenant, (tx) => readSeries(tx, wholeDay))).toEqual([{ t: new Date(today).toISOString(), value: 12345 }]);
+
+    // Once the day closes and its last hour is folded, it is folded whole.
+    await addMinutes(db, tenant, today + 23 * HOUR, 30, 0.79);
+    await foldTenant(db, tenant, new Date(today + DAY + HOUR));
+    expect(await untilOfToday()).toEqual([{ until: null }]);
+    expect(await read()).toEqual(await fromMinutes(db, tenant, requests));
+  });
+
   it('stores each fold\'s percentiles, and answers a bucket that is one whole fold with them; a fold without them by its sketch', async () => {
     const tenant = randomUUID();
     await addMinutes(db, tenant, START, 2 * 24 * 60, 0.23);

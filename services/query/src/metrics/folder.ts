@@ -12,20 +12,21 @@ const openHour = (now: Date) => new Date(Math.floor(now.getTime() / HOUR_MS) * H
 const METRIC_NAMES = Object.values(METRICS);
 
 /**
- * Writes the folds of the given hours or days from the minute rollups, per
- * agent and for all agents: counts and sums added, min and max kept, sketches
- * merged by adding bucket counts (one grouped pass over the buckets, not a
- * merge per row). The minute range bounds the primary-key scan, the join
- * keeps the spans asked for.
+ * Writes the folds of the given hours or days from the minute rollups before
+ * `end` (the last span's end, or for a day still open the hour it is in),
+ * per agent and for all agents: counts and sums added, min and max kept,
+ * sketches merged by adding bucket counts (one grouped pass over the
+ * buckets, not a merge per row). The minute range bounds the primary-key
+ * scan, the join keeps the spans asked for.
  */
-function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly Date[]): SQLQuery {
-  const spanMs = span === 'hour' ? HOUR_MS : DAY_MS;
+function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly Date[], end?: Date): SQLQuery {
   const times = starts.map((s) => s.getTime());
+  const until = end ?? new Date(Math.max(...times) + (span === 'hour' ? HOUR_MS : DAY_MS));
   return sql`
     with r as (
       select s.start, r.metric, r.agent_id, r.count, r.sum, r.min, r.max, r.sketch
       from metric_rollups r join unnest(${starts}::timestamptz[]) s(start) on date_trunc(${span}, r.minute, 'UTC') = s.start
-      where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${new Date(Math.min(...times))} and r.minute < ${new Date(Math.max(...times) + spanMs)}),
+      where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${new Date(Math.min(...times))} and r.minute < ${until}),
     totals as (
       select start, metric, grouping(agent_id) = 1 as all_agents, coalesce(agent_id, '') as agent_id, sum(count) as count, sum(sum) as sum, min(min) as min, max(max) as max
       from r group by grouping sets ((start, metric, agent_id), (start, metric))),
@@ -62,10 +63,11 @@ const WRITER_ROLE = 'earshot_projector';
 /**
  * Folds one tenant's changed hours, closed before `now`, from its minute
  * rollups into hour folds, then every closed day they fall in that has no
- * change left into a day fold. One snapshot throughout (repeatable read):
- * the changes deleted are exactly those the folds saw, so a change
- * committed meanwhile keeps its span out of reads until the next fold.
- * Returns the hours folded.
+ * change left into a day fold, and the day still open, if they fall in it,
+ * into a fold of the day so far (its marker's `until` is the open hour).
+ * One snapshot throughout (repeatable read): the changes deleted are
+ * exactly those the folds saw, so a change committed meanwhile keeps its
+ * span out of reads until the next fold. Returns the hours folded.
  */
 export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date): Promise<number> {
   const open = openHour(now);
@@ -85,16 +87,28 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
       await tx.query(sql`
         delete from metric_rollup_changes c using unnest(${hours}::timestamptz[], ${changed.map((c) => c.upto)}::bigint[]) n(hour, upto)
         where c.hour = n.hour and c.id <= n.upto`);
-      const days = [...new Set(hours.map((h) => Math.floor(h.getTime() / DAY_MS) * DAY_MS))].filter((d) => d + DAY_MS <= open.getTime()).map((d) => new Date(d));
+      const days = [...new Set(hours.map((h) => Math.floor(h.getTime() / DAY_MS) * DAY_MS))].map((d) => new Date(d));
       const settled: { day: Date }[] = await tx.query(sql`
-        select d as day from unnest(${days}::timestamptz[]) d
+        select d as day from unnest(${days.filter((d) => d.getTime() + DAY_MS <= open.getTime())}::timestamptz[]) d
         where not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')`);
       if (settled.length > 0) {
         const starts = settled.map((s) => s.day);
         await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = any(${starts}::timestamptz[])`);
         await tx.query(foldStatement(tenantId, 'day', starts));
         await writePercentiles(tx, 'day', starts);
-        await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'day', d from unnest(${starts}::timestamptz[]) d on conflict do nothing`);
+        await tx.query(sql`
+          insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'day', d from unnest(${starts}::timestamptz[]) d
+          on conflict (tenant_id, span, start) do update set until = null`);
+      }
+      // The day still open, as far as its closed hours go: every one of them with a change was folded above, so none is pending.
+      const today = days.find((d) => d.getTime() + DAY_MS > open.getTime());
+      if (today) {
+        await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = ${today}`);
+        await tx.query(foldStatement(tenantId, 'day', [today], open));
+        await writePercentiles(tx, 'day', [today]);
+        await tx.query(sql`
+          insert into metric_rollup_folded (tenant_id, span, start, until) values (${tenantId}, 'day', ${today}, ${open})
+          on conflict (tenant_id, span, start) do update set until = excluded.until`);
       }
       return hours.length;
     },

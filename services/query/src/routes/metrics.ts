@@ -38,6 +38,11 @@ interface WholeFold {
  * its hours, an hour without one by its minutes, so the series equals the
  * one the minutes alone give. Deciding that in the statement keeps a series
  * to one round trip, and a prepared statement plans it once per connection.
+ * A day still open is read from its fold so far, as far as that fold goes
+ * (its percentiles are not the bucket's), and by its later hours after.
+ * With no change left in the whole day, a fold so far holds all of it,
+ * since every write notes one: a day whose last hours had nothing to fold is
+ * read whole from it.
  * The changes within the cover's folds are read once (they are few: the
  * folder deletes them as it folds), and the folds, folded markers and
  * minute ranges are each read by one index scan for all their starts
@@ -58,8 +63,12 @@ function rollupRows(cover: Cover, metric: string, agentId: string | undefined, w
       select f.start as d from metric_rollup_folded f
       where f.span = 'day' and f.start = any(array(select d from days))
         and not exists (select 1 from changed c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
+    ), fresh_prefixes as (
+      select f.start as d, f.until from metric_rollup_folded f join unnest(${cover.prefixes.days}::timestamptz[], ${cover.prefixes.ends}::timestamptz[]) p(d, e) on f.start = p.d
+      where f.span = 'day' and f.start = any(${cover.prefixes.days}::timestamptz[]) and f.until <= p.e
+        and not exists (select 1 from changed c where c.hour >= f.start and c.hour < f.until)
     ), hours as (
-      select h from unnest(${cover.hours}::timestamptz[]) h
+      select h from unnest(${cover.hours}::timestamptz[]) h where not exists (select 1 from fresh_prefixes p where h >= p.d and h < p.until)
       union all
       select d + g * interval '1 hour' from days, generate_series(0, 23) g where d not in (select d from fresh_days)
     ), fresh_hours as (
@@ -72,6 +81,9 @@ function rollupRows(cover: Cover, metric: string, agentId: string | undefined, w
     )
     select f.start as at, f.count, f.sum, f.sketch, ${percentile('day')} as percentile from metric_rollup_folds f
       where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(array(select d from fresh_days))
+    union all
+    select f.start, f.count, f.sum, f.sketch, null::float8 from metric_rollup_folds f
+      where f.span = 'day' and f.metric = ${metric} and ${folds} and f.start = any(array(select d from fresh_prefixes))
     union all
     select f.start, f.count, f.sum, f.sketch, ${percentile('hour')} from metric_rollup_folds f
       where f.span = 'hour' and f.metric = ${metric} and ${folds} and f.start = any(array(select h from fresh_hours))
