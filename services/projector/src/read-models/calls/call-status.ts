@@ -1,7 +1,8 @@
+import type { CallResource } from '@earshot/contracts';
 import type { CallFacts } from './call-facts';
 
-export const CALL_STATUSES = ['in_progress', 'completed', 'failed', 'abandoned', 'escalated'] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
+/** A call's status is served as stored: the API's statuses are the read model's. */
+export type CallStatus = CallResource['status'];
 
 /** End reasons (Vapi, Retell, Twilio) that mean nobody was reached. */
 export const UNREACHED_END_REASONS: ReadonlySet<string> = new Set([
