@@ -12,7 +12,7 @@ interface Fate {
   deadLetterIds: string[];
 }
 
-/** Bodies a provider could sign: any JSON, envelopes with fields replaced or dropped, batches of those, and bytes that are not JSON. */
+/** Bodies a provider could sign: arbitrary JSON, envelopes with fields replaced or dropped, batches of those, and bytes that are not JSON. */
 const jsonBodies = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
   fc

@@ -1,4 +1,4 @@
-import { isoTime } from './iso-time';
+import { isoString } from './iso-string';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -66,10 +66,10 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
     for (let h = h0; h < h1; h += HOUR_MS) if (!wholeDays || h < d0 || h >= d1) hours.push(h);
     hourRun(wholeDays ? d1 : h0, h1);
   }
-  const isoTimes = (ms: number[]) => ms.map(isoTime);
+  const isoStrings = (ms: number[]) => ms.map(isoString);
   // Both are in ascending order, as the buckets are.
   const first = Math.min(days[0] ?? Infinity, hours[0] ?? Infinity);
   const end = Math.max((days.at(-1) ?? -Infinity) + DAY_MS, (hours.at(-1) ?? -Infinity) + HOUR_MS);
-  const folds = Number.isFinite(first) ? { from: isoTime(first), to: isoTime(end) } : { from: isoTime(fromMs), to: isoTime(fromMs) };
-  return { days: isoTimes(days), hours: isoTimes(hours), minutes: { starts: isoTimes(starts), ends: isoTimes(ends) }, prefixes: { days: isoTimes(prefixDays), ends: isoTimes(prefixEnds) }, folds };
+  const folds = Number.isFinite(first) ? { from: isoString(first), to: isoString(end) } : { from: isoString(fromMs), to: isoString(fromMs) };
+  return { days: isoStrings(days), hours: isoStrings(hours), minutes: { starts: isoStrings(starts), ends: isoStrings(ends) }, prefixes: { days: isoStrings(prefixDays), ends: isoStrings(prefixEnds) }, folds };
 }

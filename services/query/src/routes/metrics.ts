@@ -5,7 +5,7 @@ import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earsh
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { SketchSum, type Sketch } from '@earshot/projector';
 import { coverOf, type Cover } from '../metrics/cover';
-import { isoTime } from '../metrics/iso-time';
+import { isoString } from '../metrics/iso-string';
 import { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, QUANTILES, type MetricSource, type QuantileName } from '../metrics/catalogue';
 import { seriesRange } from '../metrics/series-range';
 import { COMMON_ERRORS } from '../route-schema';
@@ -22,7 +22,7 @@ export interface SeriesRequest {
 
 /** Bucket start of a column, aligned to `from`, in milliseconds since the epoch: a number is read faster than a timestamptz. */
 const bucket = (column: SQLQuery, request: SeriesRequest) =>
-  sql`(extract(epoch from date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${isoTime(request.from.getTime())}::timestamptz)) * 1000)::float8`;
+  sql`(extract(epoch from date_bin(${`${request.intervalMs / 1000} seconds`}::interval, ${column}, ${isoString(request.from.getTime())}::timestamptz)) * 1000)::float8`;
 
 /** A fold that is a whole bucket of the series (its span is the interval), and the stored percentile it answers with. */
 interface WholeFold {
@@ -167,7 +167,7 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
     for (const row of rows) values.set(row.t, row.value);
   }
   const counted = request.source.from === 'rollup-count' || request.source.from === 'outcomes' || request.source.from === 'usage' || (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
-  return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({ t: isoTime(t), value: values.get(t) ?? (counted ? 0 : null) }));
+  return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({ t: isoString(t), value: values.get(t) ?? (counted ? 0 : null) }));
 }
 
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
@@ -177,7 +177,7 @@ export async function readMetric(tx: Statements, query: z.infer<typeof MetricQue
   const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
   // Usage is not kept per agent: an agent's share of it is unknown, not zero.
   const unknown = definition.source.from === 'usage' && query.agentId !== undefined;
-  const points = from >= to ? [] : unknown ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: isoTime(t), value: null })) : await readSeries(tx, series);
+  const points = from >= to ? [] : unknown ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: isoString(t), value: null })) : await readSeries(tx, series);
   return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
 }
 

@@ -9,7 +9,7 @@
 const MAX_REMEMBERED = 10_000;
 const remembered = new Map<number, string>();
 
-export function isoTime(ms: number): string {
+export function isoString(ms: number): string {
   let iso = remembered.get(ms);
   if (iso === undefined) {
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
