@@ -12,20 +12,41 @@ const openHour = (now: Date) => new Date(Math.floor(now.getTime() / HOUR_MS) * H
 const METRIC_NAMES = Object.values(METRICS);
 
 /**
- * Writes the folds of the given hours or days from the minute rollups, per
- * agent and for all agents: counts and sums added, min and max kept, sketches
- * merged by adding bucket counts (one grouped pass over the buckets, not a
- * merge per row). The minute range bounds the primary-key scan, the join
- * keeps the spans asked for.
+ * The minute rollups of the given hours or days, each row with the start of
+ * its span. The minute range bounds the primary-key scan, the join keeps the
+ * spans asked for.
  */
-function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly Date[]): SQLQuery {
+function minutesOf(span: 'hour' | 'day', starts: readonly Date[]): SQLQuery {
   const spanMs = span === 'hour' ? HOUR_MS : DAY_MS;
   const times = starts.map((s) => s.getTime());
   return sql`
-    with r as (
-      select s.start, r.metric, r.agent_id, r.count, r.sum, r.min, r.max, r.sketch
-      from metric_rollups r join unnest(${starts}::timestamptz[]) s(start) on date_trunc(${span}, r.minute, 'UTC') = s.start
-      where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${new Date(Math.min(...times))} and r.minute < ${new Date(Math.max(...times) + spanMs)}),
+    select s.start, r.metric, r.agent_id, r.count, r.sum, r.min, r.max, r.sketch
+    from metric_rollups r join unnest(${starts}::timestamptz[]) s(start) on date_trunc(${span}, r.minute, 'UTC') = s.start
+    where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${new Date(Math.min(...times))} and r.minute < ${new Date(Math.max(...times) + spanMs)}`;
+}
+
+/**
+ * The per-agent hour folds of a day still open, before `open`, each row with
+ * the day's start: every closed hour with a write has a current one by then,
+ * so the day so far costs its hours' folds to read, not every minute again
+ * each time one of its hours is folded. Naming the metrics keeps the primary
+ * key read as one range per metric, not every hour folded.
+ */
+function hoursSoFarOf(day: Date, open: Date): SQLQuery {
+  return sql`
+    select ${day}::timestamptz as start, f.metric, f.agent_id, f.count, f.sum, f.min, f.max, f.sketch from metric_rollup_folds f
+    where f.span = 'hour' and f.metric = any(${METRIC_NAMES}::text[]) and not f.all_agents and f.start >= ${day} and f.start < ${open}`;
+}
+
+/**
+ * Writes the `span` folds of `rows` (minutesOf or hoursSoFarOf), per agent
+ * and for all agents: counts and sums added, min and max kept, sketches
+ * merged by adding bucket counts (one grouped pass over the buckets, not a
+ * merge per row).
+ */
+function foldStatement(tenantId: string, span: 'hour' | 'day', rows: SQLQuery): SQLQuery {
+  return sql`
+    with r as (${rows}),
     totals as (
       select start, metric, grouping(agent_id) = 1 as all_agents, coalesce(agent_id, '') as agent_id, sum(count) as count, sum(sum) as sum, min(min) as min, max(max) as max
       from r group by grouping sets ((start, metric, agent_id), (start, metric))),
@@ -36,28 +57,6 @@ function foldStatement(tenantId: string, span: 'hour' | 'day', starts: readonly 
     insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch)
     select ${tenantId}, ${span}, t.start, t.metric, t.all_agents, t.agent_id, t.count, t.sum, t.min, t.max, s.sketch
     from totals t left join sketches s using (start, metric, all_agents, agent_id)`;
-}
-
-/**
- * Writes the fold of a day still open from its hour folds before `open`,
- * the same way: every closed hour with a write has a current one by then,
- * so the day so far costs its hours' folds to read, not every minute again
- * each time one of its hours is folded. Metric and all_agents are named so
- * the primary key is read as one range per metric, not every hour folded.
- */
-function daySoFarStatement(tenantId: string, day: Date, open: Date): SQLQuery {
-  return sql`
-    with h as (
-      select metric, all_agents, agent_id, count, sum, min, max, sketch from metric_rollup_folds
-      where span = 'hour' and metric = any(${METRIC_NAMES}::text[]) and all_agents in (true, false) and start >= ${day} and start < ${open}),
-    totals as (
-      select metric, all_agents, agent_id, sum(count) as count, sum(sum) as sum, min(min) as min, max(max) as max from h group by 1, 2, 3),
-    bins as (
-      select metric, all_agents, agent_id, b.key, sum(b.value::bigint) as n from h, jsonb_each_text(h.sketch) b group by 1, 2, 3, 4),
-    sketches as (select metric, all_agents, agent_id, jsonb_object_agg(key, n) as sketch from bins group by 1, 2, 3)
-    insert into metric_rollup_folds (tenant_id, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch)
-    select ${tenantId}, 'day', ${day}, t.metric, t.all_agents, t.agent_id, t.count, t.sum, t.min, t.max, s.sketch
-    from totals t left join sketches s using (metric, all_agents, agent_id)`;
 }
 
 /**
@@ -102,7 +101,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
       if (changed.length === 0) return 0;
       const hours = changed.map((c) => c.hour);
       await tx.query(sql`delete from metric_rollup_folds where span = 'hour' and start = any(${hours}::timestamptz[])`);
-      await tx.query(foldStatement(tenantId, 'hour', hours));
+      await tx.query(foldStatement(tenantId, 'hour', minutesOf('hour', hours)));
       await writePercentiles(tx, 'hour', hours);
       await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'hour', h from unnest(${hours}::timestamptz[]) h on conflict do nothing`);
       await tx.query(sql`
@@ -115,7 +114,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
       if (settled.length > 0) {
         const starts = settled.map((s) => s.day);
         await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = any(${starts}::timestamptz[])`);
-        await tx.query(foldStatement(tenantId, 'day', starts));
+        await tx.query(foldStatement(tenantId, 'day', minutesOf('day', starts)));
         await writePercentiles(tx, 'day', starts);
         await tx.query(sql`
           insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'day', d from unnest(${starts}::timestamptz[]) d
@@ -125,7 +124,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
       const today = days.find((d) => d.getTime() + DAY_MS > open.getTime());
       if (today) {
         await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = ${today}`);
-        await tx.query(daySoFarStatement(tenantId, today, open));
+        await tx.query(foldStatement(tenantId, 'day', hoursSoFarOf(today, open)));
         await writePercentiles(tx, 'day', [today]);
         await tx.query(sql`
           insert into metric_rollup_folded (tenant_id, span, start, until) values (${tenantId}, 'day', ${today}, ${open})
