@@ -57,6 +57,8 @@ function rollupRows(cover: Cover, metric: string, agentId: string | undefined, w
   return sql`
     with days as materialized (
       select unnest(${cover.days}::timestamptz[]) as d
+    ), prefixes as materialized (
+      select d, e from unnest(${cover.prefixes.days}::timestamptz[], ${cover.prefixes.ends}::timestamptz[]) p(d, e)
     ), changed as (
       select distinct c.hour from metric_rollup_changes c where c.hour >= ${cover.folds.from}::timestamptz and c.hour < ${cover.folds.to}::timestamptz
     ), fresh_days as (
@@ -64,8 +66,8 @@ function rollupRows(cover: Cover, metric: string, agentId: string | undefined, w
       where f.span = 'day' and f.start = any(array(select d from days))
         and not exists (select 1 from changed c where c.hour >= f.start and c.hour < f.start + interval '24 hours')
     ), fresh_prefixes as (
-      select f.start as d, f.until from metric_rollup_folded f join unnest(${cover.prefixes.days}::timestamptz[], ${cover.prefixes.ends}::timestamptz[]) p(d, e) on f.start = p.d
-      where f.span = 'day' and f.start = any(${cover.prefixes.days}::timestamptz[]) and f.until <= p.e
+      select f.start as d, f.until from metric_rollup_folded f join prefixes p on f.start = p.d
+      where f.span = 'day' and f.start = any(array(select d from prefixes)) and f.until <= p.e
         and not exists (select 1 from changed c where c.hour >= f.start and c.hour < f.until)
     ), hours as (
       select h from unnest(${cover.hours}::timestamptz[]) h where not exists (select 1 from fresh_prefixes p where h >= p.d and h < p.until)
