@@ -24,14 +24,16 @@ import { readAs } from '../tenant-scope';
 
 const SORT_COLUMNS = { startedAt: 'started_at', durationMs: 'duration_ms', qualityScore: 'quality_score' } as const;
 
+const time = (alias: string, column: string) => isoTime(sql.ident(alias, column));
+
 /**
  * A call as the projector renders it (calls.resource), or, for a row written
  * before the projector did, rendered here the same way: to_json over the
  * API's field names, times in toISOString's form. The fallback runs only
  * for a row without a resource.
  */
-const CALL = sql`coalesce(c.resource, (select to_json(r)::text from (select c.id, c.agent_id as "agentId", c.status, ${isoTime(sql`c.started_at`)} as "startedAt",
-  ${isoTime(sql`c.answered_at`)} as "answeredAt", ${isoTime(sql`c.ended_at`)} as "endedAt", c.duration_ms as "durationMs", c.quality_score as "qualityScore",
+const CALL = sql`coalesce(c.resource, (select to_json(r)::text from (select c.id, c.agent_id as "agentId", c.status, ${time('c', 'started_at')} as "startedAt",
+  ${time('c', 'answered_at')} as "answeredAt", ${time('c', 'ended_at')} as "endedAt", c.duration_ms as "durationMs", c.quality_score as "qualityScore",
   row(c.latency_asr_ms, c.latency_llm_ms, c.latency_tts_ms, c.latency_total_ms)::latency_breakdown as latency, c.provider, c.provider_call_id as "providerCallId",
   c.end_reason as "endReason", c.turn_count as "turnCount", c.interruptions, c.tool_call_count as "toolCallCount", c.provider_error_count as "providerErrorCount",
   c.cost_usd as "costUsd", c.success, c.direction, c.agent_version as "agentVersion", c.customer_id as "customerId", c.recording_url as "recordingUrl", c.summary) r))`;
@@ -70,8 +72,6 @@ export function callPageStatement(query: CallListQuery, paging: Paging): SQLQuer
   const order = descending ? sql`order by ${column} desc nulls first, id desc` : sql`order by ${column} asc nulls last, id asc`;
   return sql`select ${CALL} as call from calls c where ${sql.join(filters, sql` and `)} ${order} ${windowOf(paging)}`;
 }
-
-const time = (alias: string, column: string) => isoTime(sql.ident(alias, column));
 
 /**
  * The statement GET /calls/{id} runs, in one round trip: the call as GET
