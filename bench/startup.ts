@@ -1,13 +1,13 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stopPostgres } from '@earshot/db';
+import { removeCluster, stopPostgres } from '@earshot/db';
 import { DemoCredentialsSchema } from '../packages/cli/src/demo/demo-credentials';
 import { sendDemoTraffic } from '../packages/cli/src/demo/demo-sender';
 import { generateDemoTraffic } from '../packages/cli/src/demo/demo-traffic';
-import { cleanEnv, freePort, startEarshot } from '../test/e2e/earshot-process';
+import { cleanEnv, startEarshot } from '../test/e2e/earshot-process';
 import type { Bench } from './run';
 
 /**
@@ -21,8 +21,7 @@ const bench: Bench = async ({ args, report }) => {
   const { values } = parseArgs({ args, options: { calls: { type: 'string', default: '200' } } });
   const calls = Number(values.calls);
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-bench-startup-'));
-  chmodSync(dataDir, 0o755);
-  const env = cleanEnv({ EARSHOT_DATA_DIR: dataDir, EARSHOT_EMBEDDED_POSTGRES_PORT: String(await freePort()) });
+  const env = cleanEnv({ EARSHOT_DATA_DIR: dataDir });
   try {
     const ready = async () => {
       const started = performance.now();
@@ -59,6 +58,7 @@ const bench: Bench = async ({ args, report }) => {
     return { firstStartMs: first.ms, restartMs: second.ms, calls, envelopes: summary.envelopes, demoSeconds: summary.seconds, rateLimited: summary.rateLimited, callsListedAfterDemoMs: caughtUpMs };
   } finally {
     stopPostgres(dataDir);
+    removeCluster(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   }
 };

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs the whole suite with vitest and ends with the line CI reads,
 // `Tests: N passed, N failed`, derived from vitest's JSON report.
+// The infrastructure is brought up first, here, so that when it cannot start
+// the run stops at once with why, not with vitest's "No test files found".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -8,7 +10,25 @@ const report = 'reports/vitest.json';
 mkdirSync('reports', { recursive: true });
 rmSync(report, { force: true });
 
-const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+const tsx = (args, options = {}) => spawnSync(process.execPath, ['--import', 'tsx', 'deploy/local/infra.ts', ...args], { encoding: 'utf8', ...options });
+
+const up = tsx(['up', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+if (up.status !== 0) {
+  console.log(`The test infrastructure did not start: ${up.error?.message ?? 'see the line above'}.`);
+  console.log('Tests: 0 passed, 1 failed');
+  process.exit(1);
+}
+const infra = JSON.parse(up.stdout.trim().split('\n').at(-1));
+const started = Object.entries(infra.started).filter(([, fresh]) => fresh).map(([name]) => name);
+const stopStarted = () => {
+  if (started.length > 0) tsx(['down', ...started], { stdio: 'inherit' });
+};
+// An interrupted run still stops what it started.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
+
+const env = { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers, DATABASE_URL: infra.databaseUrl };
+const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
+stopStarted();
 
 if (!existsSync(report)) {
   console.log('vitest wrote no JSON report: the run did not complete.');

@@ -21,16 +21,24 @@ export interface Infra {
 
 const stateDir = process.env.EARSHOT_INFRA_DIR ?? resolve(root, '.data/infra');
 const cacheDir = process.env.EARSHOT_CACHE_DIR ?? resolve(root, '.cache');
-const kafkaPort = Number(process.env.EARSHOT_INFRA_KAFKA_PORT ?? 19092);
-const postgresPort = Number(process.env.EARSHOT_INFRA_POSTGRES_PORT ?? 15432);
+/** Set, a port is used or the start fails naming it; unset, a free one is chosen and kept in the state folder. */
+const explicitPort = (variable: string): number | undefined => {
+  const text = process.env[variable];
+  if (text === undefined || text === '') return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${variable} must be a port number, not "${text}"`);
+  return port;
+};
 
 export async function infraUp(log: (line: string) => void = (l) => console.error(l)): Promise<Infra> {
   mkdirSync(stateDir, { recursive: true });
   const presetKafka = process.env.KAFKA_BROKERS;
   const presetPostgres = process.env.DATABASE_URL;
   const [kafka, postgres] = await Promise.all([
-    presetKafka ? { brokers: presetKafka, fresh: false } : startKafka({ cacheDir, stateDir, port: kafkaPort }, log),
-    presetPostgres ? { url: presetPostgres, fresh: false } : startPostgres({ stateDir, port: postgresPort, disposable: true }, log),
+    presetKafka ? { brokers: presetKafka, fresh: false } : startKafka({ cacheDir, stateDir, port: explicitPort('EARSHOT_INFRA_KAFKA_PORT') }, log),
+    presetPostgres
+      ? { url: presetPostgres, fresh: false }
+      : startPostgres({ stateDir, port: explicitPort('EARSHOT_INFRA_POSTGRES_PORT'), portVariable: 'EARSHOT_INFRA_POSTGRES_PORT', disposable: true }, log),
   ]);
   return {
     kafkaBrokers: kafka.brokers,
@@ -45,24 +53,28 @@ export async function infraDown(what: { kafka: boolean; postgres: boolean } = { 
   if (what.postgres) stopPostgres(stateDir);
 }
 
-async function main(command: string | undefined): Promise<void> {
+async function main(command: string | undefined, options: string[]): Promise<void> {
   if (command === 'up') {
     const infra = await infraUp();
+    // --json is for the test runner, which must know what it started so as to stop only that.
+    if (options.includes('--json')) return console.log(JSON.stringify(infra));
     console.log(`export KAFKA_BROKERS=${infra.kafkaBrokers}`);
     console.log(`export DATABASE_URL=${infra.databaseUrl}`);
     return;
   }
   if (command === 'down') {
-    await infraDown();
-    console.error('local Kafka and PostgreSQL stopped');
+    // Naming kafka or postgres stops only that one.
+    const only = options.length > 0;
+    await infraDown({ kafka: !only || options.includes('kafka'), postgres: !only || options.includes('postgres') });
+    console.error(`local ${only ? options.join(' and ') : 'Kafka and PostgreSQL'} stopped`);
     return;
   }
-  console.error('usage: infra.ts up|down');
+  console.error('usage: infra.ts up [--json] | down [kafka] [postgres]');
   process.exitCode = 2;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
-  main(process.argv[2]).catch((error: unknown) => {
+  main(process.argv[2], process.argv.slice(3)).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { choosePort, freePort, lastLines } from '@earshot/db';
 import { isAlive, waitForPort } from './process';
 
 /** A single-node Apache Kafka broker in KRaft mode, run from Maven Central's jars. */
@@ -9,7 +10,33 @@ export const KAFKA_VERSION = '3.9.1';
 export interface KafkaPaths {
   cacheDir: string;
   stateDir: string;
-  port: number;
+  /** The broker's port when EARSHOT_INFRA_KAFKA_PORT sets it (the controller takes the next one); unset, two free ports are chosen. */
+  port: number | undefined;
+}
+
+interface KafkaPorts {
+  broker: number;
+  controller: number;
+}
+
+/** The ports of this state folder's broker, kept beside it so a later run finds the broker it left running. */
+function portsFile(stateDir: string): string {
+  return join(stateDir, 'kafka.ports');
+}
+
+function recordedPorts(stateDir: string): KafkaPorts | undefined {
+  if (!existsSync(portsFile(stateDir))) return undefined;
+  const [broker, controller] = readFileSync(portsFile(stateDir), 'utf8').trim().split(/\s+/).map(Number);
+  return broker && controller ? { broker, controller } : undefined;
+}
+
+async function choosePorts(paths: KafkaPaths): Promise<KafkaPorts> {
+  const previous = recordedPorts(paths.stateDir);
+  const variable = 'EARSHOT_INFRA_KAFKA_PORT (the controller takes the port after it)';
+  const broker = await choosePort({ explicit: paths.port, variable, previous: previous?.broker, service: 'Kafka' });
+  const controller = await choosePort({ explicit: paths.port === undefined ? undefined : paths.port + 1, variable, previous: previous?.controller, service: "Kafka's controller" });
+  if (broker === controller) return { broker, controller: await freePort() };
+  return { broker, controller };
 }
 
 const pomDir = new URL('./kafka/', import.meta.url).pathname;
@@ -36,8 +63,7 @@ export function ensureKafkaJars(cacheDir: string, log: (line: string) => void): 
   return dir;
 }
 
-function serverProperties(dataDir: string, port: number): string {
-  const controllerPort = port + 1;
+function serverProperties(dataDir: string, { broker: port, controller: controllerPort }: KafkaPorts): string {
   return [
     'process.roles=broker,controller',
     'node.id=1',
@@ -74,34 +100,36 @@ export interface StartedBroker {
 
 /** Starts the broker detached, so it outlives this process; `stopKafka` ends it. */
 export async function startKafka(paths: KafkaPaths, log: (line: string) => void): Promise<StartedBroker> {
-  const pidFile = join(paths.stateDir, 'kafka.pid');
-  const brokers = `127.0.0.1:${paths.port}`;
-  if (existsSync(pidFile)) {
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    if (isAlive(pid)) {
-      await waitForPort(paths.port, 60_000);
-      return { brokers, fresh: false };
-    }
+  const running = runningBroker(paths.stateDir);
+  const kept = recordedPorts(paths.stateDir);
+  if (running !== undefined && kept) {
+    await waitForPort(kept.broker, 60_000);
+    return { brokers: `127.0.0.1:${kept.broker}`, fresh: false };
   }
   const jars = ensureKafkaJars(paths.cacheDir, log);
   const dataDir = join(paths.stateDir, 'kafka-data');
   mkdirSync(dataDir, { recursive: true });
+  const ports = await choosePorts(paths);
+  const brokers = `127.0.0.1:${ports.broker}`;
   const config = join(paths.stateDir, 'server.properties');
-  writeFileSync(config, serverProperties(dataDir, paths.port));
+  writeFileSync(config, serverProperties(dataDir, ports));
   if (!existsSync(join(dataDir, 'meta.properties'))) {
     const format = spawnSync('java', java(jars, ['kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', config], []), { encoding: 'utf8' });
-    if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr || format.stdout}`);
+    if (format.status !== 0) throw new Error(`formatting Kafka storage failed (${format.error?.message ?? `exit ${format.status}`}): ${lastLines(`${format.stderr}\n${format.stdout}`)}`);
   }
   log(`starting Kafka ${KAFKA_VERSION} (KRaft) on ${brokers}`);
-  const out = openSync(join(paths.stateDir, 'kafka.log'), 'a');
+  const logFile = join(paths.stateDir, 'kafka.log');
+  const out = openSync(logFile, 'a');
   const child = spawn('java', java(jars, ['kafka.Kafka', config], ['-Xms256m', '-Xmx1g']), {
     detached: true,
     stdio: ['ignore', out, out],
   });
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
   child.unref();
-  if (child.pid === undefined) throw new Error('could not spawn java for Kafka');
-  writeFileSync(pidFile, String(child.pid));
-  await waitForPort(paths.port, 90_000, () => isAlive(child.pid ?? 0), join(paths.stateDir, 'kafka.log'));
+  if (child.pid === undefined) throw new Error(`could not start java for Kafka: ${(await spawnError).message}`);
+  writeFileSync(join(paths.stateDir, 'kafka.pid'), String(child.pid));
+  writeFileSync(portsFile(paths.stateDir), `${ports.broker} ${ports.controller}\n`);
+  await waitForPort(ports.broker, 90_000, () => isAlive(child.pid ?? 0), logFile);
   return { brokers, fresh: true };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { lastLines } from '@earshot/db';
 
 export function isAlive(pid: number): boolean {
   if (!pid) return false;
@@ -27,7 +28,7 @@ export async function waitForPort(port: number, timeoutMs: number, alive: () => 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await portAnswers(port)) return;
-    if (!alive()) throw new Error(`process exited before port ${port} answered${tail(logFile)}`);
+    if (!alive()) throw new Error(`the process exited before port ${port} answered${tail(logFile)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`port ${port} did not answer within ${timeoutMs} ms${tail(logFile)}`);
@@ -35,5 +36,5 @@ export async function waitForPort(port: number, timeoutMs: number, alive: () => 
 
 function tail(file: string | undefined): string {
   if (!file || !existsSync(file)) return '';
-  return `\n--- ${file} ---\n${readFileSync(file, 'utf8').split('\n').slice(-30).join('\n')}`;
+  return `; ${file} ends: ${lastLines(readFileSync(file, 'utf8'))}`;
 }

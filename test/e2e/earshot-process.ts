@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
 const earshot = new URL('../../packages/cli/bin/earshot.js', import.meta.url).pathname;
 
@@ -40,16 +39,4 @@ export async function startEarshot(target: string, env: Record<string, string>):
       return exited;
     },
   };
-}
-
-/** A port nobody listens on right now, for a server that must be told its port (the embedded PostgreSQL). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stopPostgres } from '@earshot/db';
+import { removeCluster, stopPostgres } from '@earshot/db';
 import { createTestDatabase } from '../support/database';
 import { kafkaBrokers, uniqueNamespace } from '../support/infra';
-import { cleanEnv, freePort, startEarshot, type EarshotProcess } from './earshot-process';
+import { cleanEnv, startEarshot, type EarshotProcess } from './earshot-process';
 
 export type Service = 'gateway' | 'query' | 'audit';
 
@@ -28,13 +28,16 @@ export interface Topology {
 
 /** `earshot serve` with nothing configured: embedded PostgreSQL (its own port and data directory) and the embedded log. */
 export async function embeddedTopology(): Promise<Topology & { dataDir: string }> {
+  // Left 0700 as mkdtemp makes it: the embedded PostgreSQL must cope with a private folder, as root too.
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-e2e-embedded-'));
-  // mkdtemp makes it 0700; run as root, PostgreSQL runs as its own user and must reach its folder inside.
-  chmodSync(dataDir, 0o755);
-  const env = cleanEnv({ EARSHOT_DATA_DIR: dataDir, EARSHOT_EMBEDDED_POSTGRES_PORT: String(await freePort()) });
-  let all: EarshotProcess | undefined = await startEarshot('all', env).catch((error: unknown) => {
+  const env = cleanEnv({ EARSHOT_DATA_DIR: dataDir });
+  const discard = () => {
     stopPostgres(dataDir);
+    removeCluster(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  let all: EarshotProcess | undefined = await startEarshot('all', env).catch((error: unknown) => {
+    discard();
     throw error;
   });
   let log = '';
@@ -60,8 +63,7 @@ export async function embeddedTopology(): Promise<Topology & { dataDir: string }
     close: async () => {
       await all?.stop('SIGTERM');
       // A failed drain must not leave the server behind.
-      stopPostgres(dataDir);
-      rmSync(dataDir, { recursive: true, force: true });
+      discard();
     },
   };
 }

@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Debian's Chromium, never a downloaded browser: installed with apt where CI is set and it is missing. */
+/** Debian's Chromium, never a downloaded browser: installed with apt (as root, or by sudo without a password) where it is missing. */
 export function chromiumPath(): string {
   if (existsSync(CHROMIUM)) return CHROMIUM;
-  if (!process.env.CI) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (the test does so itself where CI is set)`);
   const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
   const run = (command: string[]) => execFileSync(command[0] as string, command.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   run([...asRoot, 'apt-get', 'update']);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { loadConfig } from '@earshot/config';
 import { readDemoCredentials } from './demo/demo-credentials';
+import { localOrigin } from './local-instance';
 
 /** Where the tenant's commands send their requests, and the key they send. */
 export interface TenantApiOptions {
@@ -23,7 +24,7 @@ export function tenantApi(options: TenantApiOptions): TenantApi {
   const config = loadConfig();
   const key = options.key ?? config.EARSHOT_API_KEY ?? readDemoCredentials(config.EARSHOT_DATA_DIR)?.apiKey;
   if (!key) throw new Error('no API key: pass --key, or set EARSHOT_API_KEY (a key with the keys:read or keys:write scope)');
-  const base = options.url ?? `http://127.0.0.1:${config.PORT}`;
+  const base = options.url ?? localOrigin(config);
   return {
     base,
     async request<S extends z.ZodType>(answer: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.output<S>> {

@@ -12,14 +12,15 @@ const list = z
 export const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    /** Unset, `earshot serve` takes 8080, or the next free port up to 8089 when another instance holds it. */
+    PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),
     /** Topic and consumer-group prefix, so several deployments (or test runs) can share a cluster. */
     EARSHOT_LOG_NAMESPACE: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
     DATABASE_URL: z.string().url().optional(),
     EARSHOT_DATA_DIR: z.string().default('.data'),
-    /** Where the embedded PostgreSQL listens when DATABASE_URL is not set. */
-    EARSHOT_EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65_535).default(15_433),
+    /** Where the embedded PostgreSQL listens when DATABASE_URL is not set; unset, a free port is chosen and kept in the data directory. */
+    EARSHOT_EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     /** 32 bytes, base64: encrypts webhook secrets at rest. Required in production. */
     EARSHOT_MASTER_KEY: z
       .string()

@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('runs embedded with defaults when nothing is set', () => {
     const config = loadConfig({});
-    expect(config.PORT).toBe(8080);
+    expect(config.PORT).toBeUndefined();
+    expect(config.EARSHOT_EMBEDDED_POSTGRES_PORT).toBeUndefined();
     expect(config.KAFKA_BROKERS).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.EARSHOT_INGEST_REQUESTS_PER_MIN).toBe(120);

@@ -1,5 +1,5 @@
 export * from './database';
-export * from './embedded-server';
+export * from './embedded';
 export * from './exclusive';
 export * from './migrations';
 export * from './tenant-reads';

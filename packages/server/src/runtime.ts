@@ -72,7 +72,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         const lock = config.DATABASE_URL ? undefined : lockDataDir(stateDir);
         let pool: ConnectionPool | undefined;
         try {
-          const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT }, (line) => console.error(`[earshot] ${line}`))).url;
+          const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT, portVariable: 'EARSHOT_EMBEDDED_POSTGRES_PORT' }, (line) => console.error(`[earshot] ${line}`))).url;
           pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
           await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
           databaseUrl = url;

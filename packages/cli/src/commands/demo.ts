@@ -4,6 +4,7 @@ import type { CommandRunner } from '../main';
 import { demoFile, readDemoCredentials } from '../demo/demo-credentials';
 import { DEFAULT_EVENTS_PER_SECOND, sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
 import { generateDemoTraffic } from '../demo/demo-traffic';
+import { localOrigin } from '../local-instance';
 
 const positive = (name: string, text: string | undefined, fallback: number): number => {
   if (text === undefined) return fallback;
@@ -33,7 +34,7 @@ export const demoCommand: CommandRunner = {
     const kept = values.key === undefined ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
     if (values.key === undefined && !kept) throw new Error(`no ${demoFile(config.EARSHOT_DATA_DIR)}: start the server here first (npm start), or pass --url, --key and --secret`);
     const target: DemoTarget = {
-      url: values.url ?? `http://127.0.0.1:${config.PORT}`,
+      url: values.url ?? localOrigin(config),
       apiKey: values.key ?? kept?.apiKey ?? '',
       webhookSecret: values.secret ?? kept?.webhookSecret ?? '',
       ...(kept ? { tenantId: kept.tenantId } : {}),

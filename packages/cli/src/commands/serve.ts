@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
 import type { CommandRunner } from '../main';
@@ -7,11 +8,15 @@ import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
 import { withOperatorToken } from '../demo/operator-token';
 import { welcomeLines } from '../demo/welcome';
+import { DEFAULT_PORT, DEFAULT_PORT_TRIES, recordOrigin } from '../local-instance';
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /**
- * Resolves on the first SIGTERM or SIGINT. Later signals are noted and
- * ignored: under a terminal, Ctrl-C reaches us twice (directly, and forwarded
- * by npm), and the second must not cut the drain short.
+ * Resolves on the first stop signal. Later signals are noted and ignored:
+ * under a terminal, Ctrl-C reaches us twice (directly, and forwarded by npm),
+ * and the second must not cut the drain short. SIGHUP counts: a closed
+ * terminal must stop the embedded PostgreSQL too.
  */
 function drainSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -22,9 +27,28 @@ function drainSignal(): Promise<void> {
       console.error(`[earshot] ${signal}: draining`);
       resolve();
     };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   });
+}
+
+/** PORT when set (its holder is named if taken); otherwise 8080, or the next free port after it, as a second instance needs. */
+async function listen(app: FastifyInstance, port: number | undefined): Promise<string> {
+  if (port !== undefined) {
+    try {
+      return await app.listen({ port, host: '0.0.0.0' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`port ${port} is in use by another process (it is set by PORT or --port; choose another)`, { cause: error });
+      throw error;
+    }
+  }
+  for (let candidate = DEFAULT_PORT; ; candidate++) {
+    try {
+      return await app.listen({ port: candidate, host: '0.0.0.0' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === DEFAULT_PORT + DEFAULT_PORT_TRIES - 1) throw error;
+      console.error(`[earshot] port ${candidate} is taken; trying ${candidate + 1}`);
+    }
+  }
 }
 
 export const serveCommand: CommandRunner = {
@@ -42,23 +66,26 @@ export const serveCommand: CommandRunner = {
     // Every process serves /health over whatever it runs, so http comes with any target; last, so it
     // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
     const ordered = resolveTargets([...targets, 'http'], modules);
+    const stopping = drainSignal();
     const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
 
     let address: string;
     try {
-      address = await runtime.http().listen({ port: config.PORT, host: '0.0.0.0' });
+      address = await listen(runtime.http(), config.PORT);
     } catch (error) {
       await running.stop();
       throw error;
     }
     const origin = address.replace('0.0.0.0', '127.0.0.1');
+    const recorded = config.DATABASE_URL === undefined ? recordOrigin(config.EARSHOT_DATA_DIR, origin) : undefined;
     console.log(`Earshot ${targets.join(',')} listening on ${origin}`);
     if (running.names.includes(DEMO_TENANT_MODULE) || operatorTokenFile) {
       const demo = running.names.includes(DEMO_TENANT_MODULE) ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
       console.log(welcomeLines({ origin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
     }
 
-    await drainSignal();
+    await stopping;
+    recorded?.forget();
     await running.stop();
     return 0;
   },

@@ -5,6 +5,7 @@ import { loadConfig } from '@earshot/config';
 import { TenantAnswerSchema, TenantDeletedSchema, TenantListSchema, type TenantSummary } from '@earshot/contracts';
 import type { CommandRunner } from '../main';
 import { withOperatorToken } from '../demo/operator-token';
+import { localOrigin } from '../local-instance';
 
 const USAGE = 'earshot tenant create --name N | list [--status active|suspended] | suspend <id> | resume <id> | delete <id>   [--url U] [--json]';
 
@@ -31,7 +32,7 @@ export const tenantCommand: CommandRunner = {
     });
     const { config } = withOperatorToken(loadConfig(), { generate: false });
     if (!config.EARSHOT_ADMIN_TOKEN) throw new Error('EARSHOT_ADMIN_TOKEN is not set (nor kept in the data directory by an embedded start): the operator API needs it');
-    const base = values.url ?? `http://127.0.0.1:${config.PORT}`;
+    const base = values.url ?? localOrigin(config);
     const operator = async (method: 'GET' | 'POST' | 'DELETE', path: string, status: number, body?: unknown): Promise<string> => {
       const response = await fetch(new URL(`/api/v1/admin/tenants${path}`, base), {
         method,
