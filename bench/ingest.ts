@@ -50,16 +50,23 @@ const bench: Bench = async (context) => {
     });
     const bare = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {});
     const credentials = await createTenant(gateway);
-    const load = (target: string, label: string, extra: Partial<autocannon.Options> = {}) => run(context, target, label, credentials, connections, seconds, extra);
+    const load = (target: string, label: string, extra: Partial<autocannon.Options> = {}) =>
+      run(context, target, label, credentials, connections, seconds, extra);
 
     await load(gateway, 'warm-up', { duration: 3 });
     const bareRun = await load(bare, 'bare Fastify 202');
     // Where the cores go during the peak run: the gateway, its Postgres connections and this process (autocannon, signing).
-    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
+    const backends = async () =>
+      ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const gatewayPid = children[0]?.pid ?? 0;
     const postgresPids = await backends();
     const brokerPids = context.brokerPid === undefined ? [] : [context.brokerPid];
-    const before = { gateway: cpuSeconds([gatewayPid]), postgres: cpuSeconds(postgresPids), broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, bench: process.cpuUsage() };
+    const before = {
+      gateway: cpuSeconds([gatewayPid]),
+      postgres: cpuSeconds(postgresPids),
+      broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined,
+      bench: process.cpuUsage(),
+    };
     const gatewayRun = await load(gateway, 'gateway (signed ingest)');
     const benchCpu = process.cpuUsage(before.bench);
     const perRequest = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, gatewayRun.requests.total);
@@ -85,7 +92,9 @@ const bench: Bench = async (context) => {
       next: () => signedRequest(credentials, `bench-${process.pid}-half-${halfSent++}`),
       onSecond: (second) => context.progress(`${halfLabel}: ${second} of ${seconds} s`),
     });
-    context.report(`${halfLabel}: ${Math.round(halfRun.rps)} req/s, p50 ${halfRun.p50} ms, p99 ${halfRun.p99} ms, non-2xx ${halfRun.non2xx}, errors ${halfRun.errors}`);
+    context.report(
+      `${halfLabel}: ${Math.round(halfRun.rps)} req/s, p50 ${halfRun.p50} ms, p99 ${halfRun.p99} ms, non-2xx ${halfRun.non2xx}, errors ${halfRun.errors}`,
+    );
     const ratio = gatewayRun.requests.average / bareRun.requests.average;
     context.report(`ratio gateway / bare: ${ratio.toFixed(2)} (target ≥ 0.30); p99 at half peak ${halfRun.p99} ms (target ≤ 50)`);
     return {
@@ -122,7 +131,15 @@ app.post('/api/v1/webhooks/ingest', async (request, reply) => reply.status(202).
 console.log('listening on ' + (await app.listen({ port: 0, host: '127.0.0.1' })));
 `;
 
-async function run(context: BenchContext, target: string, label: string, credentials: Credentials, connections: number, seconds: number, extra: Partial<autocannon.Options>): Promise<Result> {
+async function run(
+  context: BenchContext,
+  target: string,
+  label: string,
+  credentials: Credentials,
+  connections: number,
+  seconds: number,
+  extra: Partial<autocannon.Options>,
+): Promise<Result> {
   let sent = 0;
   let second = 0;
   const options: autocannon.Options = {
@@ -142,7 +159,9 @@ async function run(context: BenchContext, target: string, label: string, credent
     const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
     instance.on('tick', () => context.progress(`${label}: ${++second} of ${options.duration} s`));
   });
-  context.report(`${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  context.report(
+    `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
   return result;
 }
 
@@ -188,7 +207,11 @@ function envelope(key: string) {
 }
 
 function serve(children: ChildProcess[], args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: new URL('..', import.meta.url).pathname });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: new URL('..', import.meta.url).pathname,
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';

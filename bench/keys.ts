@@ -45,11 +45,15 @@ const bench: Bench = async (context) => {
     const load = async (origin: string, label: string) => {
       context.report(`${label}: ${connections} connections for ${seconds} s`);
       const result = await autocannon({ url: `${origin}/ping`, connections, duration: seconds, headers });
-      context.report(`${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+      context.report(
+        `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+      );
       return result;
     };
     const usageWrites = async () => {
-      const [row] = (await db.query(sql`select (n_tup_ins + n_tup_upd)::int as writes from pg_stat_user_tables where relname = 'api_key_usage'`)) as { writes: number }[];
+      const [row] = (await db.query(sql`select (n_tup_ins + n_tup_upd)::int as writes from pg_stat_user_tables where relname = 'api_key_usage'`)) as {
+        writes: number;
+      }[];
       return row?.writes ?? 0;
     };
     // Statistics reach pg_stat_user_tables with a delay: wait them out before and after.

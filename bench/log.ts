@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
-import { Admin as PlatformaticAdmin, Consumer as PlatformaticConsumer, Producer as PlatformaticProducer, ProduceAcks, stringDeserializers } from '@platformatic/kafka';
+import {
+  Admin as PlatformaticAdmin,
+  Consumer as PlatformaticConsumer,
+  Producer as PlatformaticProducer,
+  ProduceAcks,
+  stringDeserializers,
+} from '@platformatic/kafka';
 import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
 import { createKafkaLog, TOPICS, type OutgoingRecord } from '@earshot/log';
@@ -62,7 +68,9 @@ const bench: Bench = async (context) => {
   const { events } = options(context.args);
   const batch = records(events);
   const bytes = batch.reduce((sum, r) => sum + r.value.length, 0);
-  context.report(`${events.toLocaleString()} Avro events, ${Math.round(bytes / events)} bytes each, batches of ${CHUNK}, ${CONCURRENCY} concurrent appends; consume times include joining the group`);
+  context.report(
+    `${events.toLocaleString()} Avro events, ${Math.round(bytes / events)} bytes each, batches of ${CHUNK}, ${CONCURRENCY} concurrent appends; consume times include joining the group`,
+  );
   const run = randomBytes(3).toString('hex');
 
   const log = await createKafkaLog({ brokers: context.kafkaBrokers, clientId: 'bench-log', namespace: `bench-${run}-port.` });
@@ -85,7 +93,11 @@ const bench: Bench = async (context) => {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const kafkajsAppend = await timed('kafkajs producer (idempotent, acks=all)', events, context, (progress) =>
-    inParallel(events, (from, to) => producer.send({ topic, acks: -1, messages: batch.slice(from, to).map((r) => ({ key: r.key, value: r.value, headers: r.headers })) }), progress),
+    inParallel(
+      events,
+      (from, to) => producer.send({ topic, acks: -1, messages: batch.slice(from, to).map((r) => ({ key: r.key, value: r.value, headers: r.headers })) }),
+      progress,
+    ),
   );
   await producer.disconnect();
   let kafkajsSeen = 0;
@@ -110,7 +122,14 @@ const bench: Bench = async (context) => {
   // OUT_OF_ORDER_SEQUENCE_NUMBER; one send at a time is what kafkajs does internally with one request in flight.
   let inFlight: Promise<unknown> = Promise.resolve();
   const sendInOrder = (from: number, to: number) => {
-    const messages = batch.slice(from, to).map((r) => ({ topic: platformaticTopic, key: Buffer.from(r.key), value: r.value, headers: new Map(Object.entries(r.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) }));
+    const messages = batch
+      .slice(from, to)
+      .map((r) => ({
+        topic: platformaticTopic,
+        key: Buffer.from(r.key),
+        value: r.value,
+        headers: new Map(Object.entries(r.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+      }));
     inFlight = inFlight.then(() => pProducer.send({ messages }));
     return inFlight;
   };
@@ -118,7 +137,12 @@ const bench: Bench = async (context) => {
   await pProducer.close();
   let platformaticSeen = 0;
   const platformaticConsume = await timed('@platformatic/kafka consumer', events, context, async (progress) => {
-    const consumer = new PlatformaticConsumer({ groupId: `bench-${run}-p`, clientId: 'bench-platformatic', bootstrapBrokers, deserializers: { ...stringDeserializers, value: (b?: Buffer) => b } });
+    const consumer = new PlatformaticConsumer({
+      groupId: `bench-${run}-p`,
+      clientId: 'bench-platformatic',
+      bootstrapBrokers,
+      deserializers: { ...stringDeserializers, value: (b?: Buffer) => b },
+    });
     const stream = await consumer.consume({ topics: [platformaticTopic], mode: 'earliest', autocommit: true });
     stream.on('data', () => progress((platformaticSeen += 1)));
     await waitFor(() => platformaticSeen >= events);

@@ -63,7 +63,7 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
       outgoing.end(body);
     });
 
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     const now = performance.now();
     for (; sent < total && start + sent * intervalMs <= now; sent++) inFlight.push(send(start + sent * intervalMs));
     const elapsed = Math.floor((now - start) / 1000);

@@ -101,7 +101,9 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     await waitUntilCaughtUp(db, log);
     const projectSeconds = (performance.now() - started) / 1_000;
     const projectorRate = events.length / projectSeconds;
-    report(`projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`);
+    report(
+      `projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
+    );
 
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
@@ -109,14 +111,18 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
     const copyStarted = performance.now();
     await pipeline(
-      Readable.from((function* () {
-        for (const e of events) yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
-      })()),
+      Readable.from(
+        (function* () {
+          for (const e of events) yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
+        })(),
+      ),
       client.query(copyFrom('copy copy_floor from stdin')),
     );
     const copySeconds = (performance.now() - copyStarted) / 1_000;
     const copyRate = events.length / copySeconds;
-    report(`COPY floor: ${fmt(events.length)} rows into an unindexed table in ${copySeconds.toFixed(2)} s = ${fmt(copyRate)} rows/s; projector at ${(projectorRate / copyRate).toFixed(2)}x of it`);
+    report(
+      `COPY floor: ${fmt(events.length)} rows into an unindexed table in ${copySeconds.toFixed(2)} s = ${fmt(copyRate)} rows/s; projector at ${(projectorRate / copyRate).toFixed(2)}x of it`,
+    );
     await client.end();
 
     // Freshness: a steady 1,000 events/s in ticks of 50, each event timed from its append to the commit of its position.
@@ -126,7 +132,9 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     let polling = true;
     const poller = (async () => {
       while (polling || pending.length > 0) {
-        const rows: { topic: string; partition: number; next_offset: string }[] = await db.query(sql`select topic, partition, next_offset::text as next_offset from projector_positions`);
+        const rows: { topic: string; partition: number; next_offset: string }[] = await db.query(
+          sql`select topic, partition, next_offset::text as next_offset from projector_positions`,
+        );
         const now = performance.now();
         const next = new Map(rows.map((r) => [`${r.topic}:${r.partition}`, BigInt(r.next_offset)]));
         for (let i = pending.length - 1; i >= 0; i--) {
@@ -159,7 +167,9 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
-    report(`freshness at 1,000 events/s for ${freshnessSeconds} s: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms (append to visible in the read models)`);
+    report(
+      `freshness at 1,000 events/s for ${freshnessSeconds} s: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms (append to visible in the read models)`,
+    );
 
     return {
       events: events.length,

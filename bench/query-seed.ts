@@ -20,13 +20,28 @@ export function callEvents(tenant: string, index: number, startMs: number): Stor
   const providerCallId = `bench-${index}`;
   const agent = `agent_${index % 7}`;
   let n = 0;
-  const at = (ms: number) => ({ tenant, idempotency_key: `${providerCallId}:${n++}`, occurred_at: new Date(startMs + ms).toISOString(), received_at: new Date(startMs + ms + 100).toISOString(), call: { provider_call_id: providerCallId, agent_id: agent } });
+  const at = (ms: number) => ({
+    tenant,
+    idempotency_key: `${providerCallId}:${n++}`,
+    occurred_at: new Date(startMs + ms).toISOString(),
+    received_at: new Date(startMs + ms + 100).toISOString(),
+    call: { provider_call_id: providerCallId, agent_id: agent },
+  });
   const total = (k: number) => 500 + ((index * 131 + k * 71) % 1_200);
-  const ended = index % 10 === 0 ? sampleEvent('call.failed', at(60_000)) : sampleEvent('call.ended', { ...at(60_000), data: { duration_ms: 30_000 + (index % 90) * 1_000 } });
+  const ended =
+    index % 10 === 0
+      ? sampleEvent('call.failed', at(60_000))
+      : sampleEvent('call.ended', { ...at(60_000), data: { duration_ms: 30_000 + (index % 90) * 1_000 } });
   return [
     sampleEvent('call.started', at(0)),
-    sampleEvent('agent.response.generated', { ...at(10_000), data: { turn_id: 't1', latency: { asr_ms: 150 + (index % 50), llm_ms: 300 + (index % 200), tts_ms: 120 + (index % 60), total_ms: total(1) } } }),
-    sampleEvent('agent.response.generated', { ...at(20_000), data: { turn_id: 't2', latency: { asr_ms: 140 + (index % 40), llm_ms: 320 + (index % 150), tts_ms: 110 + (index % 70), total_ms: total(2) } } }),
+    sampleEvent('agent.response.generated', {
+      ...at(10_000),
+      data: { turn_id: 't1', latency: { asr_ms: 150 + (index % 50), llm_ms: 300 + (index % 200), tts_ms: 120 + (index % 60), total_ms: total(1) } },
+    }),
+    sampleEvent('agent.response.generated', {
+      ...at(20_000),
+      data: { turn_id: 't2', latency: { asr_ms: 140 + (index % 40), llm_ms: 320 + (index % 150), tts_ms: 110 + (index % 70), total_ms: total(2) } },
+    }),
     ended,
   ];
 }
@@ -51,7 +66,18 @@ function addCount(tables: Tables, projection: CounterProjection, row: Row): void
     for (const [column, rule] of Object.entries(projection.merge)) {
       const a = mine[column] ?? null;
       const b = row[column] ?? null;
-      mine[column] = a === null ? b : b === null ? a : rule === 'sum' ? Number(a) + Number(b) : rule === 'min' ? Math.min(Number(a), Number(b)) : rule === 'max' ? Math.max(Number(a), Number(b)) : (mergeSketches(a as Sketch, b as Sketch) as Cell);
+      mine[column] =
+        a === null
+          ? b
+          : b === null
+            ? a
+            : rule === 'sum'
+              ? Number(a) + Number(b)
+              : rule === 'min'
+                ? Math.min(Number(a), Number(b))
+                : rule === 'max'
+                  ? Math.max(Number(a), Number(b))
+                  : (mergeSketches(a as Sketch, b as Sketch) as Cell);
     }
   }
   tables.set(projection.table, rows);
@@ -59,7 +85,17 @@ function addCount(tables: Tables, projection: CounterProjection, row: Row): void
 
 /** Every read-model row one tenant's events produce, by table. */
 export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Map<string, Row[]> {
-  const documents = new Map<string, { key: Row; facts: unknown; merge: (a: unknown, b: unknown) => unknown; row: (f: unknown) => Row; table: string; contribution?: { to: CounterProjection; rows(f: unknown): Row[] } }>();
+  const documents = new Map<
+    string,
+    {
+      key: Row;
+      facts: unknown;
+      merge: (a: unknown, b: unknown) => unknown;
+      row: (f: unknown) => Row;
+      table: string;
+      contribution?: { to: CounterProjection; rows(f: unknown): Row[] };
+    }
+  >();
   const tables: Tables = new Map();
   for (const event of events) {
     // The stored-data meter adds up the size of each event's log record, as the projector reads it.
@@ -69,7 +105,15 @@ export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Ma
         const slot = `${projection.table}|${keyOf(effect.key, projection.key)}`;
         const mine = documents.get(slot);
         if (mine) mine.facts = projection.merge(mine.facts, effect.facts);
-        else documents.set(slot, { key: effect.key, facts: effect.facts, merge: projection.merge, row: projection.row, table: projection.table, contribution: projection.contribution });
+        else
+          documents.set(slot, {
+            key: effect.key,
+            facts: effect.facts,
+            merge: projection.merge,
+            row: projection.row,
+            table: projection.table,
+            contribution: projection.contribution,
+          });
       } else if ('row' in effect && projection.kind === 'register') {
         const rows = tables.get(projection.table) ?? new Map<string, Row>();
         const slot = keyOf(effect.row, projection.key);
@@ -83,9 +127,16 @@ export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Ma
   }
   for (const document of documents.values()) {
     const rows = tables.get(document.table) ?? new Map<string, Row>();
-    rows.set(JSON.stringify(document.key), { tenant_id: tenantId, ...document.key, ...document.row(document.facts), facts: document.facts as Cell, revision: 1 });
+    rows.set(JSON.stringify(document.key), {
+      tenant_id: tenantId,
+      ...document.key,
+      ...document.row(document.facts),
+      facts: document.facts as Cell,
+      revision: 1,
+    });
     tables.set(document.table, rows);
-    if (document.contribution) for (const row of document.contribution.rows(document.facts)) addCount(tables, document.contribution.to, { tenant_id: tenantId, ...row });
+    if (document.contribution)
+      for (const row of document.contribution.rows(document.facts)) addCount(tables, document.contribution.to, { tenant_id: tenantId, ...row });
   }
   return new Map([...tables].map(([table, rows]) => [table, [...rows.values()]]));
 }
@@ -94,7 +145,12 @@ function csvCell(value: unknown, type: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 't' : 'f';
   if (typeof value === 'number') return String(value);
-  const text = type === 'ARRAY' ? `{${(value as unknown[]).map((v) => `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}` : typeof value === 'string' ? value : JSON.stringify(value);
+  const text =
+    type === 'ARRAY'
+      ? `{${(value as unknown[]).map((v) => `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   return `"${text.replaceAll('"', '""')}"`;
 }
 
@@ -116,7 +172,12 @@ export async function templateOf(client: pg.Client, tenantId: string, events: re
   const tables: TemplateTable[] = [];
   const rows = tenantRows(tenantId, events);
   for (const [table, tableRows] of rows) {
-    const types = new Map(((await client.query('select column_name, data_type from information_schema.columns where table_name = $1 and table_schema = current_schema()', [table])).rows as { column_name: string; data_type: string }[]).map((r) => [r.column_name, r.data_type]));
+    const types = new Map(
+      (
+        (await client.query('select column_name, data_type from information_schema.columns where table_name = $1 and table_schema = current_schema()', [table]))
+          .rows as { column_name: string; data_type: string }[]
+      ).map((r) => [r.column_name, r.data_type]),
+    );
     const columns = [...new Set(tableRows.flatMap((r) => Object.keys(r)))].filter((c) => types.has(c));
     tables.push({ table, columns, lines: tableRows.map((row) => `${columns.map((c) => csvCell(row[c], types.get(c) ?? '')).join(',')}\n`) });
   }
@@ -172,6 +233,9 @@ export async function copyFolds(client: pg.Client, templateTenantId: string, ten
      select $2, span, start, metric, all_agents, agent_id, count, sum, min, max, sketch, p50, p95, p99 from metric_rollup_folds where tenant_id = $1`,
     [templateTenantId, tenantId],
   );
-  await client.query('insert into metric_rollup_folded (tenant_id, span, start, until) select $2, span, start, until from metric_rollup_folded where tenant_id = $1', [templateTenantId, tenantId]);
+  await client.query(
+    'insert into metric_rollup_folded (tenant_id, span, start, until) select $2, span, start, until from metric_rollup_folded where tenant_id = $1',
+    [templateTenantId, tenantId],
+  );
   await client.query('delete from metric_rollup_changes where tenant_id = $1 and hour < $2', [tenantId, open]);
 }

@@ -5,7 +5,16 @@ import pg from 'pg';
 import { createApiKey, createTenant, SCOPES, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, TenantReads, type ConnectionPool, type Statements } from '@earshot/db';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { callDetailStatement, callPageStatement, callPaging, foldTenant, liveStatement, QUERY_MIGRATIONS, seriesStatement, METRIC_CATALOGUE } from '@earshot/query';
+import {
+  callDetailStatement,
+  callPageStatement,
+  callPaging,
+  foldTenant,
+  liveStatement,
+  QUERY_MIGRATIONS,
+  seriesStatement,
+  METRIC_CATALOGUE,
+} from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
@@ -81,14 +90,19 @@ const bench: Bench = async (context) => {
     const routes: { name: string; paths: string[]; sql: (tx: Statements) => Promise<unknown> }[] = [
       { name: 'calls_first_page', paths: ['/api/v1/calls'], sql: (tx) => tx.query(callPageStatement(firstQuery, callPaging(firstQuery))) },
       { name: 'calls_deep_page', paths: [`/api/v1/calls?cursor=${deepCursor}`], sql: (tx) => tx.query(callPageStatement(deepQuery, callPaging(deepQuery))) },
-      { name: 'call_detail', paths: callIds.map((id) => `/api/v1/calls/${id}`), sql: (tx) => tx.query(callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '')) },
+      {
+        name: 'call_detail',
+        paths: callIds.map((id) => `/api/v1/calls/${id}`),
+        sql: (tx) => tx.query(callDetailStatement(callIds[Math.floor(Math.random() * callIds.length)] ?? '')),
+      },
       { name: 'metrics_30d', paths: [metricsPath], sql: (tx) => tx.query(seriesStatement(series)) },
       { name: 'realtime', paths: ['/api/v1/realtime'], sql: (tx) => tx.query(liveStatement(new Date())) },
     ];
     const size = reused ? await sizeOf(db) : { calls, tenants };
     const figures: Record<string, number | string> = { ...size, connections, seconds, calls_per_tenant: Math.round(size.calls / size.tenants) };
     // Where the cores go: the query process and its Postgres connections, per request.
-    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
+    const backends = async () =>
+      ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const queryPid = children[0]?.pid ?? 0;
     const only = named(context.args, 'routes')?.split(',');
     const measured = routes.filter((r) => !only || only.includes(r.name));
@@ -129,14 +143,23 @@ const bench: Bench = async (context) => {
 
 export default bench;
 
-async function seed(context: BenchContext, db: ConnectionPool, url: string, box: SecretBox, calls: number, tenants: number): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
+async function seed(
+  context: BenchContext,
+  db: ConnectionPool,
+  url: string,
+  box: SecretBox,
+  calls: number,
+  tenants: number,
+): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
   const started = performance.now();
   const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
-  const loaders = await Promise.all(Array.from({ length: LOADERS }, async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    return client;
-  }));
+  const loaders = await Promise.all(
+    Array.from({ length: LOADERS }, async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return client;
+    }),
+  );
   const [client] = loaders;
   if (!client) throw new Error('no loader');
   const now = Date.now();
@@ -148,41 +171,45 @@ async function seed(context: BenchContext, db: ConnectionPool, url: string, box:
   let done = 0;
   try {
     const indexes = await dropIndexes(client, SEEDED_TABLES);
-    await Promise.all(loaders.map(async (loader) => {
-      for (let t = next++; t < tenants; t = next++) {
-        const created = await createTenant(db, box, { name: `bench tenant ${t}` });
-        const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
-        const id = created.tenant.id;
-        let callIds: string[];
-        const template = templates.get(count);
-        if (!template) {
-          // The first tenant of a size is the template: projected, COPYed, and folded by the query service's own folder.
-          const made = (async () => {
-            context.progress(`seeding: projecting the template tenant's ${count} calls`);
-            const rows = await templateOf(loader, id, tenantEvents(id, count, now, 30 * DAY));
+    await Promise.all(
+      loaders.map(async (loader) => {
+        for (let t = next++; t < tenants; t = next++) {
+          const created = await createTenant(db, box, { name: `bench tenant ${t}` });
+          const count = Math.floor(calls / tenants) + (t < calls % tenants ? 1 : 0);
+          const id = created.tenant.id;
+          let callIds: string[];
+          const template = templates.get(count);
+          if (!template) {
+            // The first tenant of a size is the template: projected, COPYed, and folded by the query service's own folder.
+            const made = (async () => {
+              context.progress(`seeding: projecting the template tenant's ${count} calls`);
+              const rows = await templateOf(loader, id, tenantEvents(id, count, now, 30 * DAY));
+              await loader.query('begin');
+              const ids = await copyTenant(loader, rows, id);
+              await loader.query('commit');
+              context.progress(`seeding: folding the template tenant's metric rollups`);
+              // The tables have no statistics yet (and no keys until the end): without them the planner loops where it should hash.
+              await loader.query('analyze metric_rollups');
+              await foldTenant(db, id, new Date(now));
+              return { rows, tenantId: id, callIds: ids };
+            })();
+            templates.set(count, made);
+            callIds = (await made).callIds;
+          } else {
+            const { rows, tenantId: source } = await template;
             await loader.query('begin');
-            const ids = await copyTenant(loader, rows, id);
+            callIds = await copyTenant(loader, rows, id);
+            await copyFolds(loader, source, id, open);
             await loader.query('commit');
-            context.progress(`seeding: folding the template tenant's metric rollups`);
-            // The tables have no statistics yet (and no keys until the end): without them the planner loops where it should hash.
-            await loader.query('analyze metric_rollups');
-            await foldTenant(db, id, new Date(now));
-            return { rows, tenantId: id, callIds: ids };
-          })();
-          templates.set(count, made);
-          callIds = (await made).callIds;
-        } else {
-          const { rows, tenantId: source } = await template;
-          await loader.query('begin');
-          callIds = await copyTenant(loader, rows, id);
-          await copyFolds(loader, source, id, open);
-          await loader.query('commit');
+          }
+          done += count;
+          seeded[t] = { tenantId: id, apiKey: created.apiKey, callIds: callIds.slice(0, 1_000) };
+          context.progress(
+            `seeding: ${done} / ${calls} calls, ${seeded.filter(Boolean).length} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`,
+          );
         }
-        done += count;
-        seeded[t] = { tenantId: id, apiKey: created.apiKey, callIds: callIds.slice(0, 1_000) };
-        context.progress(`seeding: ${done} / ${calls} calls, ${seeded.filter(Boolean).length} / ${tenants} tenants, ${Math.round(done / ((performance.now() - started) / 1000))} calls/s`);
-      }
-    }));
+      }),
+    );
     for (const [i, definition] of indexes.entries()) {
       context.progress(`seeding: building index ${i + 1} / ${indexes.length} (${elapsed()} s)`);
       await client.query(definition);
@@ -207,14 +234,32 @@ function named(args: string[], name: string): string | undefined {
 async function seededBefore(db: ConnectionPool, box: SecretBox): Promise<{ tenantId: string; apiKey: string; callIds: string[] }> {
   const [tenant] = (await db.query(sql`select id from tenants where name = 'bench tenant 0'`)) as { id: string }[];
   if (!tenant) throw new Error('this database holds no bench tenant 0: was it seeded by bench/query with --keep?');
-  await db.query(sql`update tenants set webhook_secret = ${box.seal(`whsec_${randomBytes(32).toString('base64url')}`)}, previous_webhook_secret = null where id = ${tenant.id}`);
-  const key = await createApiKey(db, { tenantId: tenant.id, name: 'bench', scopes: SCOPES, environment: 'production', workspace: 'default', ipAllowlist: [], expiresAt: null, createdBy: { kind: 'operator' } }, new Date());
+  await db.query(
+    sql`update tenants set webhook_secret = ${box.seal(`whsec_${randomBytes(32).toString('base64url')}`)}, previous_webhook_secret = null where id = ${tenant.id}`,
+  );
+  const key = await createApiKey(
+    db,
+    {
+      tenantId: tenant.id,
+      name: 'bench',
+      scopes: SCOPES,
+      environment: 'production',
+      workspace: 'default',
+      ipAllowlist: [],
+      expiresAt: null,
+      createdBy: { kind: 'operator' },
+    },
+    new Date(),
+  );
   const calls = (await db.query(sql`select id from calls where tenant_id = ${tenant.id} order by started_at desc limit 1000`)) as { id: string }[];
   return { tenantId: tenant.id, apiKey: key.secret, callIds: calls.map((c) => c.id) };
 }
 
 async function sizeOf(db: ConnectionPool): Promise<{ calls: number; tenants: number }> {
-  const [row] = (await db.query(sql`select (select count(*) from calls)::int as calls, (select count(distinct tenant_id) from calls)::int as tenants`)) as { calls: number; tenants: number }[];
+  const [row] = (await db.query(sql`select (select count(*) from calls)::int as calls, (select count(distinct tenant_id) from calls)::int as tenants`)) as {
+    calls: number;
+    tenants: number;
+  }[];
   return row ?? { calls: 0, tenants: 0 };
 }
 
@@ -254,7 +299,10 @@ async function bareSql(tenant: Statements, statements: (tx: Statements) => Promi
 }
 
 async function serve(children: ChildProcess[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [earshot, 'serve', '--target=query', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [earshot, 'serve', '--target=query', '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';

@@ -38,13 +38,17 @@ const bench: Bench = async ({ args, report }) => {
     const demo = DemoCredentialsSchema.parse(JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')));
     const traffic = generateDemoTraffic({ seed: 1, calls, now: Date.now() });
     const summary = await sendDemoTraffic({ url: second.earshot.url, ...demo }, traffic);
-    report(`demo: ${summary.envelopes} envelopes of ${calls} calls in ${summary.requests} requests, ${summary.seconds} s (${Math.round(summary.envelopes / summary.seconds)} envelopes/s), ${summary.rateLimited} rate-limited`);
+    report(
+      `demo: ${summary.envelopes} envelopes of ${calls} calls in ${summary.requests} requests, ${summary.seconds} s (${Math.round(summary.envelopes / summary.seconds)} envelopes/s), ${summary.rateLimited} rate-limited`,
+    );
     const sent = performance.now();
     const listed = async () => {
       let total = 0;
       let cursor: string | null = null;
       do {
-        const response = await fetch(new URL(`/api/v1/calls?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, second.earshot.url), { headers: { authorization: `Bearer ${demo.apiKey}` } });
+        const response = await fetch(new URL(`/api/v1/calls?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, second.earshot.url), {
+          headers: { authorization: `Bearer ${demo.apiKey}` },
+        });
         const page = (await response.json()) as { items: unknown[]; nextCursor: string | null };
         total += page.items.length;
         cursor = page.nextCursor;
@@ -55,7 +59,15 @@ const bench: Bench = async ({ args, report }) => {
     const caughtUpMs = Math.round(performance.now() - sent);
     report(`GET /calls showed all ${calls} calls ${caughtUpMs} ms after the demo finished (its outcomes go last)`);
     await second.earshot.stop('SIGTERM');
-    return { firstStartMs: first.ms, restartMs: second.ms, calls, envelopes: summary.envelopes, demoSeconds: summary.seconds, rateLimited: summary.rateLimited, callsListedAfterDemoMs: caughtUpMs };
+    return {
+      firstStartMs: first.ms,
+      restartMs: second.ms,
+      calls,
+      envelopes: summary.envelopes,
+      demoSeconds: summary.seconds,
+      rateLimited: summary.rateLimited,
+      callsListedAfterDemoMs: caughtUpMs,
+    };
   } finally {
     stopPostgres(dataDir);
     removeCluster(dataDir);

@@ -40,7 +40,9 @@ function manifests(): Manifest[] {
 }
 
 describe('deploy/compose.yaml', () => {
-  const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; env_file?: string; healthcheck?: unknown }> };
+  const compose = parse(read('compose.yaml'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string>; env_file?: string; healthcheck?: unknown }>;
+  };
 
   it('follows the compose specification', () => {
     const ajv = new Ajv2019({ strict: false, allErrors: true });
@@ -57,10 +59,16 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('sets every variable the program reads, secrets through the env file', () => {
-    const secrets = read('earshot.env.example').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]);
+    const secrets = read('earshot.env.example')
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => l.split('=')[0]);
     for (const target of TARGETS) {
       const set = new Set([...Object.keys(compose.services[target]?.environment ?? {}), ...secrets]);
-      expect(deployedVariables.filter((name) => !set.has(name)), target).toEqual([]);
+      expect(
+        deployedVariables.filter((name) => !set.has(name)),
+        target,
+      ).toEqual([]);
     }
   });
 });
@@ -87,7 +95,9 @@ describe('deploy/k8s', () => {
 
   it('runs a Deployment per target, ready on /health, with its config from the ConfigMap and the Secret', () => {
     for (const target of TARGETS) {
-      const deployment = new Deployment(all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`) as ConstructorParameters<typeof Deployment>[0]);
+      const deployment = new Deployment(
+        all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`) as ConstructorParameters<typeof Deployment>[0],
+      );
       const container = deployment.spec?.template.spec?.containers[0];
       expect(container?.args).toEqual(['serve', `--target=${target}`]);
       expect(container?.readinessProbe?.httpGet?.path).toBe('/health');
@@ -96,7 +106,10 @@ describe('deploy/k8s', () => {
   });
 
   it('autoscales gateway and query', () => {
-    const scaled = all.filter((m) => m.kind === 'HorizontalPodAutoscaler').map((m) => m.metadata.name).sort();
+    const scaled = all
+      .filter((m) => m.kind === 'HorizontalPodAutoscaler')
+      .map((m) => m.metadata.name)
+      .sort();
     expect(scaled).toEqual(['earshot-gateway', 'earshot-query']);
   });
 

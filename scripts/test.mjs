@@ -19,7 +19,9 @@ if (up.status !== 0) {
   process.exit(1);
 }
 const infra = JSON.parse(up.stdout.trim().split('\n').at(-1));
-const started = Object.entries(infra.started).filter(([, fresh]) => fresh).map(([name]) => name);
+const started = Object.entries(infra.started)
+  .filter(([, fresh]) => fresh)
+  .map(([name]) => name);
 const stopStarted = () => {
   if (started.length > 0) tsx(['down', ...started], { stdio: 'inherit' });
 };

@@ -47,12 +47,15 @@ describe("bench/query's bulk seed", () => {
     await bulk.drop();
   });
 
-  it('writes, table by table, the rows the real projector and the query service\'s folder write from the same events', async () => {
+  it("writes, table by table, the rows the real projector and the query service's folder write from the same events", async () => {
     const tenants = [randomUUID(), randomUUID(), randomUUID()];
     const endMs = Date.parse('2026-11-01T00:00:00.000Z');
     const count = 40;
 
-    await appendEvents(log, tenants.flatMap((tenant) => tenantEvents(tenant, count, endMs, 3 * DAY)));
+    await appendEvents(
+      log,
+      tenants.flatMap((tenant) => tenantEvents(tenant, count, endMs, 3 * DAY)),
+    );
     const projector = await startProjector({ db: projected.db, log });
     await waitUntilCaughtUp(projected.db, log);
     await projector.stop();

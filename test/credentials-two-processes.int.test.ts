@@ -56,7 +56,10 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
   const shown: string[] = [];
   /** Runs the real `earshot` command against the first process. */
   const cli = (args: string[], apiKey?: string): string => {
-    const run = spawnSync(process.execPath, [earshot, ...args, '--url', first.url], { env: { ...env, ...(apiKey ? { EARSHOT_API_KEY: apiKey } : {}) }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [earshot, ...args, '--url', first.url], {
+      env: { ...env, ...(apiKey ? { EARSHOT_API_KEY: apiKey } : {}) },
+      encoding: 'utf8',
+    });
     if (run.status !== 0) throw new Error(`earshot ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
     shown.push(...(run.stdout.match(/ear_(live|test)_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []));
     return run.stdout;
@@ -66,7 +69,10 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
 
   it('creates a tenant, then a key with the CLI; the key works on the other process', async () => {
     tenant = json<TenantCredentials>(['tenant', 'create', '--name', 'Acme']);
-    const created = json<{ key: ApiKeyRecord; secret: string }>(['keys', 'create', '--name', 'ci', '--scopes', 'keys:read,calls:read', '--workspace', 'voice-lab'], tenant.apiKey);
+    const created = json<{ key: ApiKeyRecord; secret: string }>(
+      ['keys', 'create', '--name', 'ci', '--scopes', 'keys:read,calls:read', '--workspace', 'voice-lab'],
+      tenant.apiKey,
+    );
     expect(created.secret).toMatch(/^ear_live_/);
     expect(created.key).toMatchObject({ name: 'ci', scopes: ['keys:read', 'calls:read'], status: 'active', workspace: 'voice-lab' });
     expect((await keysOnSecond(created.secret)).status).toBe(200);
@@ -82,10 +88,14 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
   });
 
   it('refuses to create a live key for staging', () => {
-    const run = spawnSync(process.execPath, [earshot, 'keys', 'create', '--name', 'x', '--scopes', 'calls:read', '--environment', 'staging', '--kind', 'live', '--url', first.url], {
-      env: { ...env, EARSHOT_API_KEY: tenant.apiKey },
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [earshot, 'keys', 'create', '--name', 'x', '--scopes', 'calls:read', '--environment', 'staging', '--kind', 'live', '--url', first.url],
+      {
+        env: { ...env, EARSHOT_API_KEY: tenant.apiKey },
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('400 VALIDATION_ERROR');
   });
@@ -102,19 +112,28 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
   });
 
   it('rotates a key: the previous key works on the other process during the overlap, and stops after it', async () => {
-    const { key, secret: previous } = json<{ key: ApiKeyRecord; secret: string }>(['keys', 'create', '--name', 'rotating', '--scopes', 'keys:read'], tenant.apiKey);
+    const { key, secret: previous } = json<{ key: ApiKeyRecord; secret: string }>(
+      ['keys', 'create', '--name', 'rotating', '--scopes', 'keys:read'],
+      tenant.apiKey,
+    );
     expect((await keysOnSecond(previous)).status).toBe(200);
     const rotated = json<{ key: ApiKeyRecord; secret: string }>(['keys', 'rotate', key.id, '--overlap', '5s'], tenant.apiKey);
     expect(rotated.key.status).toBe('rotating');
     expect((await keysOnSecond(previous)).status).toBe(200);
     expect((await keysOnSecond(rotated.secret)).status).toBe(200);
     await sleep(Math.max(0, Date.parse(rotated.key.previousSecretValidUntil ?? '') - Date.now()) + 100);
-    expect(await (await keysOnSecond(previous)).json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key was rotated and its overlap has ended: use the new key' });
+    expect(await (await keysOnSecond(previous)).json()).toMatchObject({
+      code: 'UNAUTHORIZED',
+      error: 'the API key was rotated and its overlap has ended: use the new key',
+    });
     expect((await keysOnSecond(rotated.secret)).status).toBe(200);
   });
 
   it('refuses an expired key on the other process', async () => {
-    const { secret } = json<{ key: ApiKeyRecord; secret: string }>(['keys', 'create', '--name', 'brief', '--scopes', 'keys:read', '--expires-in', '2s'], tenant.apiKey);
+    const { secret } = json<{ key: ApiKeyRecord; secret: string }>(
+      ['keys', 'create', '--name', 'brief', '--scopes', 'keys:read', '--expires-in', '2s'],
+      tenant.apiKey,
+    );
     expect((await keysOnSecond(secret)).status).toBe(200);
     await sleep(2_100);
     expect(await (await keysOnSecond(secret)).json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key has expired' });

@@ -34,7 +34,12 @@ async function choosePorts(paths: KafkaPaths): Promise<KafkaPorts> {
   const previous = recordedPorts(paths.stateDir);
   const variable = 'EARSHOT_INFRA_KAFKA_PORT (the controller takes the port after it)';
   const broker = await choosePort({ explicit: paths.port, variable, previous: previous?.broker, service: 'Kafka' });
-  const controller = await choosePort({ explicit: paths.port === undefined ? undefined : paths.port + 1, variable, previous: previous?.controller, service: "Kafka's controller" });
+  const controller = await choosePort({
+    explicit: paths.port === undefined ? undefined : paths.port + 1,
+    variable,
+    previous: previous?.controller,
+    service: "Kafka's controller",
+  });
   if (broker === controller) return { broker, controller: await freePort() };
   return { broker, controller };
 }
@@ -115,7 +120,10 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
   writeFileSync(config, serverProperties(dataDir, ports));
   if (!existsSync(join(dataDir, 'meta.properties'))) {
     const format = spawnSync('java', java(jars, ['kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', config], []), { encoding: 'utf8' });
-    if (format.status !== 0) throw new Error(`formatting Kafka storage failed (${format.error?.message ?? `exit ${format.status}`}): ${lastLines(`${format.stderr}\n${format.stdout}`)}`);
+    if (format.status !== 0)
+      throw new Error(
+        `formatting Kafka storage failed (${format.error?.message ?? `exit ${format.status}`}): ${lastLines(`${format.stderr}\n${format.stdout}`)}`,
+      );
   }
   log(`starting Kafka ${KAFKA_VERSION} (KRaft) on ${brokers}`);
   const logFile = join(paths.stateDir, 'kafka.log');

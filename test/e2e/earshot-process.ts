@@ -13,7 +13,11 @@ export interface EarshotProcess {
 
 /** The environment without anything the parent's shell may have set for Earshot. */
 export function cleanEnv(env: Record<string, string>): Record<string, string> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(EARSHOT_|KAFKA_BROKERS$|DATABASE_URL$|PORT$)/.test(entry[0])));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !/^(EARSHOT_|KAFKA_BROKERS$|DATABASE_URL$|PORT$)/.test(entry[0]),
+    ),
+  );
   return { ...inherited, NODE_ENV: 'test', ...env };
 }
 

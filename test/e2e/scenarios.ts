@@ -42,7 +42,9 @@ function expectedCalls(tenantId: string, traffic: DemoTraffic): Map<string, Expe
   const expected = new Map<string, ExpectedCall>();
   for (const call of traffic.calls) {
     const turns = new Set(
-      traffic.deliveries.flatMap((d) => (d.envelope.type === 'agent.response.generated' && d.envelope.call.provider_call_id === call.providerCallId ? [d.envelope.data.turn_id] : [])),
+      traffic.deliveries.flatMap((d) =>
+        d.envelope.type === 'agent.response.generated' && d.envelope.call.provider_call_id === call.providerCallId ? [d.envelope.data.turn_id] : [],
+      ),
     );
     expected.set(callIdOf(tenantId, call.provider, call.providerCallId), { agentId: call.agentId, status: STATUS[call.fate], turns: turns.size });
   }
@@ -76,12 +78,21 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     expect(answer.status).toBe(201);
     return answer.body as unknown as Tenant;
   };
-  const target = (tenant: Tenant): DemoTarget => ({ url: topology.url('gateway'), outcomesUrl: topology.url('query'), apiKey: tenant.apiKey, webhookSecret: tenant.webhookSecret, tenantId: tenant.tenant.id });
+  const target = (tenant: Tenant): DemoTarget => ({
+    url: topology.url('gateway'),
+    outcomesUrl: topology.url('query'),
+    apiKey: tenant.apiKey,
+    webhookSecret: tenant.webhookSecret,
+    tenantId: tenant.tenant.id,
+  });
   const allCalls = async (tenant: Tenant): Promise<ListedCall[]> => {
     const calls: ListedCall[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: ListedCall[]; nextCursor: string | null } = await read(tenant, `/calls?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { items: ListedCall[]; nextCursor: string | null } = await read(
+        tenant,
+        `/calls?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       calls.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);
@@ -92,7 +103,9 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     const want = [...expected].map(([id, c]) => ({ id, agentId: c.agentId, status: c.status, turnCount: c.turns })).sort((a, b) => a.id.localeCompare(b.id));
     let seen: unknown[] = [];
     for (let polls = 0; polls < 600; polls++) {
-      seen = (await allCalls(tenant)).map(({ id, agentId, status, turnCount }) => ({ id, agentId, status, turnCount })).sort((a, b) => a.id.localeCompare(b.id));
+      seen = (await allCalls(tenant))
+        .map(({ id, agentId, status, turnCount }) => ({ id, agentId, status, turnCount }))
+        .sort((a, b) => a.id.localeCompare(b.id));
       if (JSON.stringify(seen) === JSON.stringify(want)) return;
       await sleep(200);
     }
@@ -103,7 +116,11 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     const tenant = await createTenant('E2E Voice');
     const traffic = generateDemoTraffic({ seed: 101, calls: 12, now: Date.now() });
     const summary = await sendDemoTraffic(target(tenant), traffic, { eventsPerSecond: 5_000 });
-    expect(summary).toMatchObject({ deadLettered: 0, envelopes: traffic.deliveries.length, outcomes: { recorded: traffic.outcomes.length, via: 'POST /api/v1/outcomes' } });
+    expect(summary).toMatchObject({
+      deadLettered: 0,
+      envelopes: traffic.deliveries.length,
+      outcomes: { recorded: traffic.outcomes.length, via: 'POST /api/v1/outcomes' },
+    });
     const expected = expectedCalls(tenant.tenant.id, traffic);
     await projected(tenant, expected);
 
@@ -111,7 +128,10 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     const byStatus = await read<{ items: ListedCall[] }>(tenant, '/calls?status=completed&limit=50');
     expect(byStatus.items.map((c) => c.id).sort()).toEqual(completed.map(([id]) => id).sort());
     const [callId, expectedCall] = completed.sort(([, a], [, b]) => b.turns - a.turns)[0] ?? [];
-    const detail = await read<{ call: { id: string; turns: unknown[]; transcript: unknown[]; traces: { kind: string }[]; latency: { totalMs: number } } }>(tenant, `/calls/${callId}`);
+    const detail = await read<{ call: { id: string; turns: unknown[]; transcript: unknown[]; traces: { kind: string }[]; latency: { totalMs: number } } }>(
+      tenant,
+      `/calls/${callId}`,
+    );
     expect(detail.call).toMatchObject({ id: callId });
     expect(detail.call.turns).toHaveLength(expectedCall?.turns ?? -1);
     expect(detail.call.transcript.length).toBeGreaterThan(0);
@@ -120,21 +140,30 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     const missing = await call('query', 'GET', `/api/v1/calls/${randomUUID()}`, tenant.apiKey);
     expect(missing).toMatchObject({ status: 404, body: { ok: false, code: 'NOT_FOUND' } });
 
-    for (let polls = 0; (await read<{ items: unknown[] }>(tenant, '/outcomes?limit=100')).items.length < traffic.outcomes.length && polls < 300; polls++) await sleep(200);
+    for (let polls = 0; (await read<{ items: unknown[] }>(tenant, '/outcomes?limit=100')).items.length < traffic.outcomes.length && polls < 300; polls++)
+      await sleep(200);
     expect((await read<{ items: unknown[]; source: string }>(tenant, '/outcomes?limit=100')).items).toHaveLength(traffic.outcomes.length);
     const inProgress = [...expected.values()].filter((c) => c.status === 'in_progress').length;
     expect(await read(tenant, '/realtime')).toMatchObject({ ok: true, live: { concurrentCalls: inProgress } });
     expect(await read(tenant, '/metrics?name=latency.total_ms.p95')).toMatchObject({ ok: true });
-    for (const path of ['/incidents', '/alerts', '/deployments']) expect((await read<{ items: unknown[] }>(tenant, path)).items.length, path).toBeGreaterThan(0);
+    for (const path of ['/incidents', '/alerts', '/deployments'])
+      expect((await read<{ items: unknown[] }>(tenant, path)).items.length, path).toBeGreaterThan(0);
     expect((await read<{ items: { eventsIngested: number }[] }>(tenant, '/usage')).items.some((u) => u.eventsIngested > 0)).toBe(true);
     expect(JSON.stringify(await read(tenant, '/audit'))).toContain('tenant.created');
 
     // The delivery audit log holds one record per envelope delivered (copies included), and no dead letter.
-    const deliveries = async () => (await call('audit', 'GET', `/api/v1/admin/deliveries?tenantId=${tenant.tenant.id}&limit=500`, topology.adminToken())).body as { items: unknown[]; nextCursor: string | null };
+    const deliveries = async () =>
+      (await call('audit', 'GET', `/api/v1/admin/deliveries?tenantId=${tenant.tenant.id}&limit=500`, topology.adminToken())).body as {
+        items: unknown[];
+        nextCursor: string | null;
+      };
     const tenantEnvelopes = summary.envelopes;
     for (let polls = 0; (await deliveries()).items.length < Math.min(500, tenantEnvelopes) && polls < 300; polls++) await sleep(200);
     expect((await deliveries()).items).toHaveLength(Math.min(500, tenantEnvelopes));
-    expect((await call('audit', 'GET', `/api/v1/admin/dead-letters?tenantId=${tenant.tenant.id}`, topology.adminToken())).body).toMatchObject({ ok: true, items: [] });
+    expect((await call('audit', 'GET', `/api/v1/admin/dead-letters?tenantId=${tenant.tenant.id}`, topology.adminToken())).body).toMatchObject({
+      ok: true,
+      items: [],
+    });
     for (const service of ['gateway', 'query', 'audit'] as const) expect((await fetch(new URL('/health', topology.url(service)))).status).toBe(200);
   }, 240_000);
 
@@ -155,7 +184,8 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     }
     await sendDemoTraffic(target(tenant), { ...traffic, deliveries: [] }, { eventsPerSecond: 5_000 });
     await projected(tenant, expectedCalls(tenant.tenant.id, traffic));
-    for (let polls = 0; (await read<{ items: unknown[] }>(tenant, '/outcomes?limit=100')).items.length < traffic.outcomes.length && polls < 300; polls++) await sleep(200);
+    for (let polls = 0; (await read<{ items: unknown[] }>(tenant, '/outcomes?limit=100')).items.length < traffic.outcomes.length && polls < 300; polls++)
+      await sleep(200);
     expect((await read<{ items: unknown[] }>(tenant, '/outcomes?limit=100')).items).toHaveLength(traffic.outcomes.length);
     const incidents = await read<{ items: { status: string }[] }>(tenant, '/incidents');
     expect(incidents.items).toEqual([expect.objectContaining({ status: 'monitoring' })]);

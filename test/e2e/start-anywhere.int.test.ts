@@ -139,7 +139,11 @@ describe('start anywhere, stop clean', () => {
     const holder = await start(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], clone, cleanEnv({ EARSHOT_DATA_DIR: otherData }));
     const port = new URL(holder.url).port;
     try {
-      const refused = spawn(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], { cwd: clone, env: cleanEnv({ EARSHOT_DATA_DIR: join(home, 'third'), PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const refused = spawn(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], {
+        cwd: clone,
+        env: cleanEnv({ EARSHOT_DATA_DIR: join(home, 'third'), PORT: port }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       refused.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => refused.once('exit', resolve));

@@ -64,7 +64,16 @@ export async function startEarshot(label: string, setup: { log?: 'kafka' | 'embe
       return { id: created.tenant.id, apiKey: created.apiKey, webhookSecret: created.webhookSecret };
     },
     async createKey(tenantId, scopes) {
-      const input = { tenantId, name: 'scoped test key', scopes, environment: 'production' as const, workspace: 'default', ipAllowlist: [], expiresAt: null, createdBy: { kind: 'operator' as const } };
+      const input = {
+        tenantId,
+        name: 'scoped test key',
+        scopes,
+        environment: 'production' as const,
+        workspace: 'default',
+        ipAllowlist: [],
+        expiresAt: null,
+        createdBy: { kind: 'operator' as const },
+      };
       return (await createApiKey(db, input, new Date())).secret;
     },
     async project(events) {

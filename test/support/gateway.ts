@@ -74,7 +74,12 @@ export async function startTestGateway(
     namespace,
     reader,
     async createTenant(name = 'Acme Voice') {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/tenants',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name },
+      });
       if (response.statusCode !== 201) throw new Error(`creating a tenant answered ${response.statusCode}: ${response.body}`);
       return response.json<TenantCredentials>();
     },

@@ -59,7 +59,9 @@ export async function startTestKeys(label: string, env: Record<string, string> =
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).
   const migrations = [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...KEYS_MIGRATIONS];
   const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now });
-  const running = await startModules(resolveTargets(['keys', 'query', 'gateway'], [...modules, keysModule(runtime, KEYS_TEST_OPTIONS), queryModule(runtime), gatewayModule(runtime)]));
+  const running = await startModules(
+    resolveTargets(['keys', 'query', 'gateway'], [...modules, keysModule(runtime, KEYS_TEST_OPTIONS), queryModule(runtime), gatewayModule(runtime)]),
+  );
   const app = runtime.http();
   await app.ready();
   const db = openDatabase({ url: database.url, poolSize: 4, applicationName: `test-${label}-setup` });
@@ -85,7 +87,12 @@ export async function startTestKeys(label: string, env: Record<string, string> =
     createTenant: async (name = 'Acme Voice') => createTenant(db, box, { name }),
     call: (request, target = app) => inject(target, request),
     async another(extra = {}) {
-      const other = createRuntime({ config: loadConfig({ ...baseEnv, ...extra }), service: `test-${label}-other`, migrations: KEYS_MIGRATIONS, now: clock.now });
+      const other = createRuntime({
+        config: loadConfig({ ...baseEnv, ...extra }),
+        service: `test-${label}-other`,
+        migrations: KEYS_MIGRATIONS,
+        now: clock.now,
+      });
       const started = await startModules(resolveTargets(['keys'], [...other.modules, keysModule(other.runtime, KEYS_TEST_OPTIONS)]));
       others.push(started);
       await other.runtime.http().ready();

@@ -50,7 +50,10 @@ export interface TestQuery {
 }
 
 /** The query and projector modules on a real broker and a fresh database, driven with app.inject(). */
-export async function startTestQuery(label: string, setup: { env?: Record<string, string>; options?: QueryOptions; migrations?: readonly MigrationSet[]; modules?: (runtime: Runtime) => Module[] } = {}): Promise<TestQuery> {
+export async function startTestQuery(
+  label: string,
+  setup: { env?: Record<string, string>; options?: QueryOptions; migrations?: readonly MigrationSet[]; modules?: (runtime: Runtime) => Module[] } = {},
+): Promise<TestQuery> {
   const database = await createTestDatabase(label);
   const clock = new TestClock(Date.now());
   const masterKey = randomBytes(32);
@@ -62,9 +65,16 @@ export async function startTestQuery(label: string, setup: { env?: Record<string
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',
     ...setup.env,
   });
-  const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...(setup.migrations ?? [])], now: clock.now });
+  const { runtime, modules } = createRuntime({
+    config,
+    service: `test-${label}`,
+    migrations: [...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...(setup.migrations ?? [])],
+    now: clock.now,
+  });
   const extra = setup.modules?.(runtime) ?? [];
-  const running = await startModules(resolveTargets(['query', 'projector', ...extra.map((m) => m.name)], [...modules, queryModule(runtime, setup.options), projectorModule(runtime), ...extra]));
+  const running = await startModules(
+    resolveTargets(['query', 'projector', ...extra.map((m) => m.name)], [...modules, queryModule(runtime, setup.options), projectorModule(runtime), ...extra]),
+  );
   const app = runtime.http();
   await app.ready();
   const db = openDatabase({ url: database.url, poolSize: 4, applicationName: `test-${label}-setup` });
@@ -100,7 +110,12 @@ export async function startTestQuery(label: string, setup: { env?: Record<string
     },
     get: (path, apiKey) => app.inject({ method: 'GET', url: `/api/v1${path}`, headers: { authorization: `Bearer ${apiKey}` } }),
     post: (path, apiKey, body, idempotencyKey) =>
-      app.inject({ method: 'POST', url: `/api/v1${path}`, payload: body as Record<string, unknown>, headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } }),
+      app.inject({
+        method: 'POST',
+        url: `/api/v1${path}`,
+        payload: body as Record<string, unknown>,
+        headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      }),
     async stop() {
       await running.stop().catch(() => undefined);
       await db.dispose().catch(() => undefined);

@@ -23,6 +23,7 @@ describe('API keys', () => {
   });
 
   it('refuses anything not shaped like a key', () => {
-    for (const text of ['', 'ear_live_', 'Bearer x', 'ear_prod_' + 'a'.repeat(38), `${issueApiKey('production').key}x`]) expect(parseApiKey(text)).toBeUndefined();
+    for (const text of ['', 'ear_live_', 'Bearer x', 'ear_prod_' + 'a'.repeat(38), `${issueApiKey('production').key}x`])
+      expect(parseApiKey(text)).toBeUndefined();
   });
 });

@@ -53,7 +53,9 @@ export class ApiKeyCache {
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.changeCheckMs = options.changeCheckMs ?? 500;
-    const onError = options.onError ?? ((error: unknown) => console.error(`[auth] usage flush failed (kept for the next one): ${error instanceof Error ? error.message : String(error)}`));
+    const onError =
+      options.onError ??
+      ((error: unknown) => console.error(`[auth] usage flush failed (kept for the next one): ${error instanceof Error ? error.message : String(error)}`));
     this.usage = new KeyUsageMeter(db, { flushMs: options.usageFlushMs, onError });
   }
 

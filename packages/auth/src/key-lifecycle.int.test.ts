@@ -26,19 +26,46 @@ describe('the lifecycle of a key', () => {
 
   const newKey = async (overrides: Partial<NewApiKey> = {}) => {
     const tenant = overrides.tenantId ?? (await createTenant(db, box, { name: 'Acme' })).tenant.id;
-    return createApiKey(db, {
-      tenantId: tenant, name: 'ci', scopes: ['calls:read'], environment: 'production', workspace: 'default', ipAllowlist: [], expiresAt: null,
-      createdBy: { kind: 'operator' }, ...overrides,
-    }, now);
+    return createApiKey(
+      db,
+      {
+        tenantId: tenant,
+        name: 'ci',
+        scopes: ['calls:read'],
+        environment: 'production',
+        workspace: 'default',
+        ipAllowlist: [],
+        expiresAt: null,
+        createdBy: { kind: 'operator' },
+        ...overrides,
+      },
+      now,
+    );
   };
 
   it('creates a record with every attribute, the key shown once and its environment in its prefix', async () => {
-    const { record, secret } = await newKey({ environment: 'staging', workspace: 'voice-lab', ipAllowlist: ['10.0.0.1', '2001:db8::/32'], expiresAt: later(3_600_000) });
+    const { record, secret } = await newKey({
+      environment: 'staging',
+      workspace: 'voice-lab',
+      ipAllowlist: ['10.0.0.1', '2001:db8::/32'],
+      expiresAt: later(3_600_000),
+    });
     expect(secret).toMatch(/^ear_test_/);
     expect(record).toMatchObject({
-      name: 'ci', prefix: secret.slice(0, 15), scopes: ['calls:read'], environment: 'staging', ipAllowlist: ['10.0.0.1/32', '2001:db8::/32'],
-      lastUsedAt: null, usage24h: 0, status: 'active', workspace: 'voice-lab', expiresAt: later(3_600_000).toISOString(),
-      previousSecretValidUntil: null, createdAt: now.toISOString(), createdBy: { kind: 'operator', keyId: null }, revokedAt: null,
+      name: 'ci',
+      prefix: secret.slice(0, 15),
+      scopes: ['calls:read'],
+      environment: 'staging',
+      ipAllowlist: ['10.0.0.1/32', '2001:db8::/32'],
+      lastUsedAt: null,
+      usage24h: 0,
+      status: 'active',
+      workspace: 'voice-lab',
+      expiresAt: later(3_600_000).toISOString(),
+      previousSecretValidUntil: null,
+      createdAt: now.toISOString(),
+      createdBy: { kind: 'operator', keyId: null },
+      revokedAt: null,
     });
     expect((await lookupApiKey(db, box, secret, now)).ok).toBe(true);
     expect((await newKey()).secret).toMatch(/^ear_live_/);
@@ -49,7 +76,12 @@ describe('the lifecycle of a key', () => {
     const rotated = await rotateApiKey(db, await tenantOf(record.id), record.id, later(60_000), now);
     if (typeof rotated === 'string') throw new Error(rotated);
     expect(rotated.secret).not.toBe(old);
-    expect(rotated.record).toMatchObject({ id: record.id, status: 'rotating', previousSecretValidUntil: later(60_000).toISOString(), prefix: rotated.secret.slice(0, 15) });
+    expect(rotated.record).toMatchObject({
+      id: record.id,
+      status: 'rotating',
+      previousSecretValidUntil: later(60_000).toISOString(),
+      prefix: rotated.secret.slice(0, 15),
+    });
     expect(await lookupApiKey(db, box, old, later(59_999))).toMatchObject({ ok: true, key: { keyId: record.id, expiresAt: later(60_000) } });
     expect(await lookupApiKey(db, box, old, later(60_000))).toEqual({ ok: false, reason: 'rotated' });
     expect((await lookupApiKey(db, box, rotated.secret, later(60_000))).ok).toBe(true);

@@ -133,7 +133,13 @@ export async function createApiKey(db: Queryable, input: NewApiKey, now: Date): 
  * replaces keeps working until `overlapUntil` (a previous one still in its
  * overlap stops now). Answers nothing for an unknown key.
  */
-export async function rotateApiKey(db: Queryable, tenantId: string, id: string, overlapUntil: Date, now: Date): Promise<IssuedKeyRecord | 'unknown' | 'revoked' | 'expired'> {
+export async function rotateApiKey(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  overlapUntil: Date,
+  now: Date,
+): Promise<IssuedKeyRecord | 'unknown' | 'revoked' | 'expired'> {
   const current = await getApiKey(db, tenantId, id, now);
   if (!current) return 'unknown';
   if (current.status === 'revoked' || current.status === 'expired') return current.status;

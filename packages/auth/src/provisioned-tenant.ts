@@ -19,7 +19,10 @@ export interface ProvisionedTenant {
  */
 export async function provisionTenant(db: ConnectionPool, box: SecretBox, wanted: ProvisionedTenant): Promise<void> {
   const parsed = parseApiKey(wanted.apiKey);
-  if (!parsed) throw new Error('the API key is malformed or its checksum does not match: keys look like ear_live_… or ear_test_… (create one with `earshot tenant create`)');
+  if (!parsed)
+    throw new Error(
+      'the API key is malformed or its checksum does not match: keys look like ear_live_… or ear_test_… (create one with `earshot tenant create`)',
+    );
   await db.tx(async (tx) => {
     const [existing] = (await tx.query(sql`select webhook_secret from tenants where id = ${wanted.id} for update`)) as { webhook_secret: Buffer }[];
     if (!existing) {

@@ -30,7 +30,10 @@ describe('webhook signatures', () => {
     expect(verifySignature(request(seconds, 'whsec_other'), [secret], now)).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifySignature({ timestamp: undefined, signature: 'ab', body }, [secret], now)).toEqual({ ok: false, reason: 'missing' });
     expect(verifySignature({ ...request(seconds), timestamp: '2026-03-02T10:00:00Z' }, [secret], now)).toEqual({ ok: false, reason: 'timestamp' });
-    expect(verifySignature({ ...request(seconds), signature: request(seconds).signature.toUpperCase() }, [secret], now)).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature({ ...request(seconds), signature: request(seconds).signature.toUpperCase() }, [secret], now)).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   it('verifies with either secret during a rotation', () => {

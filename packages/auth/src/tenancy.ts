@@ -30,7 +30,14 @@ function tenants(now: Date) {
 }
 
 function summaryOf(row: TenantRow): TenantSummary {
-  return { id: row.id, name: row.name, status: row.status, createdAt: row.created_at.toISOString(), suspendedAt: row.suspended_at?.toISOString() ?? null, activeKeys: row.active_keys };
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    suspendedAt: row.suspended_at?.toISOString() ?? null,
+    activeKeys: row.active_keys,
+  };
 }
 
 export async function getTenant(db: Queryable, id: string, now: Date): Promise<TenantSummary | undefined> {
@@ -77,7 +84,9 @@ export async function deleteTenant(db: ConnectionPool, id: string): Promise<numb
        order by c.relname`)) as { name: string }[];
     let rows = 0;
     for (const table of tables) {
-      const [deleted] = (await tx.query(sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`)) as { rows: number }[];
+      const [deleted] = (await tx.query(
+        sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
+      )) as { rows: number }[];
       rows += deleted?.rows ?? 0;
     }
     await tx.query(sql`delete from tenants where id = ${id}`);

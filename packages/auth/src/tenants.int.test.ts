@@ -23,7 +23,9 @@ describe('tenants and API keys', () => {
 
   it('stores neither the key nor the secret in the clear', async () => {
     const created = await createTenant(db, box, { name: 'Acme' });
-    const rows = await db.query(sql`select t.webhook_secret, k.key_hash, k.display_prefix, k.scopes from tenants t join api_keys k on k.tenant_id = t.id where t.id = ${created.tenant.id}`);
+    const rows = await db.query(
+      sql`select t.webhook_secret, k.key_hash, k.display_prefix, k.scopes from tenants t join api_keys k on k.tenant_id = t.id where t.id = ${created.tenant.id}`,
+    );
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(created.apiKey);
     expect(stored).not.toContain(created.webhookSecret);
@@ -59,7 +61,9 @@ describe('tenants and API keys', () => {
     const cache = new ApiKeyCache(db, box, 10_000, { changeCheckMs: 60_000 });
     expect((await cache.authenticate(created.apiKey, now))?.webhookSecrets).toEqual([created.webhookSecret]);
     // Another process's rotation: this one learns of it from the change counter, not yet read again.
-    await db.query(sql`update tenants set previous_webhook_secret = webhook_secret, previous_secret_expires_at = ${new Date(now.getTime() + 60_000)}, webhook_secret = ${box.seal('whsec_fresh')} where id = ${created.tenant.id}`);
+    await db.query(
+      sql`update tenants set previous_webhook_secret = webhook_secret, previous_secret_expires_at = ${new Date(now.getTime() + 60_000)}, webhook_secret = ${box.seal('whsec_fresh')} where id = ${created.tenant.id}`,
+    );
     expect((await cache.authenticate(created.apiKey, now))?.webhookSecrets).toEqual([created.webhookSecret]);
     expect((await cache.refresh(created.apiKey, now))?.webhookSecrets).toEqual(['whsec_fresh', created.webhookSecret]);
     expect(await cache.authenticate('ear_live_not-a-key', now)).toBeUndefined();

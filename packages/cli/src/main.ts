@@ -1,4 +1,3 @@
-
 export interface CommandRunner {
   run(args: string[]): Promise<number>;
 }
@@ -11,13 +10,41 @@ interface Command {
 }
 
 const commands: Command[] = [
-  { name: 'serve', summary: 'run Earshot services: --target=all, or a comma list of gateway, projector, query, audit, keys, alerting, billing, developer [--port N]', load: async () => (await import('./commands/serve')).serveCommand },
-  { name: 'tenant', summary: 'operator: tenant create|list|suspend|resume|delete [--url U] [--json] (token from EARSHOT_ADMIN_TOKEN)', load: async () => (await import('./commands/tenant')).tenantCommand },
-  { name: 'replay', summary: 'rebuild the read models from the log into fresh tables, then swap them in: --from earliest|<ISO time>', load: async () => (await import('./commands/replay')).replayCommand },
-  { name: 'export', summary: 'write a topic to a file: --topic earshot.events [--from earliest|<ISO>] [--to <ISO>] [--format ndjson|avro] --out FILE', load: async () => (await import('./commands/export')).exportCommand },
-  { name: 'demo', summary: 'stream realistic signed calls: demo [--calls N] [--rate events/s] [--seed S] [--url U --key K --secret S]', load: async () => (await import('./commands/demo')).demoCommand },
-  { name: 'keys', summary: 'API keys: keys create|list|get|rotate|revoke [--json] (key from EARSHOT_API_KEY)', load: async () => (await import('./commands/keys')).keysCommand },
-  { name: 'secret', summary: 'webhook secret: secret rotate [--overlap 24h] [--json] (key from EARSHOT_API_KEY)', load: async () => (await import('./commands/secret')).secretCommand },
+  {
+    name: 'serve',
+    summary: 'run Earshot services: --target=all, or a comma list of gateway, projector, query, audit, keys, alerting, billing, developer [--port N]',
+    load: async () => (await import('./commands/serve')).serveCommand,
+  },
+  {
+    name: 'tenant',
+    summary: 'operator: tenant create|list|suspend|resume|delete [--url U] [--json] (token from EARSHOT_ADMIN_TOKEN)',
+    load: async () => (await import('./commands/tenant')).tenantCommand,
+  },
+  {
+    name: 'replay',
+    summary: 'rebuild the read models from the log into fresh tables, then swap them in: --from earliest|<ISO time>',
+    load: async () => (await import('./commands/replay')).replayCommand,
+  },
+  {
+    name: 'export',
+    summary: 'write a topic to a file: --topic earshot.events [--from earliest|<ISO>] [--to <ISO>] [--format ndjson|avro] --out FILE',
+    load: async () => (await import('./commands/export')).exportCommand,
+  },
+  {
+    name: 'demo',
+    summary: 'stream realistic signed calls: demo [--calls N] [--rate events/s] [--seed S] [--url U --key K --secret S]',
+    load: async () => (await import('./commands/demo')).demoCommand,
+  },
+  {
+    name: 'keys',
+    summary: 'API keys: keys create|list|get|rotate|revoke [--json] (key from EARSHOT_API_KEY)',
+    load: async () => (await import('./commands/keys')).keysCommand,
+  },
+  {
+    name: 'secret',
+    summary: 'webhook secret: secret rotate [--overlap 24h] [--json] (key from EARSHOT_API_KEY)',
+    load: async () => (await import('./commands/secret')).secretCommand,
+  },
 ];
 
 function usage(): string {

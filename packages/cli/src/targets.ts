@@ -15,10 +15,28 @@ import { demoTenantModule } from './demo/demo-tenant';
  * what each needs. `all` is just the module that depends on every service.
  */
 export function composeTargets(config: Config): { runtime: Runtime; modules: Module[] } {
-  const { runtime, modules: infrastructure } = createRuntime({ config, service: 'earshot', migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS, ...ALERTING_MIGRATIONS], onHttp: describeRoutes });
-  const services: Module[] = [gatewayModule(runtime), projectorModule(runtime), queryModule(runtime), auditModule(runtime), keysModule(runtime), developerModule(runtime), alertingModule(runtime), billingModule(runtime)];
+  const { runtime, modules: infrastructure } = createRuntime({
+    config,
+    service: 'earshot',
+    migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS, ...ALERTING_MIGRATIONS],
+    onHttp: describeRoutes,
+  });
+  const services: Module[] = [
+    gatewayModule(runtime),
+    projectorModule(runtime),
+    queryModule(runtime),
+    auditModule(runtime),
+    keysModule(runtime),
+    developerModule(runtime),
+    alertingModule(runtime),
+    billingModule(runtime),
+  ];
   // The demonstration tenant comes with the zero-setup mode, or wherever its key is configured.
   const demo = config.DATABASE_URL === undefined || config.EARSHOT_DEMO_API_KEY !== undefined ? [demoTenantModule(runtime)] : [];
-  const all: Module = { name: 'all', dependsOn: ['database', 'log', 'http', ...services.map((s) => s.name), ...demo.map((d) => d.name)], start: async () => ({ stop: async () => undefined }) };
+  const all: Module = {
+    name: 'all',
+    dependsOn: ['database', 'log', 'http', ...services.map((s) => s.name), ...demo.map((d) => d.name)],
+    start: async () => ({ stop: async () => undefined }),
+  };
   return { runtime, modules: [...infrastructure, ...services, ...demo, all] };
 }

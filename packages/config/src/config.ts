@@ -1,9 +1,12 @@
 import { z } from 'zod';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const list = z
-  .string()
-  .transform((s) => s.split(',').map((part) => part.trim()).filter(Boolean));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
 
 /**
  * Everything Earshot reads from the environment, read once at boot. With no
@@ -16,7 +19,10 @@ export const ConfigSchema = z
     PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),
     /** Topic and consumer-group prefix, so several deployments (or test runs) can share a cluster. */
-    EARSHOT_LOG_NAMESPACE: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+    EARSHOT_LOG_NAMESPACE: z
+      .string()
+      .regex(/^[a-zA-Z0-9._-]*$/)
+      .default(''),
     DATABASE_URL: z.string().url().optional(),
     EARSHOT_DATA_DIR: z.string().default('.data'),
     /** Where the embedded PostgreSQL listens when DATABASE_URL is not set; unset, a free port is chosen and kept in the data directory. */
@@ -41,7 +47,11 @@ export const ConfigSchema = z
     /** How often a live-stream client gets a heartbeat. */
     EARSHOT_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
     /** Unsent bytes a live-stream client may hold before it is dropped as too slow. */
-    EARSHOT_STREAM_BUFFER_BYTES: z.coerce.number().int().min(1_024).default(1024 * 1024),
+    EARSHOT_STREAM_BUFFER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1_024)
+      .default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -53,7 +63,10 @@ export const ConfigSchema = z
 export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }

@@ -26,9 +26,7 @@ export async function migrate(db: ConnectionPool, sets: readonly MigrationSet[])
         primary key (module, name)
       )`);
     for (const set of sets) {
-      const done = new Set(
-        (await tx.query(sql`select name from earshot_migrations where module = ${set.module}`)).map((r: { name: string }) => r.name),
-      );
+      const done = new Set((await tx.query(sql`select name from earshot_migrations where module = ${set.module}`)).map((r: { name: string }) => r.name));
       for (const name of await migrationFiles(set.directory)) {
         if (done.has(name)) continue;
         const text = await readFile(new URL(name, set.directory), 'utf8');

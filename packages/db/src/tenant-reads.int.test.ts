@@ -44,12 +44,16 @@ describe('tenant reads in one round trip', () => {
     // The next read's statement sees the scope its own pipeline set; a third party on the connection would see none of it.
     const [seen] = await reads.read<{ earlier: string }>(TENANT_B, sql`select current_setting('earshot.tenant_id') as earlier`);
     expect(seen?.earlier).toBe(TENANT_B);
-    const [after] = (await db.query(sql`select count(*)::int as open from pg_stat_activity where application_name = 'test-tenant-reads' and state <> 'idle'`)) as { open: number }[];
+    const [after] = (await db.query(
+      sql`select count(*)::int as open from pg_stat_activity where application_name = 'test-tenant-reads' and state <> 'idle'`,
+    )) as { open: number }[];
     expect(after?.open).toBe(0);
   });
 
   it('answers a failed statement with its error and keeps the connection usable', async () => {
-    await expect(reads.read(TENANT_A, sql`insert into notes (tenant_id, body) values (${TENANT_B}, 'sneaky') returning body`)).rejects.toThrow(/row-level security/);
+    await expect(reads.read(TENANT_A, sql`insert into notes (tenant_id, body) values (${TENANT_B}, 'sneaky') returning body`)).rejects.toThrow(
+      /row-level security/,
+    );
     await expect(reads.read(TENANT_A, sql`select 1 / 0`)).rejects.toThrow(/division by zero/);
     expect(await reads.read<{ n: number }>(TENANT_A, sql`select count(*) as n from notes`)).toEqual([{ n: 2 }]);
   });

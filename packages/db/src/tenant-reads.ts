@@ -57,7 +57,10 @@ export class TenantReads {
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 10_000,
       // Rows as the ConnectionPool gives them (its bigIntMode 'number'), so a statement reads the same either way.
-      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 && format !== 'binary' ? (value: string) => Number.parseInt(value, 10) : pg.types.getTypeParser(oid, format)) },
+      types: {
+        getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 && format !== 'binary' ? (value: string) => Number.parseInt(value, 10) : pg.types.getTypeParser(oid, format),
+      },
     });
     this.pool.on('error', (error) => console.error(`[db] ${options.applicationName}: idle connection failed: ${error.message}`));
   }

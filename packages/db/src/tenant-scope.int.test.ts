@@ -33,7 +33,9 @@ describe('tenant scope and migrations', () => {
   });
 
   it('refuses a tenant writing a row for another tenant', async () => {
-    await expect(inTenant(db, TENANT_A, (tx) => tx.query(sql`insert into notes (tenant_id, body) values (${TENANT_B}, 'sneaky')`))).rejects.toThrow(/row-level security/);
+    await expect(inTenant(db, TENANT_A, (tx) => tx.query(sql`insert into notes (tenant_id, body) values (${TENANT_B}, 'sneaky')`))).rejects.toThrow(
+      /row-level security/,
+    );
   });
 
   it('does not leak the tenant to the next transaction on the same connection', async () => {

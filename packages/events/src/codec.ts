@@ -67,7 +67,9 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
       const extensions = reader.extensible && isObject(value) ? value[EXTENSIONS_FIELD] : null;
       return recordFromAvro(reader.mapping, value, typeof extensions === 'string' ? JSON.parse(extensions) : undefined);
     } catch (error) {
-      throw new EventCodecError('MALFORMED_BODY', `body does not decode with ${writer.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new EventCodecError('MALFORMED_BODY', `body does not decode with ${writer.path}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
 

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import avro from 'avsc';
 import { EVENT_TYPES, IncomingEventSchema, StoredEventSchema, receiveEvent } from '@earshot/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeDeadLetter,
-  decodeDelivery,
-  decodeEvent,
-  encodeDeadLetter,
-  encodeDelivery,
-  encodeEvent,
-  schemaFingerprint,
-} from './default-codec';
+import { decodeDeadLetter, decodeDelivery, decodeEvent, encodeDeadLetter, encodeDelivery, encodeEvent, schemaFingerprint } from './default-codec';
 import { sampleDeadLetter, sampleDelivery, sampleEvent } from './samples';
 import { SCHEMAS_ROOT } from './schema-files';
 import { fingerprintOf, frame, unframe } from './single-object';
@@ -112,7 +104,13 @@ describe('event messages', () => {
 
 describe('dead letters and deliveries', () => {
   it('round-trip, raw body bytes included', () => {
-    const deadLetter = sampleDeadLetter({ body: new Uint8Array([0xff, 0xfe, 0x00, 0x7b]), source: 'projector', topic: 'earshot.events', partition: 3, offset: 2 ** 40 });
+    const deadLetter = sampleDeadLetter({
+      body: new Uint8Array([0xff, 0xfe, 0x00, 0x7b]),
+      source: 'projector',
+      topic: 'earshot.events',
+      partition: 3,
+      offset: 2 ** 40,
+    });
     const decoded = decodeDeadLetter(encodeDeadLetter(deadLetter));
     expect({ ...decoded, body: [...decoded.body] }).toEqual({ ...deadLetter, body: [0xff, 0xfe, 0x00, 0x7b] });
     expect(decodeDeadLetter(encodeDeadLetter(sampleDeadLetter()))).toEqual(sampleDeadLetter());

@@ -5,7 +5,10 @@ import { schemaRegistry } from './default-codec';
 import { RELEASED_SCHEMAS } from './released-schemas';
 import { SCHEMAS_ROOT } from './schema-files';
 
-const contentDigest = (text: string) => createHash('sha256').update(JSON.stringify(JSON.parse(text))).digest('hex');
+const contentDigest = (text: string) =>
+  createHash('sha256')
+    .update(JSON.stringify(JSON.parse(text)))
+    .digest('hex');
 
 describe('released schemas', () => {
   it.each(Object.entries(RELEASED_SCHEMAS))('%s is still there, unchanged', (path, pin) => {

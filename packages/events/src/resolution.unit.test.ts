@@ -18,7 +18,10 @@ function olderCallEnded(change: (fields: Record<string, unknown>[]) => Record<st
   return { path: 'schemas/call.ended/2025-06-01.avsc', subject: 'call.ended', version: '2025-06-01', text: JSON.stringify(schema) };
 }
 
-const without = (...names: string[]) => (fields: Record<string, unknown>[]) => fields.filter((field) => !names.includes(String(field.name)));
+const without =
+  (...names: string[]) =>
+  (fields: Record<string, unknown>[]) =>
+    fields.filter((field) => !names.includes(String(field.name)));
 
 describe('reading an older writer schema', () => {
   const older = olderCallEnded(without('disconnection_reason', 'cost_usd'));
@@ -57,16 +60,15 @@ describe('reading an older writer schema', () => {
   });
 
   it('refuses, at load, a writer the current reader cannot resolve', () => {
-    const incompatible = olderCallEnded((fields) =>
-      fields.map((field) => (field.name === 'ended_reason' ? { name: 'ended_reason', type: 'boolean' } : field)),
-    );
+    const incompatible = olderCallEnded((fields) => fields.map((field) => (field.name === 'ended_reason' ? { name: 'ended_reason', type: 'boolean' } : field)));
     expect(() => createSchemaRegistry([...released, incompatible])).toThrowError(/2025-06-01\.avsc cannot be read as schemas\/call\.ended\/2026-01-01\.avsc/);
   });
 });
 
 describe('incident statuses across versions (2026-11-22 adds acknowledged)', () => {
   const codec = createEventCodec(createSchemaRegistry(released));
-  const updated = (version: '2026-01-01' | '2026-11-22', status: 'investigating' | 'acknowledged') => sampleEvent('incident.updated', { version, data: { status } });
+  const updated = (version: '2026-01-01' | '2026-11-22', status: 'investigating' | 'acknowledged') =>
+    sampleEvent('incident.updated', { version, data: { status } });
 
   it('writes each version with the file in force at it, and reads both as the newest', () => {
     expect(codec.decodeEvent(codec.encodeEvent(updated('2026-01-01', 'investigating')))).toEqual(updated('2026-01-01', 'investigating'));
@@ -77,6 +79,8 @@ describe('incident statuses across versions (2026-11-22 adds acknowledged)', () 
   });
 
   it('refuses acknowledged in a 2026-01-01 event: that schema has no such status', () => {
-    expect(() => codec.encodeEvent(updated('2026-01-01', 'acknowledged'))).toThrowError(expect.objectContaining({ name: 'EventCodecError', code: 'INVALID_VALUE' }));
+    expect(() => codec.encodeEvent(updated('2026-01-01', 'acknowledged'))).toThrowError(
+      expect.objectContaining({ name: 'EventCodecError', code: 'INVALID_VALUE' }),
+    );
   });
 });

@@ -25,21 +25,30 @@ describe('GroupCommit', () => {
 
   it('keeps each request within the item limit without splitting an append', async () => {
     const requests: number[][] = [];
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      requests.push(items);
-      return items;
-    }, { maxItems: 3 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        requests.push(items);
+        return items;
+      },
+      { maxItems: 3 },
+    );
     await Promise.all([batcher.add([1, 2]), batcher.add([3, 4]), batcher.add([5])]);
-    expect(requests).toEqual([[1, 2], [3, 4, 5]]);
+    expect(requests).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it('rejects only the appends of a failed request', async () => {
     let calls = 0;
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      calls += 1;
-      if (calls === 1) throw new Error('broker down');
-      return items;
-    }, { maxItems: 1 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        calls += 1;
+        if (calls === 1) throw new Error('broker down');
+        return items;
+      },
+      { maxItems: 1 },
+    );
     const failed = batcher.add([1]);
     const later = batcher.add([2]);
     await expect(failed).rejects.toThrow('broker down');
@@ -49,13 +58,16 @@ describe('GroupCommit', () => {
   it('keeps up to `parallel` writes in flight, and settles once all are written', async () => {
     let inFlight = 0;
     let most = 0;
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 5));
-      inFlight -= 1;
-      return items;
-    }, { parallel: 2 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight -= 1;
+        return items;
+      },
+      { parallel: 2 },
+    );
     const all = Promise.all([batcher.add([1]), batcher.add([2]), batcher.add([3])]);
     await batcher.settled();
     expect(await all).toEqual([[1], [2], [3]]);

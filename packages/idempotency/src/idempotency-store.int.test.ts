@@ -14,7 +14,8 @@ describe('IdempotencyStore', () => {
   let close: () => Promise<void>;
   let at = Date.parse('2026-03-02T10:00:00Z');
   const now = () => new Date(at);
-  const store = (pool: ConnectionPool, options: { leaseMs?: number } = {}) => new IdempotencyStore(pool, { scope: 'test', retentionMs: 72 * HOUR, now, ...options });
+  const store = (pool: ConnectionPool, options: { leaseMs?: number } = {}) =>
+    new IdempotencyStore(pool, { scope: 'test', retentionMs: 72 * HOUR, now, ...options });
 
   beforeAll(async () => {
     const opened = await openTestDatabase('idempotency');
@@ -40,7 +41,9 @@ describe('IdempotencyStore', () => {
     await s.claim([{ tenantId, key: 'answered', requestHash: hash }]);
     await s.complete([{ tenantId, key: 'answered', status: 202, response: { ok: true, id: 'e1' } }]);
     await s.settled();
-    expect(await s.claim([{ tenantId, key: 'answered', requestHash: hash }])).toEqual([{ state: 'done', status: 202, response: { ok: true, id: 'e1' }, requestHash: hash }]);
+    expect(await s.claim([{ tenantId, key: 'answered', requestHash: hash }])).toEqual([
+      { state: 'done', status: 202, response: { ok: true, id: 'e1' }, requestHash: hash },
+    ]);
     expect(await s.claim([{ tenantId: randomUUID(), key: 'answered', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
   });
 
@@ -56,7 +59,10 @@ describe('IdempotencyStore', () => {
   it('frees a released key for a retry, and a claim whose lease ran out', async () => {
     const tenantId = randomUUID();
     const s = store(db, { leaseMs: 30_000 });
-    await s.claim([{ tenantId, key: 'released', requestHash: hash }, { tenantId, key: 'abandoned', requestHash: hash }]);
+    await s.claim([
+      { tenantId, key: 'released', requestHash: hash },
+      { tenantId, key: 'abandoned', requestHash: hash },
+    ]);
     await s.release([{ tenantId, key: 'released' }]);
     expect(await s.claim([{ tenantId, key: 'released', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
     expect(await s.claim([{ tenantId, key: 'abandoned', requestHash: hash }])).toEqual([{ state: 'in_flight' }]);
@@ -110,7 +116,13 @@ describe('IdempotencyStore', () => {
       claiming = s.claim([{ tenantId, key: 'theirs', requestHash: hash }]);
       await first;
       // Our statement has claimed `theirs` and waits to answer `ours`; claiming `theirs` there too closes the cycle.
-      while (((await tx.query(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)) as { n: number }[])[0]?.n === 0) {
+      while (
+        (
+          (await tx.query(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)) as {
+            n: number;
+          }[]
+        )[0]?.n === 0
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await tx.query(sql`insert into idempotency_keys (tenant_id, scope, key, request_hash, state, created_at, lease_until)
@@ -124,7 +136,10 @@ describe('IdempotencyStore', () => {
   it('lets a lingering answer ride in the next claim’s statement, and writes it when settling if none comes', async () => {
     const tenantId = randomUUID();
     const s = new IdempotencyStore(db, { scope: 'test', retentionMs: 72 * HOUR, now, answerLingerMs: 3_600_000 });
-    await s.claim([{ tenantId, key: 'rides', requestHash: hash }, { tenantId, key: 'waits', requestHash: hash }]);
+    await s.claim([
+      { tenantId, key: 'rides', requestHash: hash },
+      { tenantId, key: 'waits', requestHash: hash },
+    ]);
     const riding = s.complete([{ tenantId, key: 'rides', status: 202, response: { ok: true, id: 'r' } }]);
     expect(await s.claim([{ tenantId, key: 'carrier', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
     await riding;

@@ -62,7 +62,8 @@ interface Lingering {
 }
 
 const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
-const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0);
+const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) =>
+  identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0;
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEADLOCK_DETECTED = '40P01';
@@ -136,8 +137,21 @@ export class IdempotencyStore {
     });
     const results: (Claim | null)[] = operations.map(() => null);
     const place = (claims: readonly { at: number }[], found: readonly Claim[]) => claims.forEach(({ at }, i) => (results[at] = found[i] ?? null));
-    place(alongside, await this.claimAndAnswer(alongside.map((c) => c.request), answers));
-    if (after.length > 0) place(after, await this.claimAndAnswer(after.map((c) => c.request), []));
+    place(
+      alongside,
+      await this.claimAndAnswer(
+        alongside.map((c) => c.request),
+        answers,
+      ),
+    );
+    if (after.length > 0)
+      place(
+        after,
+        await this.claimAndAnswer(
+          after.map((c) => c.request),
+          [],
+        ),
+      );
     return results;
   }
 
@@ -197,7 +211,13 @@ export class IdempotencyStore {
           from idempotency_keys k
           join unnest(${others.map((r) => r.tenantId)}::uuid[], ${others.map((r) => r.key)}::text[]) as o (tenant_id, key) on k.tenant_id = o.tenant_id and k.key = o.key
          where k.scope = ${this.options.scope} and k.state = 'done'`)) as KeyRow[];
-      for (const row of rows) known.set(identity({ tenantId: row.tenant_id, key: row.key }), { state: 'done', status: row.status, response: row.response, requestHash: row.request_hash });
+      for (const row of rows)
+        known.set(identity({ tenantId: row.tenant_id, key: row.key }), {
+          state: 'done',
+          status: row.status,
+          response: row.response,
+          requestHash: row.request_hash,
+        });
     }
     const answered = new Set<string>();
     return requests.map((request) => {

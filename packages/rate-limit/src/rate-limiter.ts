@@ -139,7 +139,9 @@ export class RateLimiter {
 
   private async load(name: string, bucket: Bucket): Promise<void> {
     try {
-      const [row] = (await this.db.query(sql`select count from rate_limit_windows where bucket = ${name} and window_start = ${new Date(bucket.window)}`)) as { count: number }[];
+      const [row] = (await this.db.query(sql`select count from rate_limit_windows where bucket = ${name} and window_start = ${new Date(bucket.window)}`)) as {
+        count: number;
+      }[];
       bucket.shared = Math.max(bucket.shared, row?.count ?? 0);
     } catch (error) {
       // Decide from the local count; the next sync brings the shared total.

@@ -30,7 +30,9 @@ export function lockDataDir(dataDir: string): { release(): void } {
     }
     const holder = Number(readFileSync(file, 'utf8').trim());
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-      throw new Error(`another earshot process (pid ${holder}) is using ${dataDir}; stop it first, or set EARSHOT_DATA_DIR to another folder to run a second one`);
+      throw new Error(
+        `another earshot process (pid ${holder}) is using ${dataDir}; stop it first, or set EARSHOT_DATA_DIR to another folder to run a second one`,
+      );
     }
     rmSync(file, { force: true });
   }

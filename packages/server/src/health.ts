@@ -21,7 +21,9 @@ export class HealthChecks {
   /** Runs every check: 200 with each dependency, or 503 in the Error shape naming what is down. */
   async report(service: string): Promise<HealthReport> {
     const results = Object.fromEntries(await Promise.all([...this.checks].map(async ([name, check]) => [name, await timed(check)] as const)));
-    const down = Object.entries(results).filter(([, r]) => !r.connected).map(([name]) => name);
+    const down = Object.entries(results)
+      .filter(([, r]) => !r.connected)
+      .map(([name]) => name);
     const database = results.database ?? { connected: false, latencyMs: 0 };
     if (down.length === 0) return { status: 200, body: { ok: true, service, ...results, database } };
     return { status: 503, body: { ok: false, error: `degraded: ${down.join(', ')} unreachable`, code: 'UNAVAILABLE', service, ...results, database } };

@@ -82,7 +82,9 @@ function noRoute(request: FastifyRequest, methods: MethodsOf): ApiError {
   const path = request.url.split('?')[0] ?? '/';
   const allowed = methods(path);
   if (allowed.length === 0) return new ApiError('NOT_FOUND', `no route ${request.method} ${path}`);
-  return new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } });
+  return new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+    headers: { allow: allowed.join(', ') },
+  });
 }
 
 function toApiError(error: FastifyError | ApiError): ApiError {

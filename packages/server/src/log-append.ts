@@ -10,7 +10,10 @@ import type { EventLog, LogPosition, OutgoingRecord } from '@earshot/log';
 export async function appendWithin(log: EventLog, records: readonly OutgoingRecord[], timeoutMs: number): Promise<LogPosition[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('UNAVAILABLE', 'the event log did not acknowledge the append in time; nothing was accepted, retry later')), timeoutMs);
+    timer = setTimeout(
+      () => reject(new ApiError('UNAVAILABLE', 'the event log did not acknowledge the append in time; nothing was accepted, retry later')),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([

@@ -41,7 +41,9 @@ describe('module targets', () => {
     expect(events).toEqual(['start database', 'start log', 'start gateway', 'stop gateway', 'stop log', 'stop database']);
 
     events.length = 0;
-    await expect(startModules([module('database', []), module('log', []), module('gateway', [], true)])).rejects.toThrow('module gateway failed to start: boom');
+    await expect(startModules([module('database', []), module('log', []), module('gateway', [], true)])).rejects.toThrow(
+      'module gateway failed to start: boom',
+    );
     expect(events).toEqual(['start database', 'start log', 'stop log', 'stop database']);
   });
 });

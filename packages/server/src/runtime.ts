@@ -2,7 +2,17 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
-import { databaseHealth, DATABASE_MIGRATIONS, migrate, openDatabase, startPostgres, stopPostgres, TenantReads, type ConnectionPool, type MigrationSet } from '@earshot/db';
+import {
+  databaseHealth,
+  DATABASE_MIGRATIONS,
+  migrate,
+  openDatabase,
+  startPostgres,
+  stopPostgres,
+  TenantReads,
+  type ConnectionPool,
+  type MigrationSet,
+} from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
@@ -72,7 +82,13 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         const lock = config.DATABASE_URL ? undefined : lockDataDir(stateDir);
         let pool: ConnectionPool | undefined;
         try {
-          const url = config.DATABASE_URL ?? (await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT, portVariable: 'EARSHOT_EMBEDDED_POSTGRES_PORT' }, (line) => console.error(`[earshot] ${line}`))).url;
+          const url =
+            config.DATABASE_URL ??
+            (
+              await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT, portVariable: 'EARSHOT_EMBEDDED_POSTGRES_PORT' }, (line) =>
+                console.error(`[earshot] ${line}`),
+              )
+            ).url;
           pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
           await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
           databaseUrl = url;

@@ -6,7 +6,10 @@ import { sampleEvent } from '@earshot/events/samples';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
 import { alertingModule, ALERTING_MIGRATIONS, evaluateRules } from './index';
 
-interface Received { headers: IncomingHttpHeaders; body: string }
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 
 /** A tenant's webhook endpoint on loopback: answers 503 to the first `failFirst` requests, then 200. */
 function receiver(failFirst: number): Promise<{ server: Server; url: string; received: Received[] }> {
@@ -20,7 +23,9 @@ function receiver(failFirst: number): Promise<{ server: Server; url: string; rec
       response.end();
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/earshot`, received })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/earshot`, received })),
+  );
 }
 
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
@@ -38,10 +43,15 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
   let turn = 0;
 
   const turns = (totalMs: number, count: number, at: Date) =>
-    Array.from({ length: count }, () => sampleEvent('agent.response.generated', {
-      tenant: acme.id, idempotency_key: `turn-${turn++}`, occurred_at: at.toISOString(), received_at: at.toISOString(),
-      data: { turn_id: `t${turn}`, latency: { asr_ms: 150, llm_ms: totalMs - 400, tts_ms: 250, total_ms: totalMs } },
-    }));
+    Array.from({ length: count }, () =>
+      sampleEvent('agent.response.generated', {
+        tenant: acme.id,
+        idempotency_key: `turn-${turn++}`,
+        occurred_at: at.toISOString(),
+        received_at: at.toISOString(),
+        data: { turn_id: `t${turn}`, latency: { asr_ms: 150, llm_ms: totalMs - 400, tts_ms: 250, total_ms: totalMs } },
+      }),
+    );
 
   beforeAll(async () => {
     hook = await receiver(1);
@@ -51,9 +61,24 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
       modules: (runtime) => [alertingModule(runtime, { evaluationIntervalMs: 3_600_000, notificationBackoffMs: 20 })],
     });
     acme = await query.createTenant('Acme');
-    const put = await query.app.inject({ method: 'PUT', url: '/api/v1/alerts/webhook', payload: { url: hook.url }, headers: { authorization: `Bearer ${acme.apiKey}` } });
+    const put = await query.app.inject({
+      method: 'PUT',
+      url: '/api/v1/alerts/webhook',
+      payload: { url: hook.url },
+      headers: { authorization: `Bearer ${acme.apiKey}` },
+    });
     expect(put.statusCode).toBe(200);
-    const rule = await query.post('/alerts/rules', acme.apiKey, { id: 'p95-latency', name: 'p95 latency over 1.2 s', metric: 'latency.total_ms.p95', agentId: 'agent_support', comparison: 'gt', threshold: 1_200, windowMs: 300_000, forMs: 0, severity: 'critical' });
+    const rule = await query.post('/alerts/rules', acme.apiKey, {
+      id: 'p95-latency',
+      name: 'p95 latency over 1.2 s',
+      metric: 'latency.total_ms.p95',
+      agentId: 'agent_support',
+      comparison: 'gt',
+      threshold: 1_200,
+      windowMs: 300_000,
+      forMs: 0,
+      severity: 'critical',
+    });
     expect(rule.statusCode).toBe(201);
     await query.project([]);
   });
@@ -64,7 +89,9 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
 
   it('rules are listed, patched and validated', async () => {
     const listed = (await query.get('/alerts/rules', acme.apiKey)).json();
-    expect(listed.items).toEqual([expect.objectContaining({ id: 'p95-latency', metric: 'latency.total_ms.p95', threshold: 1_200, windowMs: 300_000, enabled: true })]);
+    expect(listed.items).toEqual([
+      expect.objectContaining({ id: 'p95-latency', metric: 'latency.total_ms.p95', threshold: 1_200, windowMs: 300_000, enabled: true }),
+    ]);
     expect((await query.post('/alerts/rules', acme.apiKey, { metric: 'latency.nope', comparison: 'gt', threshold: 1 })).statusCode).toBe(400);
     expect((await query.get('/alerts/rules/none', acme.apiKey)).statusCode).toBe(404);
   });
@@ -77,17 +104,35 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
     await query.project([]);
 
     const alerts = (await query.get('/alerts', acme.apiKey)).json().items;
-    expect(alerts).toEqual([expect.objectContaining({ ruleId: 'p95-latency', status: 'firing', comparison: 'gt', threshold: 1_200, severity: 'critical', agentId: 'agent_support' })]);
+    expect(alerts).toEqual([
+      expect.objectContaining({ ruleId: 'p95-latency', status: 'firing', comparison: 'gt', threshold: 1_200, severity: 'critical', agentId: 'agent_support' }),
+    ]);
     expect(alerts[0].value).toBeGreaterThan(1_200);
     const incidents = (await query.get('/incidents', acme.apiKey)).json().items;
-    expect(incidents).toEqual([expect.objectContaining({ id: `inc-${alerts[0].id}`, status: 'open', severity: 'critical', openedBy: 'alerting', affectedAgents: ['agent_support'] })]);
+    expect(incidents).toEqual([
+      expect.objectContaining({ id: `inc-${alerts[0].id}`, status: 'open', severity: 'critical', openedBy: 'alerting', affectedAgents: ['agent_support'] }),
+    ]);
 
     // The first attempt gets a 503; the retry is delivered. Both attempts are recorded.
-    const attempts = await until(async () => (await query.get('/alerts/notifications', acme.apiKey)).json().items as { status: string; attempt: number }[], (items) => items.some((i) => i.status === 'delivered'));
-    expect(attempts.map((a) => [a.attempt, a.status]).sort()).toEqual([[1, 'retrying'], [2, 'delivered']]);
+    const attempts = await until(
+      async () => (await query.get('/alerts/notifications', acme.apiKey)).json().items as { status: string; attempt: number }[],
+      (items) => items.some((i) => i.status === 'delivered'),
+    );
+    expect(attempts.map((a) => [a.attempt, a.status]).sort()).toEqual([
+      [1, 'retrying'],
+      [2, 'delivered'],
+    ]);
     const delivered = hook.received[1];
     if (!delivered) throw new Error('no delivery');
-    const check = verifySignature({ timestamp: String(delivered.headers['x-earshot-timestamp']), signature: String(delivered.headers['x-earshot-signature']), body: Buffer.from(delivered.body) }, [acme.webhookSecret], query.clock.now());
+    const check = verifySignature(
+      {
+        timestamp: String(delivered.headers['x-earshot-timestamp']),
+        signature: String(delivered.headers['x-earshot-signature']),
+        body: Buffer.from(delivered.body),
+      },
+      [acme.webhookSecret],
+      query.clock.now(),
+    );
     expect(check).toEqual({ ok: true });
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'alert.fired', data: { alert_id: alerts[0].id, rule_id: 'p95-latency' } });
 
@@ -105,7 +150,10 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
     const [incident] = (await query.get('/incidents', acme.apiKey)).json().items;
     expect(incident.status).toBe('resolved');
     expect(incident.notes.map((n: { note: string }) => n.note).join('\n')).toContain(`alert ${alert.id} resolved`);
-    await until(async () => hook.received.map((r) => JSON.parse(r.body).type as string), (types) => types.includes('alert.resolved'));
+    await until(
+      async () => hook.received.map((r) => JSON.parse(r.body).type as string),
+      (types) => types.includes('alert.resolved'),
+    );
   });
 
   it('pages the notification attempts as every list pages: by cursor or page number, none skipped or repeated', async () => {

@@ -29,13 +29,32 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
-      await runtime.http().register(async (api: FastifyInstance) => {
-        useZodContracts(api, runtime.config);
-        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
-        registerWebhookRoutes(api, db, runtime.now);
-      }, { prefix: '/api/v1' });
-      const notifier = await startNotifier({ db, log, config: runtime.config, now: runtime.now, attempts: options.notificationAttempts, backoffMs: options.notificationBackoffMs });
-      const evaluation = runEvery(interval, () => evaluateRules(db, log, runtime.now()), (error) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`));
+      await runtime.http().register(
+        async (api: FastifyInstance) => {
+          useZodContracts(api, runtime.config);
+          registerAuthHook(api, {
+            keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000),
+            adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
+            now: runtime.now,
+            environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
+          });
+          registerWebhookRoutes(api, db, runtime.now);
+        },
+        { prefix: '/api/v1' },
+      );
+      const notifier = await startNotifier({
+        db,
+        log,
+        config: runtime.config,
+        now: runtime.now,
+        attempts: options.notificationAttempts,
+        backoffMs: options.notificationBackoffMs,
+      });
+      const evaluation = runEvery(
+        interval,
+        () => evaluateRules(db, log, runtime.now()),
+        (error) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
       return {
         stop: async () => {
           await evaluation.stop();

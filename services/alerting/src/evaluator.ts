@@ -10,8 +10,23 @@ const ALERT_ID_NAMESPACE = '5f0b2d0e-7c1a-4b8e-9d3f-0a6c4e2b1d77';
 
 type Rule = Pick<AlertRule, 'id' | 'name' | 'metric' | 'agentId' | 'comparison' | 'threshold' | 'windowMs' | 'forMs' | 'severity'>;
 
-interface RuleRow { id: string; name: string | null; metric: string; agent_id: string | null; comparison: Rule['comparison']; threshold: number; window_ms: string; for_ms: string; severity: Rule['severity'] }
-interface StateRow { rule_id: string; breaching_since: Date | null; alert_id: string | null; incident_id: string | null }
+interface RuleRow {
+  id: string;
+  name: string | null;
+  metric: string;
+  agent_id: string | null;
+  comparison: Rule['comparison'];
+  threshold: number;
+  window_ms: string;
+  for_ms: string;
+  severity: Rule['severity'];
+}
+interface StateRow {
+  rule_id: string;
+  breaching_since: Date | null;
+  alert_id: string | null;
+  incident_id: string | null;
+}
 
 const INCIDENT_SEVERITY = { critical: 'critical', warning: 'high', info: 'low' } as const;
 
@@ -19,7 +34,13 @@ const INCIDENT_SEVERITY = { critical: 'critical', warning: 'high', info: 'low' }
 export async function ruleValue(tx: Queryable, rule: Rule, now: Date): Promise<number | null> {
   const definition = metricNamed(rule.metric);
   if (!definition) return null;
-  const [point] = await readSeries(tx, { source: definition.source, from: new Date(now.getTime() - rule.windowMs), to: now, intervalMs: rule.windowMs, agentId: rule.agentId ?? undefined });
+  const [point] = await readSeries(tx, {
+    source: definition.source,
+    from: new Date(now.getTime() - rule.windowMs),
+    to: now,
+    intervalMs: rule.windowMs,
+    agentId: rule.agentId ?? undefined,
+  });
   return point?.value ?? null;
 }
 
@@ -36,10 +57,31 @@ async function openIncident(tx: Queryable, id: string | null): Promise<boolean> 
 }
 
 /** One evaluation of one tenant's rules: the events to append and the states to keep. */
-async function evaluateTenant(tx: Queryable, tenantId: string, now: Date): Promise<{ events: TenantEvent<TenantEventType>[]; states: { ruleId: string; state: RuleState; value: number | null }[] }> {
-  const rules = ((await tx.query(sql`select id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity from alert_rules where not deleted and enabled`)) as RuleRow[])
-    .map((r): Rule => ({ id: r.id, name: r.name, metric: r.metric, agentId: r.agent_id, comparison: r.comparison, threshold: r.threshold, windowMs: Number(r.window_ms), forMs: Number(r.for_ms), severity: r.severity }));
-  const kept = new Map(((await tx.query(sql`select rule_id, breaching_since, alert_id, incident_id from alert_rule_states where tenant_id = ${tenantId}`)) as StateRow[]).map((s) => [s.rule_id, s]));
+async function evaluateTenant(
+  tx: Queryable,
+  tenantId: string,
+  now: Date,
+): Promise<{ events: TenantEvent<TenantEventType>[]; states: { ruleId: string; state: RuleState; value: number | null }[] }> {
+  const rules = (
+    (await tx.query(
+      sql`select id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity from alert_rules where not deleted and enabled`,
+    )) as RuleRow[]
+  ).map((r): Rule => ({
+    id: r.id,
+    name: r.name,
+    metric: r.metric,
+    agentId: r.agent_id,
+    comparison: r.comparison,
+    threshold: r.threshold,
+    windowMs: Number(r.window_ms),
+    forMs: Number(r.for_ms),
+    severity: r.severity,
+  }));
+  const kept = new Map(
+    ((await tx.query(sql`select rule_id, breaching_since, alert_id, incident_id from alert_rule_states where tenant_id = ${tenantId}`)) as StateRow[]).map(
+      (s) => [s.rule_id, s],
+    ),
+  );
   const events: TenantEvent<TenantEventType>[] = [];
   const states: { ruleId: string; state: RuleState; value: number | null }[] = [];
   for (const rule of rules) {
@@ -51,36 +93,97 @@ async function evaluateTenant(tx: Queryable, tenantId: string, now: Date): Promi
     if (decision.action === 'fire' && value !== null) {
       const alertId = uuidV5(`${tenantId}\n${rule.id}\n${decision.breachingSince.toISOString()}`, ALERT_ID_NAMESPACE);
       const message = describe(rule, value);
-      events.push({ type: 'alert.fired', key: `alert.fired:${alertId}`, subject: alertId, data: {
-        alert_id: alertId, rule_id: rule.id, rule_name: rule.name, metric: rule.metric, comparison: rule.comparison, threshold: rule.threshold, value,
-        window_ms: rule.windowMs, severity: rule.severity, agent_id: rule.agentId, message,
-      } });
+      events.push({
+        type: 'alert.fired',
+        key: `alert.fired:${alertId}`,
+        subject: alertId,
+        data: {
+          alert_id: alertId,
+          rule_id: rule.id,
+          rule_name: rule.name,
+          metric: rule.metric,
+          comparison: rule.comparison,
+          threshold: rule.threshold,
+          value,
+          window_ms: rule.windowMs,
+          severity: rule.severity,
+          agent_id: rule.agentId,
+          message,
+        },
+      });
       let incidentId = state.incidentId;
       if (await openIncident(tx, incidentId)) {
-        events.push({ type: 'incident.updated', key: `incident.note:${alertId}`, subject: incidentId ?? alertId, data: {
-          incident_id: incidentId ?? alertId, title: null, severity: null, status: null, description: null, note: `alert ${alertId} fired: ${message}`,
-          affected_agents: null, affected_calls: null, resolved_at: null, updated_by: 'alerting',
-        } });
+        events.push({
+          type: 'incident.updated',
+          key: `incident.note:${alertId}`,
+          subject: incidentId ?? alertId,
+          data: {
+            incident_id: incidentId ?? alertId,
+            title: null,
+            severity: null,
+            status: null,
+            description: null,
+            note: `alert ${alertId} fired: ${message}`,
+            affected_agents: null,
+            affected_calls: null,
+            resolved_at: null,
+            updated_by: 'alerting',
+          },
+        });
       } else {
         incidentId = `inc-${alertId}`;
-        events.push({ type: 'incident.created', key: `incident.created:${incidentId}`, subject: incidentId, data: {
-          incident_id: incidentId, title: `Alert: ${rule.name ?? rule.metric}`, severity: INCIDENT_SEVERITY[rule.severity ?? 'warning'], status: 'open',
-          description: `Opened by alert ${alertId} of rule ${rule.id}. ${message}`, affected_agents: rule.agentId ? [rule.agentId] : [], affected_calls: [],
-          started_at: decision.breachingSince.toISOString(), opened_by: 'alerting',
-        } });
+        events.push({
+          type: 'incident.created',
+          key: `incident.created:${incidentId}`,
+          subject: incidentId,
+          data: {
+            incident_id: incidentId,
+            title: `Alert: ${rule.name ?? rule.metric}`,
+            severity: INCIDENT_SEVERITY[rule.severity ?? 'warning'],
+            status: 'open',
+            description: `Opened by alert ${alertId} of rule ${rule.id}. ${message}`,
+            affected_agents: rule.agentId ? [rule.agentId] : [],
+            affected_calls: [],
+            started_at: decision.breachingSince.toISOString(),
+            opened_by: 'alerting',
+          },
+        });
       }
       next = { ...next, alertId, incidentId };
     }
     if (decision.action === 'resolve') {
-      events.push({ type: 'alert.resolved', key: `alert.resolved:${decision.alertId}`, subject: decision.alertId, data: {
-        alert_id: decision.alertId, rule_id: rule.id, metric: rule.metric, value, fired_at: null, resolution: 'recovered', resolved_by: 'alerting',
-      } });
+      events.push({
+        type: 'alert.resolved',
+        key: `alert.resolved:${decision.alertId}`,
+        subject: decision.alertId,
+        data: {
+          alert_id: decision.alertId,
+          rule_id: rule.id,
+          metric: rule.metric,
+          value,
+          fired_at: null,
+          resolution: 'recovered',
+          resolved_by: 'alerting',
+        },
+      });
       if (state.incidentId !== null && (await openIncident(tx, state.incidentId))) {
-        events.push({ type: 'incident.updated', key: `incident.resolved:${decision.alertId}`, subject: state.incidentId, data: {
-          incident_id: state.incidentId, title: null, severity: null, status: 'resolved', description: null,
-          note: `alert ${decision.alertId} resolved: ${rule.metric} = ${value ?? 'no data'} (threshold ${rule.threshold})`,
-          affected_agents: null, affected_calls: null, resolved_at: now.toISOString(), updated_by: 'alerting',
-        } });
+        events.push({
+          type: 'incident.updated',
+          key: `incident.resolved:${decision.alertId}`,
+          subject: state.incidentId,
+          data: {
+            incident_id: state.incidentId,
+            title: null,
+            severity: null,
+            status: 'resolved',
+            description: null,
+            note: `alert ${decision.alertId} resolved: ${rule.metric} = ${value ?? 'no data'} (threshold ${rule.threshold})`,
+            affected_agents: null,
+            affected_calls: null,
+            resolved_at: now.toISOString(),
+            updated_by: 'alerting',
+          },
+        });
       }
       next = { ...next, incidentId: null };
     }

@@ -59,7 +59,13 @@ export async function startNotifier(options: NotifierOptions): Promise<Running> 
           method: 'POST',
           body,
           signal: AbortSignal.timeout(timeoutMs),
-          headers: { 'content-type': 'application/json', 'x-earshot-timestamp': timestamp, 'x-earshot-signature': signBody(secret, timestamp, Buffer.from(body)), 'x-earshot-event': event.type, 'idempotency-key': event.idempotency_key },
+          headers: {
+            'content-type': 'application/json',
+            'x-earshot-timestamp': timestamp,
+            'x-earshot-signature': signBody(secret, timestamp, Buffer.from(body)),
+            'x-earshot-event': event.type,
+            'idempotency-key': event.idempotency_key,
+          },
         });
         httpStatus = response.status;
         await response.arrayBuffer().catch(() => undefined);
@@ -68,10 +74,12 @@ export async function startNotifier(options: NotifierOptions): Promise<Running> 
       }
       const delivered = httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
       const last = delivered || attempt === attempts || stopping;
-      await inTenant(options.db, tenantId, (tx) => tx.query(sql`
+      await inTenant(options.db, tenantId, (tx) =>
+        tx.query(sql`
         insert into alert_notifications (tenant_id, id, event_key, event_type, alert_id, attempt, url, status, http_status, error, duration_ms, at)
         values (${tenantId}, ${randomUUID()}, ${event.idempotency_key}, ${event.type}, ${alertId}, ${attempt}, ${hook.url},
-                ${delivered ? 'delivered' : last ? 'failed' : 'retrying'}, ${httpStatus}, ${error ?? (delivered ? null : `HTTP ${httpStatus}`)}, ${Date.now() - started}, ${options.now()})`));
+                ${delivered ? 'delivered' : last ? 'failed' : 'retrying'}, ${httpStatus}, ${error ?? (delivered ? null : `HTTP ${httpStatus}`)}, ${Date.now() - started}, ${options.now()})`),
+      );
       if (last) return;
       await sleep(backoffMs * 2 ** (attempt - 1));
     }

@@ -9,17 +9,19 @@ export interface RuleState {
 }
 
 export type Decision =
-  | { action: 'none'; state: RuleState }
-  | { action: 'fire'; state: RuleState; breachingSince: Date }
-  | { action: 'resolve'; state: RuleState; alertId: string };
+  { action: 'none'; state: RuleState } | { action: 'fire'; state: RuleState; breachingSince: Date } | { action: 'resolve'; state: RuleState; alertId: string };
 
 export function breaches(rule: Pick<AlertRule, 'comparison' | 'threshold'>, value: number | null): boolean {
   if (value === null) return false;
   switch (rule.comparison) {
-    case 'gt': return value > rule.threshold;
-    case 'gte': return value >= rule.threshold;
-    case 'lt': return value < rule.threshold;
-    case 'lte': return value <= rule.threshold;
+    case 'gt':
+      return value > rule.threshold;
+    case 'gte':
+      return value >= rule.threshold;
+    case 'lt':
+      return value < rule.threshold;
+    case 'lte':
+      return value <= rule.threshold;
     default: {
       const unknown: never = rule.comparison;
       throw new Error(`unknown comparison ${String(unknown)}`);

@@ -16,19 +16,33 @@ export interface TenantEvent<T extends TenantEventType> {
 
 export function storedEvent<T extends TenantEventType>(tenantId: string, at: Date, event: TenantEvent<T>): StoredEvent {
   return StoredEventSchema.parse({
-    type: event.type, version: CURRENT_EVENT_VERSION, idempotency_key: `alerting:${event.key}`, occurred_at: at.toISOString(), tenant: tenantId,
-    provider: ALERTING_PROVIDER, received_at: at.toISOString(), call: null, data: event.data,
+    type: event.type,
+    version: CURRENT_EVENT_VERSION,
+    idempotency_key: `alerting:${event.key}`,
+    occurred_at: at.toISOString(),
+    tenant: tenantId,
+    provider: ALERTING_PROVIDER,
+    received_at: at.toISOString(),
+    call: null,
+    data: event.data,
   });
 }
 
 export async function appendTenantEvents(log: EventLog, tenantId: string, at: Date, events: readonly TenantEvent<TenantEventType>[]): Promise<void> {
-  await log.append(events.map((e) => {
-    const stored = storedEvent(tenantId, at, e);
-    return {
-      topic: TOPICS.events,
-      key: `${tenantId}:${e.subject}`,
-      value: encodeEvent(stored),
-      headers: { type: stored.type, 'schema-fingerprint': schemaFingerprint(stored.type, stored.version), tenant: tenantId, 'idempotency-key': stored.idempotency_key },
-    };
-  }));
+  await log.append(
+    events.map((e) => {
+      const stored = storedEvent(tenantId, at, e);
+      return {
+        topic: TOPICS.events,
+        key: `${tenantId}:${e.subject}`,
+        value: encodeEvent(stored),
+        headers: {
+          type: stored.type,
+          'schema-fingerprint': schemaFingerprint(stored.type, stored.version),
+          tenant: tenantId,
+          'idempotency-key': stored.idempotency_key,
+        },
+      };
+    }),
+  );
 }

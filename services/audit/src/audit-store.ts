@@ -81,7 +81,14 @@ export async function storeAuditBatch(db: ConnectionPool, records: readonly LogR
     }
     await insertDeliveries(tx, deliveries);
     await upsertDeadLetters(tx, deadLetters);
-    await tx.query(sql`update audit_positions set next_offset = ${(BigInt(last.offset) + 1n).toString()}::bigint, updated_at = now() where topic = ${first.topic} and partition = ${first.partition}`);
-    return { skipped: records.length - fresh.length, deliveries: deliveries.length, deadLetters: deadLetters.length, undecodable: fresh.length - deliveries.length - deadLetters.length };
+    await tx.query(
+      sql`update audit_positions set next_offset = ${(BigInt(last.offset) + 1n).toString()}::bigint, updated_at = now() where topic = ${first.topic} and partition = ${first.partition}`,
+    );
+    return {
+      skipped: records.length - fresh.length,
+      deliveries: deliveries.length,
+      deadLetters: deadLetters.length,
+      undecodable: fresh.length - deliveries.length - deadLetters.length,
+    };
   });
 }

@@ -36,23 +36,44 @@ describe('audit service', () => {
   const admin = (method: 'GET' | 'POST', url: string, token = ADMIN_TOKEN) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` } });
   const ingest = (credentials: TenantCredentials, body: unknown) => {
     const payload = typeof body === 'string' ? body : JSON.stringify(body);
-    return app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload, headers: ingestHeaders({ body: payload, credentials, timestamp: clock.seconds() }) });
+    return app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/ingest',
+      payload,
+      headers: ingestHeaders({ body: payload, credentials, timestamp: clock.seconds() }),
+    });
   };
   const deliveryCount = async () => Number(((await db.query(sql`select count(*)::int as n from deliveries`)) as { n: number }[])[0]?.n);
-  const deadLetterRow = async (id: string) => ((await db.query(sql`select status, reason, replay_attempts from dead_letters where id = ${id}`)) as { status: string; reason: string; replay_attempts: number }[])[0];
+  const deadLetterRow = async (id: string) =>
+    (
+      (await db.query(sql`select status, reason, replay_attempts from dead_letters where id = ${id}`)) as {
+        status: string;
+        reason: string;
+        replay_attempts: number;
+      }[]
+    )[0];
 
   beforeAll(async () => {
     const database = await createTestDatabase('audit');
     drop = database.drop;
     const namespace = uniqueNamespace('audit');
-    const config = loadConfig({ DATABASE_URL: database.url, KAFKA_BROKERS: kafkaBrokers().join(','), EARSHOT_LOG_NAMESPACE: namespace, EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN, EARSHOT_MASTER_KEY: randomBytes(32).toString('base64') });
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: kafkaBrokers().join(','),
+      EARSHOT_LOG_NAMESPACE: namespace,
+      EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
+      EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
+    });
     const { runtime, modules } = createRuntime({ config, service: 'test-audit', migrations: [...GATEWAY_MIGRATIONS, ...AUDIT_MIGRATIONS], now: clock.now });
     running = await startModules(resolveTargets(['gateway', 'audit'], [...modules, gatewayModule(runtime), auditModule(runtime)]));
     app = runtime.http();
     await app.ready();
     db = openDatabase({ url: database.url, applicationName: 'test-audit-reader' });
     reader = await createKafkaLog({ brokers: kafkaBrokers(), clientId: 'test-audit-reader', namespace });
-    const create = async (name: string) => (await app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name } })).json<TenantCredentials>();
+    const create = async (name: string) =>
+      (
+        await app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name } })
+      ).json<TenantCredentials>();
     acme = await create('Acme');
     globex = await create('Globex');
   });
@@ -72,11 +93,16 @@ describe('audit service', () => {
 
     const all = (await admin('GET', '/api/v1/admin/deliveries')).json<{ items: { tenantId: string; status: string; httpStatus: number; event: string }[] }>();
     expect(all.items.map((d) => d.status).sort()).toEqual(['accepted', 'dead_lettered', 'duplicate']);
-    const mine = (await admin('GET', `/api/v1/admin/deliveries?tenantId=${acme.tenant.id}&outcome=duplicate`)).json<{ items: { tenantId: string; httpStatus: number; event: string }[] }>();
+    const mine = (await admin('GET', `/api/v1/admin/deliveries?tenantId=${acme.tenant.id}&outcome=duplicate`)).json<{
+      items: { tenantId: string; httpStatus: number; event: string }[];
+    }>();
     expect(mine.items).toEqual([expect.objectContaining({ tenantId: acme.tenant.id, httpStatus: 202, event: 'call.started' })]);
 
     const first = (await admin('GET', '/api/v1/admin/deliveries?limit=2')).json<{ items: { id: string }[]; nextCursor: string }>();
-    const second = (await admin('GET', `/api/v1/admin/deliveries?limit=2&cursor=${first.nextCursor}`)).json<{ items: { id: string }[]; nextCursor: string | null }>();
+    const second = (await admin('GET', `/api/v1/admin/deliveries?limit=2&cursor=${first.nextCursor}`)).json<{
+      items: { id: string }[];
+      nextCursor: string | null;
+    }>();
     expect(first.items).toHaveLength(2);
     expect(second).toMatchObject({ items: [expect.anything()], nextCursor: null });
     expect(new Set([...first.items, ...second.items].map((d) => d.id)).size).toBe(3);
@@ -84,7 +110,11 @@ describe('audit service', () => {
     expect((await admin('GET', '/api/v1/admin/deliveries', acme.apiKey)).json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
     const bad = await admin('GET', '/api/v1/admin/deliveries?limit=0&outcome=lost');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', fields: expect.arrayContaining([expect.objectContaining({ path: 'outcome' }), expect.objectContaining({ path: 'limit' })]) });
+    expect(bad.json()).toMatchObject({
+      ok: false,
+      code: 'VALIDATION_ERROR',
+      fields: expect.arrayContaining([expect.objectContaining({ path: 'outcome' }), expect.objectContaining({ path: 'limit' })]),
+    });
     expect((await admin('GET', '/api/v1/admin/deliveries?cursor=nonsense')).json()).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
@@ -98,7 +128,10 @@ describe('audit service', () => {
   it('replays a dead letter that fails again: it stays held under its id with the new reason', async () => {
     const answer = await ingest(globex, envelope('g-2', { call: { agent_id: 'x' } }));
     const deadLetterId = answer.json<{ deadLetterId: string }>().deadLetterId;
-    await eventually(() => deadLetterRow(deadLetterId), (row) => row !== undefined);
+    await eventually(
+      () => deadLetterRow(deadLetterId),
+      (row) => row !== undefined,
+    );
 
     const replay = await admin('POST', `/api/v1/admin/dead-letters/${deadLetterId}/replay`);
     expect(replay.statusCode).toBe(400);
@@ -106,9 +139,17 @@ describe('audit service', () => {
     expect(await deadLetterRow(deadLetterId)).toMatchObject({ status: 'held', replay_attempts: 1 });
     const copies = (await readTopic(reader, TOPICS.deadLetters)).map((r) => decodeDeadLetter(r.value)).filter((d) => d.id === deadLetterId);
     expect(copies).toHaveLength(2);
-    await eventually(() => db.query(sql`select count(*)::int as n from dead_letters where id = ${deadLetterId}`), (rows) => rows[0]?.n === 1);
-    const listed = (await admin('GET', `/api/v1/admin/dead-letters?tenantId=${globex.tenant.id}&status=held`)).json<{ items: { id: string; reason: string; body: string }[] }>();
-    expect(listed.items.find((d) => d.id === deadLetterId)).toMatchObject({ reason: expect.stringContaining('call.provider_call_id'), body: expect.stringContaining('"g-2"') });
+    await eventually(
+      () => db.query(sql`select count(*)::int as n from dead_letters where id = ${deadLetterId}`),
+      (rows) => rows[0]?.n === 1,
+    );
+    const listed = (await admin('GET', `/api/v1/admin/dead-letters?tenantId=${globex.tenant.id}&status=held`)).json<{
+      items: { id: string; reason: string; body: string }[];
+    }>();
+    expect(listed.items.find((d) => d.id === deadLetterId)).toMatchObject({
+      reason: expect.stringContaining('call.provider_call_id'),
+      body: expect.stringContaining('"g-2"'),
+    });
   });
 
   it('replays a dead letter whose cause is fixed: the event is appended once, the letter marked replayed', async () => {
@@ -119,10 +160,27 @@ describe('audit service', () => {
       {
         topic: TOPICS.deadLetters,
         key: acme.tenant.id,
-        value: encodeDeadLetter({ id, tenant: acme.tenant.id, provider: 'retell', received_at: clock.now().toISOString(), source: 'gateway', reason: 'a validation bug', fields: [], body: new Uint8Array(body), event_type: 'call.started', idempotency_key: 'fixed-1', topic: null, partition: null, offset: null }),
+        value: encodeDeadLetter({
+          id,
+          tenant: acme.tenant.id,
+          provider: 'retell',
+          received_at: clock.now().toISOString(),
+          source: 'gateway',
+          reason: 'a validation bug',
+          fields: [],
+          body: new Uint8Array(body),
+          event_type: 'call.started',
+          idempotency_key: 'fixed-1',
+          topic: null,
+          partition: null,
+          offset: null,
+        }),
       },
     ]);
-    await eventually(() => deadLetterRow(id), (row) => row !== undefined);
+    await eventually(
+      () => deadLetterRow(id),
+      (row) => row !== undefined,
+    );
     const before = (await readTopic(reader, TOPICS.events)).length;
 
     const replay = await admin('POST', `/api/v1/admin/dead-letters/${id}/replay`);

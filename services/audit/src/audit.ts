@@ -33,7 +33,12 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       await runtime.http().register(async (audit: FastifyInstance) => {
         // Admin routes only, so the key cache is never consulted; the hook needs one all the same.
         const keys = new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000);
-        registerAuthHook(audit, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
+        registerAuthHook(audit, {
+          keys,
+          adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
+          now: runtime.now,
+          environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
+        });
         registerDeliveryRoutes(audit, db);
         registerDeadLetterRoutes(audit, db, shared.intake, runtime.now);
         audit.addHook('onClose', () => shared.close());

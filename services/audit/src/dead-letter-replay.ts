@@ -30,10 +30,17 @@ const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
  */
 export async function replayDeadLetter(db: ConnectionPool, intake: Intake, letter: HeldDeadLetter, now: Date): Promise<ReplayAnswer> {
   if (letter.source !== 'gateway') {
-    throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} came from the ${letter.source}, not from ingest: re-run \`earshot replay\` once the projector is fixed`);
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `dead letter ${letter.id} came from the ${letter.source}, not from ingest: re-run \`earshot replay\` once the projector is fixed`,
+    );
   }
   if (!letter.tenant_id) throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} names no tenant to replay it for`);
-  const sender: Sender = { tenantId: letter.tenant_id, provider: letter.provider && PROVIDER_PATTERN.test(letter.provider) ? letter.provider : 'unknown', receivedAt: now };
+  const sender: Sender = {
+    tenantId: letter.tenant_id,
+    provider: letter.provider && PROVIDER_PATTERN.test(letter.provider) ? letter.provider : 'unknown',
+    receivedAt: now,
+  };
   const outcomes = await resubmit(intake, sender, letter);
   const busy = outcomes.find((o) => !o.result.ok && o.result.code === 'IDEMPOTENCY_CONFLICT');
   if (busy && !busy.result.ok) throw new ApiError('IDEMPOTENCY_CONFLICT', `${busy.result.error}; dead letter ${letter.id} is unchanged`);
@@ -49,7 +56,10 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
            replayed_event_ids = replayed_event_ids || ${accepted}::text[]
      where id = ${letter.id}`);
   if (failedAgain) {
-    throw new ApiError('VALIDATION_ERROR', `the replay failed again; dead letter ${letter.id} stays held: ${failedAgain.error}`, { fields: failedAgain.fields, deadLetterId: letter.id });
+    throw new ApiError('VALIDATION_ERROR', `the replay failed again; dead letter ${letter.id} stays held: ${failedAgain.error}`, {
+      fields: failedAgain.fields,
+      deadLetterId: letter.id,
+    });
   }
   return { ok: true, deadLetterId: letter.id, status: 'replayed', results: outcomes.map((o) => o.result) };
 }
@@ -65,6 +75,7 @@ async function resubmit(intake: Intake, sender: Sender, letter: HeldDeadLetter):
   const inputs: EnvelopeInput[] = Array.isArray(value)
     ? value.map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` }))
     : [{ value, raw: letter.body, deadLetterId: letter.id }];
-  if (inputs.length === 0) return [await intake.rejectBody(sender, letter.body, 'the batch is empty', [{ path: '(body)', message: 'the batch is empty' }], letter.id)];
+  if (inputs.length === 0)
+    return [await intake.rejectBody(sender, letter.body, 'the batch is empty', [{ path: '(body)', message: 'the batch is empty' }], letter.id)];
   return intake.accept(sender, inputs);
 }

@@ -19,7 +19,12 @@ export function decodeCursor(text: string | undefined): PageCursor | undefined {
 }
 
 /** The page and the cursor of the next one, from `limit + 1` rows. */
-export function pageOf<Row, Item>(rows: readonly Row[], limit: number, cursorOf: (row: Row) => PageCursor, itemOf: (row: Row) => Item): { items: Item[]; nextCursor: string | null } {
+export function pageOf<Row, Item>(
+  rows: readonly Row[],
+  limit: number,
+  cursorOf: (row: Row) => PageCursor,
+  itemOf: (row: Row) => Item,
+): { items: Item[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page.map(itemOf), nextCursor: rows.length > limit && last ? encodeCursor(cursorOf(last)) : null };

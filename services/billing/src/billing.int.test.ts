@@ -29,13 +29,21 @@ describe('billing: plans, usage and invoices against the log', () => {
   let acmeEvents: StoredEvent[];
 
   const putPlan = (tenantId: string, body: unknown, token = ADMIN) =>
-    query.app.inject({ method: 'PUT', url: `/api/v1/admin/tenants/${tenantId}/plan`, payload: body as Record<string, unknown>, headers: { authorization: `Bearer ${token}` } });
+    query.app.inject({
+      method: 'PUT',
+      url: `/api/v1/admin/tenants/${tenantId}/plan`,
+      payload: body as Record<string, unknown>,
+      headers: { authorization: `Bearer ${token}` },
+    });
   const close = (at: string) => closePeriods({ db: query.runtime.database(), log: query.runtime.log(), now: new Date(at), settleMs: 60_000 });
   const settle = () => waitUntilCaughtUp(query.runtime.database(), query.runtime.log());
   const setClock = (at: string) => query.clock.advance(Date.parse(at) - query.clock.now().getTime());
 
   beforeAll(async () => {
-    query = await startTestQuery('billing-service', { env: { EARSHOT_ADMIN_TOKEN: ADMIN }, modules: (runtime) => [billingModule(runtime, { closeIntervalMs: 3_600_000 }), gatewayModule(runtime)] });
+    query = await startTestQuery('billing-service', {
+      env: { EARSHOT_ADMIN_TOKEN: ADMIN },
+      modules: (runtime) => [billingModule(runtime, { closeIntervalMs: 3_600_000 }), gatewayModule(runtime)],
+    });
     acme = await query.createTenant('Acme');
     globex = await query.createTenant('Globex');
     expect((await putPlan(acme.id, GROWTH)).json()).toMatchObject({ ok: true, tenantId: acme.id, plan: { id: 'growth', currency: 'USD', period: 'month' } });
@@ -58,7 +66,13 @@ describe('billing: plans, usage and invoices against the log', () => {
     const huge = await putPlan(acme.id, { ...GROWTH, baseFeeCents: Number.MAX_SAFE_INTEGER });
     expect(huge.statusCode).toBe(400);
     expect(huge.json().error).toContain('baseFeeCents');
-    const twice = await putPlan(acme.id, { ...GROWTH, prices: [{ meter: 'calls', unitPriceCents: 1 }, { meter: 'calls', unitPriceCents: 2 }] });
+    const twice = await putPlan(acme.id, {
+      ...GROWTH,
+      prices: [
+        { meter: 'calls', unitPriceCents: 1 },
+        { meter: 'calls', unitPriceCents: 2 },
+      ],
+    });
     expect(twice.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
   });
 
@@ -94,9 +108,19 @@ describe('billing: plans, usage and invoices against the log', () => {
     const invoices = (await query.get('/billing/invoices', acme.apiKey)).json().items;
     expect(invoices).toHaveLength(1);
     const [invoice] = invoices;
-    expect(invoice).toMatchObject({ id: 'inv-2026-02', number: 1, status: 'issued', planId: 'growth', periodStart: '2026-02-01T00:00:00.000Z', periodEnd: '2026-03-01T00:00:00.000Z', baseFeeCents: 1_000 });
+    expect(invoice).toMatchObject({
+      id: 'inv-2026-02',
+      number: 1,
+      status: 'issued',
+      planId: 'growth',
+      periodStart: '2026-02-01T00:00:00.000Z',
+      periodEnd: '2026-03-01T00:00:00.000Z',
+      baseFeeCents: 1_000,
+    });
     const priced = usage.meters.filter((m: { meter: string }) => GROWTH.prices.some((p) => p.meter === m.meter));
-    expect(invoice.lines.map((l: { meter: string; amountCents: number }) => [l.meter, l.amountCents])).toEqual(GROWTH.prices.map((p) => [p.meter, priced.find((m: { meter: string }) => m.meter === p.meter).amountCents]));
+    expect(invoice.lines.map((l: { meter: string; amountCents: number }) => [l.meter, l.amountCents])).toEqual(
+      GROWTH.prices.map((p) => [p.meter, priced.find((m: { meter: string }) => m.meter === p.meter).amountCents]),
+    );
     const minutesCents = Math.ceil(invoice.lines[1].quantity) * 3;
     const eventsCents = Math.ceil((acmeEvents.length - 10) / 10) * 7;
     expect(invoice.lines.map((l: { amountCents: number }) => l.amountCents)).toEqual([50, minutesCents, eventsCents, 100]);
@@ -104,10 +128,15 @@ describe('billing: plans, usage and invoices against the log', () => {
     expect((await query.get('/billing/invoices', globex.apiKey)).json().items).toMatchObject([{ number: 1, planId: 'default', totalCents: 0 }]);
 
     // The next month, with no use: number 2, the base fee alone.
-    expect((await close('2026-04-01T00:02:00Z')).issued.map((e) => e.idempotency_key).sort()).toEqual([`invoice:${acme.id}:2026-03`, `invoice:${globex.id}:2026-03`].sort());
+    expect((await close('2026-04-01T00:02:00Z')).issued.map((e) => e.idempotency_key).sort()).toEqual(
+      [`invoice:${acme.id}:2026-03`, `invoice:${globex.id}:2026-03`].sort(),
+    );
     await settle();
     const both = (await query.get('/billing/invoices', acme.apiKey)).json();
-    expect(both.items.map((i: { number: number; totalCents: number }) => [i.number, i.totalCents])).toEqual([[2, 1_000], [1, invoice.totalCents]]);
+    expect(both.items.map((i: { number: number; totalCents: number }) => [i.number, i.totalCents])).toEqual([
+      [2, 1_000],
+      [1, invoice.totalCents],
+    ]);
 
     await rebuildReadModels({ db: query.runtime.database(), log: query.runtime.log(), from: 'earliest' });
     await settle();
@@ -120,10 +149,18 @@ describe('billing: plans, usage and invoices against the log', () => {
     const initech = await query.createTenant('Initech');
     const ingest = async (body: unknown) => {
       const raw = JSON.stringify(body);
-      const response = await query.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: raw, headers: ingestHeaders({ body: raw, credentials: initech, timestamp: query.clock.seconds() }) });
+      const response = await query.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks/ingest',
+        payload: raw,
+        headers: ingestHeaders({ body: raw, credentials: initech, timestamp: query.clock.seconds() }),
+      });
       expect(response.statusCode, response.body).toBeLessThan(300);
     };
-    await ingest([envelope('i-1', { call: { provider_call_id: 'i-call-1', agent_id: 'a' } }), envelope('i-2', { call: { provider_call_id: 'i-call-2', agent_id: 'a' } })]);
+    await ingest([
+      envelope('i-1', { call: { provider_call_id: 'i-call-1', agent_id: 'a' } }),
+      envelope('i-2', { call: { provider_call_id: 'i-call-2', agent_id: 'a' } }),
+    ]);
     await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
     await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
     await settle();

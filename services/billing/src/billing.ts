@@ -27,12 +27,24 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
-      await runtime.http().register(async (api: FastifyInstance) => {
-        useZodContracts(api, runtime.config);
-        registerAuthHook(api, { keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000), adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
-        registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
-      }, { prefix: '/api/v1' });
-      return runEvery(interval, () => closePeriods({ db, log, now: runtime.now(), settleMs }), (error) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`));
+      await runtime.http().register(
+        async (api: FastifyInstance) => {
+          useZodContracts(api, runtime.config);
+          registerAuthHook(api, {
+            keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000),
+            adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
+            now: runtime.now,
+            environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
+          });
+          registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
+        },
+        { prefix: '/api/v1' },
+      );
+      return runEvery(
+        interval,
+        () => closePeriods({ db, log, now: runtime.now(), settleMs }),
+        (error) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
     },
   };
 }

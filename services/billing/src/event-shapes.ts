@@ -26,11 +26,32 @@ const EventPriceSchema = z.object({
 });
 
 export function eventLines(lines: readonly InvoiceLine[]): z.infer<typeof EventLineSchema>[] {
-  return lines.map((l) => ({ meter: l.meter, description: l.description, quantity: l.quantity, included: l.included, billable: l.billable, unit_size: l.unitSize, unit_price_cents: l.unitPriceCents, amount_cents: l.amountCents }));
+  return lines.map((l) => ({
+    meter: l.meter,
+    description: l.description,
+    quantity: l.quantity,
+    included: l.included,
+    billable: l.billable,
+    unit_size: l.unitSize,
+    unit_price_cents: l.unitPriceCents,
+    amount_cents: l.amountCents,
+  }));
 }
 
 export function linesOfEvent(json: unknown): InvoiceLine[] {
-  return z.array(EventLineSchema).parse(json).map((l) => ({ meter: l.meter, description: l.description, quantity: l.quantity, included: l.included, billable: l.billable, unitSize: l.unit_size, unitPriceCents: l.unit_price_cents, amountCents: l.amount_cents }));
+  return z
+    .array(EventLineSchema)
+    .parse(json)
+    .map((l) => ({
+      meter: l.meter,
+      description: l.description,
+      quantity: l.quantity,
+      included: l.included,
+      billable: l.billable,
+      unitSize: l.unit_size,
+      unitPriceCents: l.unit_price_cents,
+      amountCents: l.amount_cents,
+    }));
 }
 
 export function planEventData(plan: PricePlan, changedBy: string | null): EventData<'billing.plan.changed'> {
@@ -51,6 +72,9 @@ export function planOfRow(row: { plan_id: string; currency: string; base_fee_cen
     currency: row.currency,
     baseFeeCents: Number(row.base_fee_cents),
     period: row.period,
-    prices: z.array(EventPriceSchema).parse(row.prices).map((p) => ({ meter: p.meter, included: p.included, unitSize: p.unit_size, unitPriceCents: p.unit_price_cents, limit: p.limit })),
+    prices: z
+      .array(EventPriceSchema)
+      .parse(row.prices)
+      .map((p) => ({ meter: p.meter, included: p.included, unitSize: p.unit_size, unitPriceCents: p.unit_price_cents, limit: p.limit })),
   });
 }

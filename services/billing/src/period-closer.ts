@@ -29,7 +29,11 @@ export interface CloseOptions {
  */
 export async function projectorCaughtUp(db: Queryable, log: EventLog): Promise<boolean> {
   const ends = [...(await log.ends(TOPICS.events)), ...(await log.ends(TOPICS.deliveries))];
-  const positions = (await db.query(sql`select topic, partition, next_offset::text as next_offset from projector_positions`)) as { topic: string; partition: number; next_offset: string }[];
+  const positions = (await db.query(sql`select topic, partition, next_offset::text as next_offset from projector_positions`)) as {
+    topic: string;
+    partition: number;
+    next_offset: string;
+  }[];
   const at = new Map(positions.map((p) => [`${p.topic}:${p.partition}`, BigInt(p.next_offset)]));
   return ends.every((e) => (at.get(`${e.topic}:${e.partition}`) ?? 0n) >= BigInt(e.end));
 }
@@ -37,7 +41,10 @@ export async function projectorCaughtUp(db: Queryable, log: EventLog): Promise<b
 /** The invoice of the tenant's oldest period not yet invoiced, once that period has ended and settled; null when none is due. */
 async function dueInvoice(tx: Queryable, tenantId: string, createdAt: Date, now: Date, settleMs: number): Promise<StoredEvent | null> {
   const plan = await readPlan(tx);
-  const [last] = (await tx.query(sql`select number::int as number, period_end from billing_invoices order by period_start desc limit 1`)) as { number: number; period_end: Date }[];
+  const [last] = (await tx.query(sql`select number::int as number, period_end from billing_invoices order by period_start desc limit 1`)) as {
+    number: number;
+    period_end: Date;
+  }[];
   const [first] = (await tx.query(sql`select min(day)::text as day from usage_meters`)) as { day: string | null }[];
   const firstUse = first?.day ? new Date(`${first.day}T00:00:00Z`) : createdAt;
   const period = periodAt(last ? last.period_end : new Date(Math.min(firstUse.getTime(), createdAt.getTime())), plan.period);
@@ -59,8 +66,15 @@ async function dueInvoice(tx: Queryable, tenantId: string, createdAt: Date, now:
     total_cents: priced.totalCents,
   };
   return StoredEventSchema.parse({
-    type: 'invoice.issued', version: CURRENT_EVENT_VERSION, idempotency_key: `invoice:${tenantId}:${name}`, occurred_at: now.toISOString(),
-    received_at: now.toISOString(), tenant: tenantId, provider: BILLING_PROVIDER, call: null, data,
+    type: 'invoice.issued',
+    version: CURRENT_EVENT_VERSION,
+    idempotency_key: `invoice:${tenantId}:${name}`,
+    occurred_at: now.toISOString(),
+    received_at: now.toISOString(),
+    tenant: tenantId,
+    provider: BILLING_PROVIDER,
+    call: null,
+    data,
   });
 }
 

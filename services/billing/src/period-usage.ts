@@ -17,7 +17,10 @@ export async function readQuantities(tx: Statements, period: BillingPeriod): Pro
            coalesce(sum(call_ms), 0)::float8 as call_ms, coalesce(sum(api_requests), 0)::float8 as api_requests,
            coalesce(sum(stored_bytes), 0)::float8 as stored_bytes
       from usage_meters
-     where day >= (${period.start}::timestamptz at time zone 'UTC')::date and day < (${period.end}::timestamptz at time zone 'UTC')::date`)) as Record<'events_ingested' | 'calls' | 'call_ms' | 'api_requests' | 'stored_bytes', number>[];
+     where day >= (${period.start}::timestamptz at time zone 'UTC')::date and day < (${period.end}::timestamptz at time zone 'UTC')::date`)) as Record<
+    'events_ingested' | 'calls' | 'call_ms' | 'api_requests' | 'stored_bytes',
+    number
+  >[];
   return {
     events_ingested: row?.events_ingested ?? 0,
     calls: row?.calls ?? 0,
@@ -38,7 +41,12 @@ export function usageReport(plan: PricePlan, period: BillingPeriod, quantities: 
   const meters = (Object.keys(quantities) as (keyof MeterQuantities)[]).map((meter) => {
     const line = priceLine(plan, meter, quantities[meter]);
     const projected = priceLine(plan, meter, quantities[meter] * scale);
-    return { ...line, limit: plan.prices.find((p) => p.meter === meter)?.limit ?? null, projectedQuantity: projected.quantity, projectedAmountCents: projected.amountCents };
+    return {
+      ...line,
+      limit: plan.prices.find((p) => p.meter === meter)?.limit ?? null,
+      projectedQuantity: projected.quantity,
+      projectedAmountCents: projected.amountCents,
+    };
   });
   return {
     start: period.start.toISOString(),

@@ -41,7 +41,16 @@ export function priceLine(plan: PricePlan, meter: Meter, quantity: number): Invo
   const unitSize = price?.unitSize ?? 1;
   const unitPriceCents = price?.unitPriceCents ?? 0;
   const billable = Math.max(0, quantity - included);
-  return { meter, description: METER_DESCRIPTIONS[meter], quantity: shown(quantity), included, billable: shown(billable), unitSize, unitPriceCents, amountCents: units(billable, unitSize) * unitPriceCents };
+  return {
+    meter,
+    description: METER_DESCRIPTIONS[meter],
+    quantity: shown(quantity),
+    included,
+    billable: shown(billable),
+    unitSize,
+    unitPriceCents,
+    amountCents: units(billable, unitSize) * unitPriceCents,
+  };
 }
 
 /** A period's usage priced by a plan: a line per meter the plan prices, the period's base fee, totals in cents. */

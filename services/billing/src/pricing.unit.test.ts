@@ -18,7 +18,11 @@ const none: MeterQuantities = { events_ingested: 0, calls: 0, call_minutes: 0, a
 describe('priceUsage', () => {
   it('charges each started unit beyond the included quantity, plus the base fee', () => {
     const priced = priceUsage(plan, { ...none, call_minutes: 100.5, events_ingested: 2_001, calls: 7, api_requests: 99 });
-    expect(priced.lines.map((l) => [l.meter, l.billable, l.amountCents])).toEqual([['call_minutes', 0.5, 3], ['events_ingested', 1_001, 20], ['calls', 7, 7]]);
+    expect(priced.lines.map((l) => [l.meter, l.billable, l.amountCents])).toEqual([
+      ['call_minutes', 0.5, 3],
+      ['events_ingested', 1_001, 20],
+      ['calls', 7, 7],
+    ]);
     expect(priced).toMatchObject({ subtotalCents: 30, baseFeeCents: 4_900, totalCents: 4_930 });
   });
 
@@ -28,7 +32,15 @@ describe('priceUsage', () => {
   });
 
   it('refuses a plan that prices a meter twice', () => {
-    expect(PricePlanSchema.safeParse({ id: 'x', prices: [{ meter: 'calls', unitPriceCents: 1 }, { meter: 'calls', unitPriceCents: 2 }] }).success).toBe(false);
+    expect(
+      PricePlanSchema.safeParse({
+        id: 'x',
+        prices: [
+          { meter: 'calls', unitPriceCents: 1 },
+          { meter: 'calls', unitPriceCents: 2 },
+        ],
+      }).success,
+    ).toBe(false);
   });
 });
 

@@ -40,7 +40,11 @@ export function developerModule(runtime: Runtime, overrides: DeveloperOptions = 
       limiter.start();
       const live = new LiveEvents(runtime.log(), report('a streamed event did not decode'));
       const policy: RoutePolicy = { auth: 'apiKey', scope: 'calls:read', rateLimits: [{ name: 'requests', per: 'key', limit: perMinute }] };
-      const stream = { heartbeatMs: runtime.config.EARSHOT_STREAM_HEARTBEAT_MS, maxBufferedBytes: runtime.config.EARSHOT_STREAM_BUFFER_BYTES, maxQueuedEvents: options.streamMaxQueuedEvents };
+      const stream = {
+        heartbeatMs: runtime.config.EARSHOT_STREAM_HEARTBEAT_MS,
+        maxBufferedBytes: runtime.config.EARSHOT_STREAM_BUFFER_BYTES,
+        maxQueuedEvents: options.streamMaxQueuedEvents,
+      };
 
       await runtime.http().register(async (app: FastifyInstance) => {
         await registerDescriptionRoutes(app);

@@ -18,7 +18,9 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
     const policy = request.routeOptions.config.policy;
     if (policy?.auth !== 'apiKey' || !request.caller) return;
     const tenant = request.caller.tenant.id;
-    const notes = request.deliveryNotes ?? [{ outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure }];
+    const notes = request.deliveryNotes ?? [
+      { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
+    ];
     const base = {
       time: request.arrivedAt.toISOString(),
       tenant,
@@ -27,17 +29,15 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
       duration_ms: Math.round(reply.elapsedTime),
     };
     recorder.record(
-      notes.map(
-        (note): Delivery => ({
-          ...base,
-          id: randomUUID(),
-          event_type: note.eventType,
-          idempotency_key: note.idempotencyKey,
-          outcome: note.outcome,
-          event_id: note.eventId,
-          reason: note.reason,
-        }),
-      ),
+      notes.map((note): Delivery => ({
+        ...base,
+        id: randomUUID(),
+        event_type: note.eventType,
+        idempotency_key: note.idempotencyKey,
+        outcome: note.outcome,
+        event_id: note.eventId,
+        reason: note.reason,
+      })),
     );
   });
 }

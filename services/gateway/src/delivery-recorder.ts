@@ -46,7 +46,12 @@ export class DeliveryRecorder {
 
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      this.pending.push({ topic: TOPICS.deliveries, key: delivery.tenant, value: encodeDelivery(delivery), headers: { tenant: delivery.tenant, outcome: delivery.outcome } });
+      this.pending.push({
+        topic: TOPICS.deliveries,
+        key: delivery.tenant,
+        value: encodeDelivery(delivery),
+        headers: { tenant: delivery.tenant, outcome: delivery.outcome },
+      });
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {
@@ -90,7 +95,8 @@ export class DeliveryRecorder {
           return;
         } catch (error) {
           this.pending = [...batch, ...this.pending];
-          if (!this.failing) this.report(`delivery audit: appending delivery records failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+          if (!this.failing)
+            this.report(`delivery audit: appending delivery records failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
           this.failing = true;
           if (this.closed) return;
           await new Promise((resolve) => setTimeout(resolve, this.retryMs));

@@ -56,7 +56,12 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const log = runtime.log();
       const box = new SecretBox(loadMasterKey(runtime.config));
       const report = (what: string) => (error: unknown) => console.error(`[gateway] ${what}: ${error instanceof Error ? error.message : String(error)}`);
-      const idempotency = new IdempotencyStore(db, { scope: INGEST_IDEMPOTENCY.scope, retentionMs: options.idempotencyRetentionMs, answerLingerMs: options.answerLingerMs, now: runtime.now });
+      const idempotency = new IdempotencyStore(db, {
+        scope: INGEST_IDEMPOTENCY.scope,
+        retentionMs: options.idempotencyRetentionMs,
+        answerLingerMs: options.answerLingerMs,
+        now: runtime.now,
+      });
       const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
       const recorder = new DeliveryRecorder(log);
       const intake = new Intake({ log, idempotency, appendTimeoutMs: options.appendTimeoutMs, duplicateWaitMs: options.duplicateWaitMs });
@@ -68,7 +73,12 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
         gateway.decorateRequest('failure', null);
         const keys = new ApiKeyCache(db, box, options.keyCacheMs);
         // In this order: who is calling, is the body theirs, may they.
-        registerAuthHook(gateway, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
+        registerAuthHook(gateway, {
+          keys,
+          adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
+          now: runtime.now,
+          environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
+        });
         registerSignatureHook(gateway, keys);
         registerRateLimitHook(gateway, limiter);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);

@@ -16,23 +16,40 @@ interface Fate {
 const jsonBodies = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
   fc
-    .record({ key: fc.string({ minLength: 1, maxLength: 40 }), field: fc.constantFrom('type', 'version', 'idempotency_key', 'occurred_at', 'call', 'data', 'extra'), value: fc.option(fc.jsonValue(), { nil: undefined }) })
+    .record({
+      key: fc.string({ minLength: 1, maxLength: 40 }),
+      field: fc.constantFrom('type', 'version', 'idempotency_key', 'occurred_at', 'call', 'data', 'extra'),
+      value: fc.option(fc.jsonValue(), { nil: undefined }),
+    })
     .map(({ key, field, value }) => {
       const fuzzed: Record<string, unknown> = envelope(`fuzz-${key}`);
       if (value === undefined) delete fuzzed[field];
       else fuzzed[field] = value;
       return JSON.stringify(fuzzed);
     }),
-  fc.array(fc.oneof(fc.jsonValue(), fc.string({ minLength: 1, maxLength: 20 }).map((key) => envelope(`fuzz-batch-${key}`))), { maxLength: 8 }).map((batch) => JSON.stringify(batch)),
+  fc
+    .array(
+      fc.oneof(
+        fc.jsonValue(),
+        fc.string({ minLength: 1, maxLength: 20 }).map((key) => envelope(`fuzz-batch-${key}`)),
+      ),
+      { maxLength: 8 },
+    )
+    .map((batch) => JSON.stringify(batch)),
 );
-const bodies = fc.oneof(jsonBodies, fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('latin1')));
+const bodies = fc.oneof(
+  jsonBodies,
+  fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+);
 
 describe('signed webhook routes under arbitrary bodies', () => {
   let gateway: TestGateway;
   let acme: TenantCredentials;
 
   beforeAll(async () => {
-    gateway = await startTestGateway('ingest-fuzz', { env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '100000', EARSHOT_INGEST_EVENTS_PER_MIN: '1000000', EARSHOT_KEY_REQUESTS_PER_MIN: '100000' } });
+    gateway = await startTestGateway('ingest-fuzz', {
+      env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '100000', EARSHOT_INGEST_EVENTS_PER_MIN: '1000000', EARSHOT_KEY_REQUESTS_PER_MIN: '100000' },
+    });
     acme = await gateway.createTenant('Acme');
   });
   afterAll(async () => gateway?.stop());
@@ -41,7 +58,12 @@ describe('signed webhook routes under arbitrary bodies', () => {
     const fates: Fate[] = [];
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
-        const response = await gateway.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: body, headers: ingestHeaders({ body, credentials: acme, timestamp: gateway.clock.seconds() }) });
+        const response = await gateway.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks/ingest',
+          payload: body,
+          headers: ingestHeaders({ body, credentials: acme, timestamp: gateway.clock.seconds() }),
+        });
         expect([202, 400]).toContain(response.statusCode);
         const answer = response.json<Record<string, unknown>>();
         if (response.statusCode === 400) {
@@ -52,7 +74,10 @@ describe('signed webhook routes under arbitrary bodies', () => {
           return;
         }
         const results = (Array.isArray(answer.results) ? answer.results : [answer]) as { ok: boolean; id?: string; deadLetterId?: string }[];
-        fates.push({ ids: results.flatMap((r) => (r.ok && r.id ? [r.id] : [])), deadLetterIds: results.flatMap((r) => (!r.ok && r.deadLetterId ? [r.deadLetterId] : [])) });
+        fates.push({
+          ids: results.flatMap((r) => (r.ok && r.id ? [r.id] : [])),
+          deadLetterIds: results.flatMap((r) => (!r.ok && r.deadLetterId ? [r.deadLetterId] : [])),
+        });
         for (const result of results) if (!result.ok) ErrorBodySchema.parse(result);
       }),
       { numRuns: 150, seed: 20261123 },
@@ -65,12 +90,21 @@ describe('signed webhook routes under arbitrary bodies', () => {
   });
 
   it('POST /webhooks/events answers every signed body 200, 400 or 409 in the Error shape, never a server error', async () => {
-    const flatEvent = fc.record({ type: fc.constantFrom(...PROVIDER_EVENT_TYPES), agent_id: fc.constant('support-agent'), provider_call_id: fc.string({ minLength: 1, maxLength: 20 }), latency_ms: fc.nat() });
+    const flatEvent = fc.record({
+      type: fc.constantFrom(...PROVIDER_EVENT_TYPES),
+      agent_id: fc.constant('support-agent'),
+      provider_call_id: fc.string({ minLength: 1, maxLength: 20 }),
+      latency_ms: fc.nat(),
+    });
     const flatBodies = fc.oneof(
       bodies,
       flatEvent.map((event) => JSON.stringify(event)),
       fc
-        .record({ event: flatEvent, field: fc.constantFrom('type', 'agent_id', 'provider_call_id', 'latency_ms'), value: fc.option(fc.jsonValue(), { nil: undefined }) })
+        .record({
+          event: flatEvent,
+          field: fc.constantFrom('type', 'agent_id', 'provider_call_id', 'latency_ms'),
+          value: fc.option(fc.jsonValue(), { nil: undefined }),
+        })
         .map(({ event, field, value }) => JSON.stringify({ ...event, [field]: value })),
     );
     // A few keys, so that some come again.
@@ -83,7 +117,13 @@ describe('signed webhook routes under arbitrary bodies', () => {
           method: 'POST',
           url: '/api/v1/webhooks/events',
           payload: body,
-          headers: { authorization: `Bearer ${acme.apiKey}`, 'content-type': 'application/json', 'x-timestamp': ts, 'x-signature': signBody(acme.webhookSecret, ts, Buffer.from(body)), ...(key ? { 'idempotency-key': key } : {}) },
+          headers: {
+            authorization: `Bearer ${acme.apiKey}`,
+            'content-type': 'application/json',
+            'x-timestamp': ts,
+            'x-signature': signBody(acme.webhookSecret, ts, Buffer.from(body)),
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
         });
         expect([200, 400, 409]).toContain(response.statusCode);
         if (response.statusCode !== 200) ErrorBodySchema.parse(response.json());

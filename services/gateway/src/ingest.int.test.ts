@@ -12,7 +12,9 @@ describe('POST /api/v1/webhooks/ingest', () => {
   let globex: TenantCredentials;
 
   beforeAll(async () => {
-    gateway = await startTestGateway('ingest', { env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '10000', EARSHOT_INGEST_EVENTS_PER_MIN: '100000', EARSHOT_KEY_REQUESTS_PER_MIN: '10000' } });
+    gateway = await startTestGateway('ingest', {
+      env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '10000', EARSHOT_INGEST_EVENTS_PER_MIN: '100000', EARSHOT_KEY_REQUESTS_PER_MIN: '10000' },
+    });
     acme = await gateway.createTenant('Acme');
     globex = await gateway.createTenant('Globex');
   });
@@ -23,7 +25,13 @@ describe('POST /api/v1/webhooks/ingest', () => {
       method: 'POST',
       url: URL,
       payload: body,
-      headers: ingestHeaders({ body, credentials: options.credentials ?? acme, timestamp: options.timestamp ?? gateway.clock.seconds(), signed: options.signed, provider: options.provider }),
+      headers: ingestHeaders({
+        body,
+        credentials: options.credentials ?? acme,
+        timestamp: options.timestamp ?? gateway.clock.seconds(),
+        signed: options.signed,
+        provider: options.provider,
+      }),
     });
 
   it('appends a valid envelope, Avro-encoded with its receipt, and answers 202 with its id', async () => {
@@ -38,7 +46,13 @@ describe('POST /api/v1/webhooks/ingest', () => {
     expect(record?.headers).toMatchObject({ type: 'call.started', tenant: acme.tenant.id, 'idempotency-key': 'accept-1' });
     expect(record?.headers['schema-fingerprint']).toMatch(/^[0-9a-f]{16}$/);
     const stored = decodeEvent(record?.value ?? Buffer.alloc(0));
-    expect(stored).toMatchObject({ type: 'call.started', tenant: acme.tenant.id, provider: 'vapi', received_at: gateway.clock.now().toISOString(), idempotency_key: 'accept-1' });
+    expect(stored).toMatchObject({
+      type: 'call.started',
+      tenant: acme.tenant.id,
+      provider: 'vapi',
+      received_at: gateway.clock.now().toISOString(),
+      idempotency_key: 'accept-1',
+    });
   });
 
   it('refuses a body with one byte changed after signing (401) and appends nothing', async () => {
@@ -78,7 +92,10 @@ describe('POST /api/v1/webhooks/ingest', () => {
     const { 'x-earshot-signature': _dropped, ...unsigned } = headers;
     expect((await gateway.app.inject({ method: 'POST', url: URL, payload: body, headers: unsigned })).statusCode).toBe(401);
     const { authorization: _none, ...anonymous } = headers;
-    expect((await gateway.app.inject({ method: 'POST', url: URL, payload: body, headers: anonymous })).json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
+    expect((await gateway.app.inject({ method: 'POST', url: URL, payload: body, headers: anonymous })).json()).toMatchObject({
+      ok: false,
+      code: 'UNAUTHORIZED',
+    });
     const badChecksum = `${acme.apiKey.slice(0, -1)}${acme.apiKey.endsWith('A') ? 'B' : 'A'}`;
     const response = await gateway.app.inject({ method: 'POST', url: URL, payload: body, headers: { ...headers, authorization: `Bearer ${badChecksum}` } });
     expect(response.statusCode).toBe(401);

@@ -1,6 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError, fieldIssues, IncomingEventSchema, receiveEvent, type DeadLetter, type DeliveryOutcome, type FieldIssue, type IncomingEvent } from '@earshot/contracts';
+import {
+  ApiError,
+  fieldIssues,
+  IncomingEventSchema,
+  receiveEvent,
+  type DeadLetter,
+  type DeliveryOutcome,
+  type FieldIssue,
+  type IncomingEvent,
+} from '@earshot/contracts';
 import { encodeDeadLetter, eventId, eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
@@ -106,7 +115,13 @@ export class Intake {
   }
 
   /** A body that holds no envelope at all (not JSON, not an object, too many): dead-lettered whole. */
-  async rejectBody(sender: Sender, raw: Buffer, reason: string, fields: FieldIssue[], deadLetterId?: string): Promise<EnvelopeOutcome & { result: DeadLettered }> {
+  async rejectBody(
+    sender: Sender,
+    raw: Buffer,
+    reason: string,
+    fields: FieldIssue[],
+    deadLetterId?: string,
+  ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
     await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
     return dead.outcome;
@@ -132,14 +147,25 @@ export class Intake {
     try {
       await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
     } catch (error) {
-      await this.options.idempotency.release(keys).catch((releaseError: unknown) => console.error(`[gateway] releasing idempotency keys failed (they free themselves when their lease ends): ${String(releaseError)}`));
+      await this.options.idempotency
+        .release(keys)
+        .catch((releaseError: unknown) =>
+          console.error(`[gateway] releasing idempotency keys failed (they free themselves when their lease ends): ${String(releaseError)}`),
+        );
       throw error;
     }
     for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
-    const answers = events.map(({ candidate }) => ({ tenantId: sender.tenantId, key: candidate.event.idempotency_key, status: ACCEPTED_STATUS, response: accepted(candidate.id, false) }));
+    const answers = events.map(({ candidate }) => ({
+      tenantId: sender.tenantId,
+      key: candidate.event.idempotency_key,
+      status: ACCEPTED_STATUS,
+      response: accepted(candidate.id, false),
+    }));
     // Not awaited: the events are stored, so the sender need not wait for the answer to be. A copy arriving
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
-    void this.options.idempotency.complete(answers).catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
+    void this.options.idempotency
+      .complete(answers)
+      .catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
     const appended = new Set(events.map((e) => e.candidate.event.idempotency_key));
     const given = keys.filter((k) => !appended.has(k.key));
@@ -190,7 +216,12 @@ export class Intake {
       offset: null,
     };
     return {
-      record: { topic: TOPICS.deadLetters, key: sender.tenantId, value: encodeDeadLetter(deadLetter), headers: { tenant: sender.tenantId, 'dead-letter-id': deadLetter.id } },
+      record: {
+        topic: TOPICS.deadLetters,
+        key: sender.tenantId,
+        value: encodeDeadLetter(deadLetter),
+        headers: { tenant: sender.tenantId, 'dead-letter-id': deadLetter.id },
+      },
       outcome: {
         status: 400,
         result: { ok: false, code: 'VALIDATION_ERROR', error: reason, fields, deadLetterId: deadLetter.id },

@@ -30,7 +30,12 @@ describe('ingest while Kafka is down', () => {
 
   const send = (key: string) => {
     const body = JSON.stringify(envelope(key));
-    return gateway.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: body, headers: ingestHeaders({ body, credentials: acme, timestamp: gateway.clock.seconds() }) });
+    return gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/ingest',
+      payload: body,
+      headers: ingestHeaders({ body, credentials: acme, timestamp: gateway.clock.seconds() }),
+    });
   };
 
   it('answers 503 with Kafka stopped, acknowledging nothing, and accepts again by itself once Kafka is back', async () => {

@@ -30,7 +30,10 @@ export function registerSignatureHook(app: FastifyInstance, keys: ApiKeyCache): 
       case 'stale':
         throw new ApiError('UNAUTHORIZED', `${timestampHeader} is outside the allowed window of ±${SIGNATURE_WINDOW_SECONDS} s of server time`);
       case 'mismatch':
-        throw new ApiError('UNAUTHORIZED', `${signatureHeader} does not match the body: sign timestamp + "." + the raw body with the webhook secret (HMAC-SHA256, lowercase hex)`);
+        throw new ApiError(
+          'UNAUTHORIZED',
+          `${signatureHeader} does not match the body: sign timestamp + "." + the raw body with the webhook secret (HMAC-SHA256, lowercase hex)`,
+        );
       default: {
         const unknown: never = check.reason;
         throw new Error(`unknown signature check ${String(unknown)}`);

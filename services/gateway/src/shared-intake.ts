@@ -18,8 +18,16 @@ export interface SharedIntake {
  * POST /webhooks/ingest, without HTTP, signatures or rate limits. The audit
  * service re-submits dead letters through it.
  */
-export function openIntake(deps: { db: ConnectionPool; log: EventLog; now: () => Date }, options: { appendTimeoutMs?: number; duplicateWaitMs?: number } = {}): SharedIntake {
+export function openIntake(
+  deps: { db: ConnectionPool; log: EventLog; now: () => Date },
+  options: { appendTimeoutMs?: number; duplicateWaitMs?: number } = {},
+): SharedIntake {
   const idempotency = new IdempotencyStore(deps.db, { ...INGEST_IDEMPOTENCY, now: deps.now });
-  const intake = new Intake({ log: deps.log, idempotency, appendTimeoutMs: options.appendTimeoutMs ?? 5_000, duplicateWaitMs: options.duplicateWaitMs ?? 10_000 });
+  const intake = new Intake({
+    log: deps.log,
+    idempotency,
+    appendTimeoutMs: options.appendTimeoutMs ?? 5_000,
+    duplicateWaitMs: options.duplicateWaitMs ?? 10_000,
+  });
   return { intake, close: () => idempotency.settled() };
 }

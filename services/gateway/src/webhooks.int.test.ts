@@ -18,7 +18,11 @@ describe('webhook events, limits, rotation and the delivery audit', () => {
   });
   afterAll(async () => gateway?.stop());
 
-  const flatEvent = (credentials: TenantCredentials, key: string | undefined, body = JSON.stringify({ type: 'call.completed', agent_id: 'support-agent', provider_call_id: 'call_42', latency_ms: 840 })) => {
+  const flatEvent = (
+    credentials: TenantCredentials,
+    key: string | undefined,
+    body = JSON.stringify({ type: 'call.completed', agent_id: 'support-agent', provider_call_id: 'call_42', latency_ms: 840 }),
+  ) => {
     const ts = String(gateway.clock.seconds());
     return gateway.app.inject({
       method: 'POST',
@@ -35,12 +39,22 @@ describe('webhook events, limits, rotation and the delivery audit', () => {
   };
 
   it('creates tenants only for the operator token', async () => {
-    const refused = await gateway.app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: 'Bearer not-the-admin-token' }, payload: { name: 'x' } });
+    const refused = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      headers: { authorization: 'Bearer not-the-admin-token' },
+      payload: { name: 'x' },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
     expect(acme.apiKey).toMatch(/^ear_live_[0-9A-Za-z]{38}$/);
     expect(acme.webhookSecret).toMatch(/^whsec_/);
-    const invalid = await gateway.app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${'test-admin-token-0123456789'}` }, payload: { name: '' } });
+    const invalid = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      headers: { authorization: `Bearer ${'test-admin-token-0123456789'}` },
+      payload: { name: '' },
+    });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().fields[0].path).toBe('name');
   });
@@ -64,7 +78,12 @@ describe('webhook events, limits, rotation and the delivery audit', () => {
       const fresh = await rotateWebhookSecret(db, box, acme.tenant.id, overlapUntil);
       const sendWith = (secret: string, key: string) => {
         const body = JSON.stringify(envelope(key));
-        return gateway.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: body, headers: ingestHeaders({ body, credentials: { apiKey: acme.apiKey, webhookSecret: secret }, timestamp: gateway.clock.seconds() }) });
+        return gateway.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks/ingest',
+          payload: body,
+          headers: ingestHeaders({ body, credentials: { apiKey: acme.apiKey, webhookSecret: secret }, timestamp: gateway.clock.seconds() }),
+        });
       };
       expect((await sendWith(acme.webhookSecret, 'rotation-old')).statusCode).toBe(202);
       expect((await sendWith(fresh, 'rotation-new')).statusCode).toBe(202);
@@ -97,10 +116,12 @@ describe('webhook events, limits, rotation and the delivery audit', () => {
 
   it('records every delivery: accepted, duplicate, rejected, dead-lettered and rate-limited', async () => {
     const outcomes = new Map<string, number>();
-    await expect.poll(async () => {
-      for (const d of await deliveries(gateway)) outcomes.set(`${d.outcome}:${d.http_status}`, d.duration_ms);
-      return [...outcomes.keys()].sort();
-    }).toEqual(expect.arrayContaining(['accepted:200', 'accepted:202', 'duplicate:409', 'rate_limited:429', 'rejected:401']));
+    await expect
+      .poll(async () => {
+        for (const d of await deliveries(gateway)) outcomes.set(`${d.outcome}:${d.http_status}`, d.duration_ms);
+        return [...outcomes.keys()].sort();
+      })
+      .toEqual(expect.arrayContaining(['accepted:200', 'accepted:202', 'duplicate:409', 'rate_limited:429', 'rejected:401']));
     const body = JSON.stringify({ type: 'call.completed', agent_id: 'a' });
     const dead = await flatEvent(acme, 'dead-1', body);
     expect(dead.statusCode).toBe(400);

@@ -31,11 +31,25 @@ describe('API keys through the HTTP API', () => {
   const calls = (token: string, from?: string, headers?: Record<string, string>) => keys.call({ method: 'GET', path: '/calls', token, from, headers });
 
   it('creates a key, shows it once, and lists and gets its record without it', async () => {
-    const { key, secret } = await issued({ name: 'ci', scopes: ['calls:read', 'keys:read'], workspace: 'voice-lab', ipAllowlist: ['203.0.113.0/24', '2001:db8::1'] });
+    const { key, secret } = await issued({
+      name: 'ci',
+      scopes: ['calls:read', 'keys:read'],
+      workspace: 'voice-lab',
+      ipAllowlist: ['203.0.113.0/24', '2001:db8::1'],
+    });
     expect(secret).toMatch(/^ear_live_/);
     expect(key).toMatchObject({
-      name: 'ci', prefix: secret.slice(0, 15), scopes: ['calls:read', 'keys:read'], environment: 'production', ipAllowlist: ['203.0.113.0/24', '2001:db8::1/128'],
-      lastUsedAt: null, usage24h: 0, status: 'active', workspace: 'voice-lab', expiresAt: null, createdBy: { kind: 'apiKey' },
+      name: 'ci',
+      prefix: secret.slice(0, 15),
+      scopes: ['calls:read', 'keys:read'],
+      environment: 'production',
+      ipAllowlist: ['203.0.113.0/24', '2001:db8::1/128'],
+      lastUsedAt: null,
+      usage24h: 0,
+      status: 'active',
+      workspace: 'voice-lab',
+      expiresAt: null,
+      createdBy: { kind: 'apiKey' },
     });
     const got = await keys.call({ method: 'GET', path: `/keys/${key.id}`, token: acme.apiKey });
     expect(got.statusCode).toBe(200);
@@ -50,14 +64,23 @@ describe('API keys through the HTTP API', () => {
       await issued({ name, scopes: ['calls:read'], workspace: 'paging' });
       keys.clock.advance(1);
     }
-    const first = (await keys.call({ method: 'GET', path: '/keys?workspace=paging&limit=2', token: acme.apiKey })).json<{ items: ApiKeyRecord[]; nextCursor: string }>();
+    const first = (await keys.call({ method: 'GET', path: '/keys?workspace=paging&limit=2', token: acme.apiKey })).json<{
+      items: ApiKeyRecord[];
+      nextCursor: string;
+    }>();
     expect(first.items.map((k) => k.name)).toEqual(['p3', 'p2']);
-    const second = (await keys.call({ method: 'GET', path: `/keys?workspace=paging&limit=2&cursor=${first.nextCursor}`, token: acme.apiKey })).json<{ items: ApiKeyRecord[]; nextCursor: null }>();
+    const second = (await keys.call({ method: 'GET', path: `/keys?workspace=paging&limit=2&cursor=${first.nextCursor}`, token: acme.apiKey })).json<{
+      items: ApiKeyRecord[];
+      nextCursor: null;
+    }>();
     expect(second.items.map((k) => k.name)).toEqual(['p1']);
     expect(second.nextCursor).toBeNull();
     const paged = (await keys.call({ method: 'GET', path: '/keys?workspace=paging&limit=2&page=2', token: acme.apiKey })).json();
     expect(paged).toMatchObject({ page: 2, nextPage: null, items: [{ name: 'p1' }] });
-    expect((await keys.call({ method: 'GET', path: '/keys?cursor=nonsense', token: acme.apiKey })).json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'query.cursor' }] });
+    expect((await keys.call({ method: 'GET', path: '/keys?cursor=nonsense', token: acme.apiKey })).json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fields: [{ path: 'query.cursor' }],
+    });
   });
 
   it('refuses a live key for staging, and gives test keys to staging', async () => {
@@ -71,7 +94,12 @@ describe('API keys through the HTTP API', () => {
   });
 
   it('answers bad input with the Error shape naming the field', async () => {
-    for (const body of [{ scopes: ['calls:read'] }, { name: 'x', scopes: ['calls:launch'] }, { name: 'x', scopes: ['calls:read'], ipAllowlist: ['10.0.0.0/33'] }, { name: 'x', scopes: ['calls:read'], extra: 1 }]) {
+    for (const body of [
+      { scopes: ['calls:read'] },
+      { name: 'x', scopes: ['calls:launch'] },
+      { name: 'x', scopes: ['calls:read'], ipAllowlist: ['10.0.0.0/33'] },
+      { name: 'x', scopes: ['calls:read'], extra: 1 },
+    ]) {
       const response = await create(body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
@@ -79,7 +107,9 @@ describe('API keys through the HTTP API', () => {
     const past = await create({ name: 'x', scopes: ['calls:read'], expiresAt: new Date(keys.clock.now().getTime() - 1).toISOString() });
     expect(past.json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'body.expiresAt' }] });
     expect((await keys.call({ method: 'GET', path: '/keys/not-a-uuid', token: acme.apiKey })).statusCode).toBe(400);
-    expect((await keys.call({ method: 'GET', path: '/keys/00000000-0000-4000-8000-000000000000', token: acme.apiKey })).json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await keys.call({ method: 'GET', path: '/keys/00000000-0000-4000-8000-000000000000', token: acme.apiKey })).json()).toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('needs keys:write to manage keys and keys:read to read them, and grants no scope the creator lacks', async () => {
@@ -111,7 +141,9 @@ describe('API keys through the HTTP API', () => {
     expect(after.statusCode).toBe(401);
     expect(after.json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key was rotated and its overlap has ended: use the new key' });
     expect((await calls(fresh.secret)).statusCode).toBe(200);
-    expect((await keys.call({ method: 'GET', path: `/keys/${key.id}`, token: acme.apiKey })).json()).toMatchObject({ key: { status: 'active', previousSecretValidUntil: null } });
+    expect((await keys.call({ method: 'GET', path: `/keys/${key.id}`, token: acme.apiKey })).json()).toMatchObject({
+      key: { status: 'active', previousSecretValidUntil: null },
+    });
   });
 
   it('refuses a revoked key at once, and a revoked key cannot be rotated', async () => {
@@ -120,7 +152,9 @@ describe('API keys through the HTTP API', () => {
     const revoked = await keys.call({ method: 'POST', path: `/keys/${key.id}/revoke`, token: acme.apiKey });
     expect(revoked.json()).toMatchObject({ ok: true, key: { status: 'revoked', revokedAt: keys.clock.now().toISOString() } });
     expect((await calls(secret)).json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key has been revoked' });
-    expect((await keys.call({ method: 'POST', path: `/keys/${key.id}/rotate`, token: acme.apiKey, body: {} })).json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((await keys.call({ method: 'POST', path: `/keys/${key.id}/rotate`, token: acme.apiKey, body: {} })).json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
   });
 
   it('refuses an expired key', async () => {
@@ -164,7 +198,12 @@ describe('API keys through the HTTP API', () => {
     shown.push(webhookSecret);
     const ingest = async (secret: string, id: string) => {
       const body = JSON.stringify(envelope(id));
-      return keys.app.inject({ method: 'POST', url: '/api/v1/webhooks/ingest', payload: body, headers: ingestHeaders({ body, credentials: { ...acme, webhookSecret: secret }, timestamp: keys.clock.seconds() }) });
+      return keys.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks/ingest',
+        payload: body,
+        headers: ingestHeaders({ body, credentials: { ...acme, webhookSecret: secret }, timestamp: keys.clock.seconds() }),
+      });
     };
     expect((await ingest(acme.webhookSecret, 'old-during')).statusCode).toBeLessThan(300);
     expect((await ingest(webhookSecret, 'new-during')).statusCode).toBeLessThan(300);

@@ -32,7 +32,11 @@ export function keysModule(runtime: Runtime, overrides: KeysOptions = {}): Modul
       const { config } = runtime;
       const report = (what: string) => (error: unknown) => console.error(`[keys] ${what}: ${error instanceof Error ? error.message : String(error)}`);
       const box = new SecretBox(loadMasterKey(config));
-      const keys = new ApiKeyCache(db, box, options.keyCacheMs, { changeCheckMs: options.changeCheckMs, usageFlushMs: options.usageFlushMs, onError: report('usage flush failed') });
+      const keys = new ApiKeyCache(db, box, options.keyCacheMs, {
+        changeCheckMs: options.changeCheckMs,
+        usageFlushMs: options.usageFlushMs,
+        onError: report('usage flush failed'),
+      });
       const limiter = new RateLimiter(db, { now: runtime.now, syncIntervalMs: options.rateLimitSyncMs, onError: report('rate-limit sync failed') });
       limiter.start();
 

@@ -19,14 +19,23 @@ describe('the operator’s tenants, and refusals that hold in every process', ()
   it('lists tenants to the operator only, oldest first, with their active keys', async () => {
     const listed = await keys.call({ method: 'GET', path: '/admin/tenants', token: ADMIN_TOKEN });
     expect(listed.statusCode).toBe(200);
-    expect(listed.json()).toMatchObject({ ok: true, nextCursor: null, items: [{ id: acme.tenant.id, name: 'Acme', status: 'active', activeKeys: 1, suspendedAt: null }, { id: globex.tenant.id }] });
+    expect(listed.json()).toMatchObject({
+      ok: true,
+      nextCursor: null,
+      items: [{ id: acme.tenant.id, name: 'Acme', status: 'active', activeKeys: 1, suspendedAt: null }, { id: globex.tenant.id }],
+    });
     const paged = await keys.call({ method: 'GET', path: '/admin/tenants?limit=1', token: ADMIN_TOKEN });
     const next = paged.json<{ nextCursor: string }>().nextCursor;
-    expect((await keys.call({ method: 'GET', path: `/admin/tenants?limit=1&cursor=${next}`, token: ADMIN_TOKEN })).json()).toMatchObject({ items: [{ id: globex.tenant.id }], nextCursor: null });
+    expect((await keys.call({ method: 'GET', path: `/admin/tenants?limit=1&cursor=${next}`, token: ADMIN_TOKEN })).json()).toMatchObject({
+      items: [{ id: globex.tenant.id }],
+      nextCursor: null,
+    });
     const asTenant = await keys.call({ method: 'GET', path: '/admin/tenants', token: acme.apiKey });
     expect(asTenant.statusCode).toBe(401);
     expect(asTenant.json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
-    expect((await keys.call({ method: 'GET', path: '/admin/tenants/00000000-0000-4000-8000-000000000000', token: ADMIN_TOKEN })).json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await keys.call({ method: 'GET', path: '/admin/tenants/00000000-0000-4000-8000-000000000000', token: ADMIN_TOKEN })).json()).toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('suspends a tenant, whose keys are then refused (403) in this process and another, and resumes it', async () => {
@@ -40,7 +49,9 @@ describe('the operator’s tenants, and refusals that hold in every process', ()
     expect((await keyList()).statusCode).toBe(403);
     expect((await calls(globex.apiKey)).statusCode).toBe(200);
     keys.clock.advance(1_000);
-    expect((await keys.call({ method: 'POST', path: `/admin/tenants/${acme.tenant.id}/resume`, token: ADMIN_TOKEN })).json()).toMatchObject({ tenant: { status: 'active', suspendedAt: null } });
+    expect((await keys.call({ method: 'POST', path: `/admin/tenants/${acme.tenant.id}/resume`, token: ADMIN_TOKEN })).json()).toMatchObject({
+      tenant: { status: 'active', suspendedAt: null },
+    });
     expect((await calls(acme.apiKey)).statusCode).toBe(200);
     const audit = (await keys.call({ method: 'GET', path: '/audit', token: acme.apiKey })).json<{ items: { action: string; actor: { kind: string } }[] }>();
     expect(audit.items.filter((e) => e.actor.kind === 'operator').map((e) => e.action)).toEqual(['tenant.resumed', 'tenant.suspended']);
@@ -51,7 +62,12 @@ describe('the operator’s tenants, and refusals that hold in every process', ()
     const refused = await keys.call({ method: 'GET', path: '/keys', token: globex.apiKey }, staging.app);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'FORBIDDEN', error: 'this deployment accepts staging keys only; this is a production key' });
-    const created = await keys.call({ method: 'POST', path: '/keys', token: globex.apiKey, body: { name: 'stage', scopes: ['keys:read'], environment: 'staging' } });
+    const created = await keys.call({
+      method: 'POST',
+      path: '/keys',
+      token: globex.apiKey,
+      body: { name: 'stage', scopes: ['keys:read'], environment: 'staging' },
+    });
     const { secret } = created.json<{ secret: string }>();
     expect((await keys.call({ method: 'GET', path: '/keys', token: secret }, staging.app)).statusCode).toBe(200);
   });
@@ -77,7 +93,9 @@ describe('the operator’s tenants, and refusals that hold in every process', ()
     expect(deleted.json<{ rowsDeleted: number }>().rowsDeleted).toBeGreaterThan(3);
     expect((await calls(globex.apiKey)).json()).toMatchObject({ code: 'UNAUTHORIZED', error: 'the API key is not known' });
     for (const table of ['api_keys', 'audit_entries']) {
-      const [row] = (await keys.db.query(keys.sql`select count(*)::int as n from ${keys.sql.ident(table)} where tenant_id = ${globex.tenant.id}`)) as { n: number }[];
+      const [row] = (await keys.db.query(keys.sql`select count(*)::int as n from ${keys.sql.ident(table)} where tenant_id = ${globex.tenant.id}`)) as {
+        n: number;
+      }[];
       expect(row?.n, table).toBe(0);
     }
     expect((await keys.call({ method: 'DELETE', path: `/admin/tenants/${globex.tenant.id}`, token: ADMIN_TOKEN })).statusCode).toBe(404);

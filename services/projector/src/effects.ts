@@ -5,9 +5,7 @@ import type { CounterProjection, DocumentProjection, Projection, RegisterProject
 import { deliveryUsage, usageMeters } from './read-models/usage-meters/usage-meters.projection';
 
 /** What one event does to one read model, worked out before any database is touched. */
-export type Effect =
-  | { projection: DocumentProjection<unknown>; key: Row; facts: unknown }
-  | { projection: RegisterProjection | CounterProjection; row: Row };
+export type Effect = { projection: DocumentProjection<unknown>; key: Row; facts: unknown } | { projection: RegisterProjection | CounterProjection; row: Row };
 
 /** An event reduced to its tenant, its identity for deduplication, and its effects. */
 export interface Derived {
@@ -38,5 +36,9 @@ export function deriveEvent(projected: ProjectedEvent): Derived {
 
 /** Deliveries count as API requests in the usage meters; their ids are namespaced apart from event keys. */
 export function deriveDelivery(projected: ProjectedDelivery): Derived {
-  return { tenantId: projected.tenantId, dedupeKey: `delivery:${projected.delivery.id}`, effects: [{ projection: usageMeters, row: deliveryUsage(projected) }] };
+  return {
+    tenantId: projected.tenantId,
+    dedupeKey: `delivery:${projected.delivery.id}`,
+    effects: [{ projection: usageMeters, row: deliveryUsage(projected) }],
+  };
 }

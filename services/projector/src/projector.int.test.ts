@@ -42,9 +42,13 @@ describe('projector on the real broker and Postgres', () => {
       expect(call.latency_total_ms).toBeGreaterThan(0);
       expect(await tx.query(sql`select count(*)::int as n from turns where call_id = ${callId}`)).toEqual([{ n: 30 }]);
       expect(await tx.query(sql`select count(*)::int as n from transcripts where call_id = ${callId} and is_final`)).toEqual([{ n: 60 }]);
-      expect(await tx.query(sql`select count(*)::int as n from traces where call_id = ${callId} and kind = 'tool_call' and status = 'completed'`)).toEqual([{ n: 6 }]);
+      expect(await tx.query(sql`select count(*)::int as n from traces where call_id = ${callId} and kind = 'tool_call' and status = 'completed'`)).toEqual([
+        { n: 6 },
+      ]);
       expect(await tx.query(sql`select count(*)::int as n from outcomes`)).toEqual([{ n: 1 }]);
-      const [turns] = await tx.query(sql`select sum(count)::int as n, earshot_sketch_quantile(earshot_sketch_union(sketch), 0.5) as p50 from metric_rollups where metric = 'turn.latency.total_ms'`);
+      const [turns] = await tx.query(
+        sql`select sum(count)::int as n, earshot_sketch_quantile(earshot_sketch_union(sketch), 0.5) as p50 from metric_rollups where metric = 'turn.latency.total_ms'`,
+      );
       expect(turns.n).toBe(30);
       const totals = (await tx.query(sql`select total_ms from turns order by total_ms`)).map((r: { total_ms: number }) => r.total_ms);
       // The sketch's p50 is the value of rank 0.5 * (n - 1), within 1%.
@@ -60,7 +64,12 @@ describe('projector on the real broker and Postgres', () => {
     const [first, , next] = callScript({ tenant, providerCallId: 'call-poison', turns: 1 });
     if (!first || !next) throw new Error('script too short');
     // Postgres cannot store a NUL character in text or jsonb: the database refuses this event on every try.
-    const unstorable = sampleEvent('transcript.final', { tenant, idempotency_key: 'nul-text', call: { provider_call_id: 'call-poison', agent_id: 'agent_support' }, data: { text: 'bad \u0000 byte' } });
+    const unstorable = sampleEvent('transcript.final', {
+      tenant,
+      idempotency_key: 'nul-text',
+      call: { provider_call_id: 'call-poison', agent_id: 'agent_support' },
+      data: { text: 'bad \u0000 byte' },
+    });
     await log.append([{ topic: TOPICS.events, key: `${tenant}:call-poison`, value: Buffer.from('not an avro message'), headers: { tenant } }]);
     await appendEvents(log, [first, unstorable, next]);
     const projector = await startProjector({ db, log, onRetry: () => undefined });
@@ -84,14 +93,41 @@ describe('projector on the real broker and Postgres', () => {
   it('shows a tenant only its own rows in every table, and a transaction with no tenant nothing', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     // Every tenant read model gets rows of both tenants: the calls' tables from the scripts, the operations tables from their events.
-    const operations = (tenant: string) => (['incident.created', 'deployment.recorded', 'alert.fired', 'alert.rule.changed', 'invoice.issued', 'billing.plan.changed'] as const).map((type) => sampleEvent(type, { tenant }));
-    await appendEvents(log, [...callScript({ tenant: a, providerCallId: 'call-a', turns: 2, outcome: true }), ...callScript({ tenant: b, providerCallId: 'call-b', turns: 2, outcome: true }), ...operations(a), ...operations(b)]);
+    const operations = (tenant: string) =>
+      (['incident.created', 'deployment.recorded', 'alert.fired', 'alert.rule.changed', 'invoice.issued', 'billing.plan.changed'] as const).map((type) =>
+        sampleEvent(type, { tenant }),
+      );
+    await appendEvents(log, [
+      ...callScript({ tenant: a, providerCallId: 'call-a', turns: 2, outcome: true }),
+      ...callScript({ tenant: b, providerCallId: 'call-b', turns: 2, outcome: true }),
+      ...operations(a),
+      ...operations(b),
+    ]);
     const projector = await startProjector({ db, log });
     await waitUntilCaughtUp(db, log);
     await projector.stop();
 
-    const tables: string[] = (await db.query(sql`select tablename from pg_tables where schemaname = 'public' and rowsecurity`)).map((r: { tablename: string }) => r.tablename);
-    expect(tables).toEqual(expect.arrayContaining(['calls', 'turns', 'transcripts', 'traces', 'outcomes', 'incidents', 'deployments', 'alerts', 'alert_rules', 'billing_invoices', 'billing_plans', 'metric_rollups', 'usage_meters', 'applied_events']));
+    const tables: string[] = (await db.query(sql`select tablename from pg_tables where schemaname = 'public' and rowsecurity`)).map(
+      (r: { tablename: string }) => r.tablename,
+    );
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'calls',
+        'turns',
+        'transcripts',
+        'traces',
+        'outcomes',
+        'incidents',
+        'deployments',
+        'alerts',
+        'alert_rules',
+        'billing_invoices',
+        'billing_plans',
+        'metric_rollups',
+        'usage_meters',
+        'applied_events',
+      ]),
+    );
     for (const table of tables) {
       const seenByA: { tenant_id: string }[] = await inTenant(db, a, (tx) => tx.query(sql`select tenant_id from ${sql.ident(table)}`));
       // The query service's folder fills the metric folds; the projector alone leaves them empty.
@@ -103,7 +139,9 @@ describe('projector on the real broker and Postgres', () => {
       });
       expect(unscoped, table).toEqual([]);
     }
-    const forced: { relname: string }[] = await db.query(sql`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and relrowsecurity and not relforcerowsecurity`);
+    const forced: { relname: string }[] = await db.query(
+      sql`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and relrowsecurity and not relforcerowsecurity`,
+    );
     expect(forced).toEqual([]);
     await expect(
       db.tx(async (tx) => {

@@ -59,7 +59,14 @@ describe('a projector killed at random points', () => {
   it('ends, after restarts, with exactly the rows of a run without kills', async () => {
     const calls = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, i) => from + i).flatMap((n) =>
-        callScript({ tenant: tenants[n % 2] ?? '', providerCallId: `call-${n}`, turns: 12, ending: n % 3 === 0 ? 'transferred' : 'completed', outcome: true, startMs: Date.parse('2026-01-08T09:30:00Z') + n * 7_000 }),
+        callScript({
+          tenant: tenants[n % 2] ?? '',
+          providerCallId: `call-${n}`,
+          turns: 12,
+          ending: n % 3 === 0 ? 'transferred' : 'completed',
+          outcome: true,
+          startMs: Date.parse('2026-01-08T09:30:00Z') + n * 7_000,
+        }),
       );
     const unfinished: boolean[] = [];
     await appendEvents(log, calls(0, 40));

@@ -16,8 +16,17 @@ describe('paging a list', () => {
   });
 
   it('gives the next cursor from the last row kept, and page numbers when paged by number', () => {
-    const rows = [{ at: '2026-02-01T09:00:00.000Z', id: 'a' }, { at: '2026-02-01T08:30:00.000Z', id: 'b' }, { at: '2026-02-01T08:10:00.000Z', id: 'c' }];
-    const page = pageOf(rows, pagingOf({ cursor, page: 1, limit: 2 }, kinds), (r) => ({ v: r.at, id: r.id }), (r) => r.id);
+    const rows = [
+      { at: '2026-02-01T09:00:00.000Z', id: 'a' },
+      { at: '2026-02-01T08:30:00.000Z', id: 'b' },
+      { at: '2026-02-01T08:10:00.000Z', id: 'c' },
+    ];
+    const page = pageOf(
+      rows,
+      pagingOf({ cursor, page: 1, limit: 2 }, kinds),
+      (r) => ({ v: r.at, id: r.id }),
+      (r) => r.id,
+    );
     expect(page).toEqual({ ok: true, items: ['a', 'b'], nextCursor: encodeCursor({ v: '2026-02-01T08:30:00.000Z', id: 'b' }, kinds), page: 1, nextPage: 2 });
   });
 

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_SCOPES } from './route-scopes';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
 
-const GET_ROUTES = ['/realtime', '/metrics?name=calls.total', '/calls', '/outcomes', '/incidents', '/alerts', '/deployments', '/usage', '/billing/invoices', '/audit'];
+const GET_ROUTES = [
+  '/realtime',
+  '/metrics?name=calls.total',
+  '/calls',
+  '/outcomes',
+  '/incidents',
+  '/alerts',
+  '/deployments',
+  '/usage',
+  '/billing/invoices',
+  '/audit',
+];
 
 describe('query service access: keys, scopes, addresses and limits', () => {
   let query: TestQuery;
@@ -17,7 +28,12 @@ describe('query service access: keys, scopes, addresses and limits', () => {
   it('serves /health without a key, naming the database and the log', async () => {
     const response = await query.app.inject({ method: 'GET', url: '/api/v1/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ ok: true, service: 'earshot', database: { connected: true, latencyMs: expect.any(Number) }, log: { connected: true } });
+    expect(response.json()).toMatchObject({
+      ok: true,
+      service: 'earshot',
+      database: { connected: true, latencyMs: expect.any(Number) },
+      log: { connected: true },
+    });
   });
 
   it('answers 401 UNAUTHORIZED on every other route without a key, with a malformed, unknown, revoked or expired key, each saying why', async () => {
@@ -45,7 +61,12 @@ describe('query service access: keys, scopes, addresses and limits', () => {
       const key = await query.createKey(acme.id, { scopes: others });
       const [method = 'GET', path = '/'] = route.split(' ');
       const url = `/api/v1${path.replace(':id', '00000000-0000-0000-0000-000000000000')}${path === '/metrics' ? '?name=calls.total' : ''}`;
-      const response = await query.app.inject({ method: method as 'GET' | 'POST', url, headers: { authorization: `Bearer ${key}` }, payload: method === 'POST' ? {} : undefined });
+      const response = await query.app.inject({
+        method: method as 'GET' | 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}` },
+        payload: method === 'POST' ? {} : undefined,
+      });
       expect(response.statusCode, route).toBe(403);
       expect(response.json(), route).toMatchObject({ ok: false, code: 'FORBIDDEN', error: `the API key lacks the ${scope} scope` });
     }

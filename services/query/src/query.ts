@@ -76,7 +76,12 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
       await runtime.http().register(
         async (api: FastifyInstance) => {
           useZodContracts(api, runtime.config);
-          registerAuthHook(api, { keys, adminToken: runtime.config.EARSHOT_ADMIN_TOKEN, now: runtime.now, environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS });
+          registerAuthHook(api, {
+            keys,
+            adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
+            now: runtime.now,
+            environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
+          });
           registerRateLimitHook(api, limiter);
           api.addHook('onClose', async () => {
             await limiter.stop();

@@ -60,11 +60,17 @@ export class TenantWrites {
     const id = write.id ?? (key === undefined ? randomUUID() : uuidV5(`${tenantId}\n${route}\n${key}`, WRITE_ID_NAMESPACE));
     if (key === undefined) return { status: 201, body: await this.append(request, write, id, `api:${write.type}:${randomUUID()}`), replayed: false };
 
-    const requestHash = createHash('sha256').update(route).update('\n').update(JSON.stringify(request.body ?? null)).digest();
+    const requestHash = createHash('sha256')
+      .update(route)
+      .update('\n')
+      .update(JSON.stringify(request.body ?? null))
+      .digest();
     const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]);
-    if (!claim || claim.state === 'in_flight') throw new ApiError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed; retry later`);
+    if (!claim || claim.state === 'in_flight')
+      throw new ApiError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed; retry later`);
     if (claim.state === 'done') {
-      if (!claim.requestHash.equals(requestHash)) throw new ApiError('IDEMPOTENCY_MISMATCH', `Idempotency-Key ${key} was used with another request; use a new key for a new write`);
+      if (!claim.requestHash.equals(requestHash))
+        throw new ApiError('IDEMPOTENCY_MISMATCH', `Idempotency-Key ${key} was used with another request; use a new key for a new write`);
       return { status: claim.status, body: claim.response as AcceptedWrite, replayed: true };
     }
     try {
@@ -94,11 +100,7 @@ export class TenantWrites {
       call: null,
       data: write.data(id),
     });
-    const [position] = await appendWithin(
-      this.options.log,
-      [{ topic: TOPICS.events, ...eventMessage(event, id) }],
-      this.options.appendTimeoutMs,
-    );
+    const [position] = await appendWithin(this.options.log, [{ topic: TOPICS.events, ...eventMessage(event, id) }], this.options.appendTimeoutMs);
     if (position) await untilApplied(this.options.db, position, this.options.appendTimeoutMs);
     await recordAudit(this.options.db, {
       tenantId,
@@ -134,6 +136,9 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   const key = Array.isArray(value) ? value[0] : value;
   if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > 255) throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters', { fields: [{ path: 'Idempotency-Key', message: '1 to 255 characters' }] });
+  if (key.length === 0 || key.length > 255)
+    throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters', {
+      fields: [{ path: 'Idempotency-Key', message: '1 to 255 characters' }],
+    });
   return key;
 }

@@ -23,7 +23,14 @@ export const demoCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({
       args,
-      options: { calls: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, secret: { type: 'string' } },
+      options: {
+        calls: { type: 'string' },
+        rate: { type: 'string' },
+        seed: { type: 'string' },
+        url: { type: 'string' },
+        key: { type: 'string' },
+        secret: { type: 'string' },
+      },
       strict: true,
     });
     const config = loadConfig();
@@ -32,7 +39,8 @@ export const demoCommand: CommandRunner = {
     const seed = Math.round(positive('seed', values.seed, Date.now() % 2 ** 31));
     if ((values.key === undefined) !== (values.secret === undefined)) throw new Error('--key and --secret go together');
     const kept = values.key === undefined ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
-    if (values.key === undefined && !kept) throw new Error(`no ${demoFile(config.EARSHOT_DATA_DIR)}: start the server here first (npm start), or pass --url, --key and --secret`);
+    if (values.key === undefined && !kept)
+      throw new Error(`no ${demoFile(config.EARSHOT_DATA_DIR)}: start the server here first (npm start), or pass --url, --key and --secret`);
     const target: DemoTarget = {
       url: values.url ?? localOrigin(config),
       apiKey: values.key ?? kept?.apiKey ?? '',
@@ -54,7 +62,9 @@ export const demoCommand: CommandRunner = {
     if (live) process.stdout.write('\n');
     const fates = new Map<string, number>();
     for (const call of traffic.calls) fates.set(call.fate, (fates.get(call.fate) ?? 0) + 1);
-    console.log(`Done in ${summary.seconds} s: ${summary.envelopes} envelopes in ${summary.requests} requests; ${summary.accepted} accepted, ${summary.duplicates} duplicates answered as such, ${summary.deadLettered} dead-lettered, ${summary.rateLimited} rate-limited answers waited out`);
+    console.log(
+      `Done in ${summary.seconds} s: ${summary.envelopes} envelopes in ${summary.requests} requests; ${summary.accepted} accepted, ${summary.duplicates} duplicates answered as such, ${summary.deadLettered} dead-lettered, ${summary.rateLimited} rate-limited answers waited out`,
+    );
     console.log(`Calls: ${[...fates].map(([fate, n]) => `${n} ${fate.replace(/_/g, ' ')}`).join(', ')}`);
     console.log(`Outcomes: ${summary.outcomes.recorded} recorded (${summary.outcomes.via})`);
     console.log(`See them: GET ${target.url}/api/v1/calls (Authorization: Bearer <the key>)`);

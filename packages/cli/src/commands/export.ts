@@ -18,7 +18,13 @@ export const exportCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({
       args,
-      options: { topic: { type: 'string', default: 'earshot.events' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string', default: 'ndjson' }, out: { type: 'string' } },
+      options: {
+        topic: { type: 'string', default: 'earshot.events' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        format: { type: 'string', default: 'ndjson' },
+        out: { type: 'string' },
+      },
       strict: true,
     });
     const topic = values.topic ?? '';
@@ -31,7 +37,15 @@ export const exportCommand: CommandRunner = {
     const { runtime, modules } = composeTargets(loadConfig());
     const running = await startModules(resolveTargets(['log'], modules));
     try {
-      const { records } = await exportLog({ log: runtime.log(), topic, from, to, format, out: values.out, onProgress: (n) => process.stderr.write(`\r\x1b[2K[export] ${n.toLocaleString('en-US')} records`) });
+      const { records } = await exportLog({
+        log: runtime.log(),
+        topic,
+        from,
+        to,
+        format,
+        out: values.out,
+        onProgress: (n) => process.stderr.write(`\r\x1b[2K[export] ${n.toLocaleString('en-US')} records`),
+      });
       process.stderr.write('\n');
       console.log(`wrote ${records.toLocaleString('en-US')} records of ${topic} to ${values.out} (${format})`);
       return 0;

@@ -46,9 +46,17 @@ export function keyTable(keys: readonly ApiKeyRecord[]): string {
   });
   for (const key of keys) {
     table.push([
-      key.id, key.name, `${key.prefix}…`, key.scopes.join('\n'), key.environment, key.ipAllowlist.length === 0 ? 'any' : key.ipAllowlist.join('\n'),
-      key.lastUsedAt ?? 'never', String(key.usage24h), key.status === 'rotating' ? `rotating until ${key.previousSecretValidUntil ?? '?'}` : key.status,
-      key.workspace, key.expiresAt ?? 'never',
+      key.id,
+      key.name,
+      `${key.prefix}…`,
+      key.scopes.join('\n'),
+      key.environment,
+      key.ipAllowlist.length === 0 ? 'any' : key.ipAllowlist.join('\n'),
+      key.lastUsedAt ?? 'never',
+      String(key.usage24h),
+      key.status === 'rotating' ? `rotating until ${key.previousSecretValidUntil ?? '?'}` : key.status,
+      key.workspace,
+      key.expiresAt ?? 'never',
     ]);
   }
   return table.toString();
@@ -74,7 +82,10 @@ export const keysCommand: CommandRunner = {
         const expiresAt = values['expires-in'] ? new Date(Date.now() + duration(values['expires-in'], '--expires-in')).toISOString() : values.expires;
         const created = await api.request(IssuedApiKeySchema, 'POST', '/keys', {
           name: values.name,
-          scopes: values.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+          scopes: values.scopes
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
           ...(values.environment ? { environment: values.environment } : {}),
           ...(values.kind ? { kind: values.kind } : {}),
           ...(values.workspace ? { workspace: values.workspace } : {}),
@@ -102,7 +113,10 @@ export const keysCommand: CommandRunner = {
       case 'rotate': {
         const overlapSeconds = Math.round(duration(values.overlap, '--overlap') / 1000);
         const rotated = await api.request(IssuedApiKeySchema, 'POST', `/keys/${idOf()}/rotate`, { overlapSeconds });
-        show(`${keyTable([rotated.key])}\nnew API key  ${rotated.secret}\nThe previous key keeps working until ${rotated.key.previousSecretValidUntil ?? 'now'}. The new key is shown only this once: store it now.`, rotated);
+        show(
+          `${keyTable([rotated.key])}\nnew API key  ${rotated.secret}\nThe previous key keeps working until ${rotated.key.previousSecretValidUntil ?? 'now'}. The new key is shown only this once: store it now.`,
+          rotated,
+        );
         return 0;
       }
       case 'revoke': {

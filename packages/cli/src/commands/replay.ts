@@ -22,7 +22,10 @@ export const replayCommand: CommandRunner = {
         db: runtime.database(),
         log: runtime.log(),
         from,
-        onProgress: (p) => process.stderr.write(`\r\x1b[2K[replay] ${p.phase}: ${p.events.toLocaleString('en-US')} events, ${p.eventsPerSecond.toLocaleString('en-US')} events/s, lag ${p.lag.toLocaleString('en-US')}`),
+        onProgress: (p) =>
+          process.stderr.write(
+            `\r\x1b[2K[replay] ${p.phase}: ${p.events.toLocaleString('en-US')} events, ${p.eventsPerSecond.toLocaleString('en-US')} events/s, lag ${p.lag.toLocaleString('en-US')}`,
+          ),
       });
       process.stderr.write('\n');
       console.log(

@@ -15,7 +15,9 @@ export const secretCommand: CommandRunner = {
       strict: true,
     });
     const overlapSeconds = Math.round(duration(values.overlap, '--overlap') / 1000);
-    const rotated = await tenantApi({ url: values.url, key: values.key }).request(WebhookSecretRotatedSchema, 'POST', '/webhook-secret/rotate', { overlapSeconds });
+    const rotated = await tenantApi({ url: values.url, key: values.key }).request(WebhookSecretRotatedSchema, 'POST', '/webhook-secret/rotate', {
+      overlapSeconds,
+    });
     if (values.json) {
       console.log(JSON.stringify(rotated, null, 2));
       return 0;

@@ -37,7 +37,8 @@ async function listen(app: FastifyInstance, port: number | undefined): Promise<s
     try {
       return await app.listen({ port, host: '0.0.0.0' });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`port ${port} is in use by another process (it is set by PORT or --port; choose another)`, { cause: error });
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+        throw new Error(`port ${port} is in use by another process (it is set by PORT or --port; choose another)`, { cause: error });
       throw error;
     }
   }
@@ -62,7 +63,10 @@ export const serveCommand: CommandRunner = {
     // The zero-setup mode (no DATABASE_URL) asks for no operator token: it keeps one in the data directory.
     const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
     const { runtime, modules } = composeTargets(config);
-    const targets = (values.target ?? 'all').split(',').map((t) => t.trim()).filter(Boolean);
+    const targets = (values.target ?? 'all')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     // Every process serves /health over whatever it runs, so http comes with any target; last, so it
     // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
     const ordered = resolveTargets([...targets, 'http'], modules);

@@ -31,7 +31,8 @@ export const tenantCommand: CommandRunner = {
       strict: true,
     });
     const { config } = withOperatorToken(loadConfig(), { generate: false });
-    if (!config.EARSHOT_ADMIN_TOKEN) throw new Error('EARSHOT_ADMIN_TOKEN is not set (nor kept in the data directory by an embedded start): the operator API needs it');
+    if (!config.EARSHOT_ADMIN_TOKEN)
+      throw new Error('EARSHOT_ADMIN_TOKEN is not set (nor kept in the data directory by an embedded start): the operator API needs it');
     const base = values.url ?? localOrigin(config);
     const operator = async (method: 'GET' | 'POST' | 'DELETE', path: string, status: number, body?: unknown): Promise<string> => {
       const response = await fetch(new URL(`/api/v1/admin/tenants${path}`, base), {
@@ -69,13 +70,23 @@ export const tenantCommand: CommandRunner = {
         return 0;
       }
       case 'list':
-        return show(TenantListSchema, await operator('GET', `?limit=200${values.status ? `&status=${encodeURIComponent(values.status)}` : ''}`, 200), (page) => (page.items.length === 0 ? 'no tenants' : tenantTable(page.items)));
+        return show(TenantListSchema, await operator('GET', `?limit=200${values.status ? `&status=${encodeURIComponent(values.status)}` : ''}`, 200), (page) =>
+          page.items.length === 0 ? 'no tenants' : tenantTable(page.items),
+        );
       case 'suspend':
-        return show(TenantAnswerSchema, await operator('POST', `${idOf()}/suspend`, 200), (answer) => `${tenantTable([answer.tenant])}\nsuspended: its keys are refused everywhere within a second`);
+        return show(
+          TenantAnswerSchema,
+          await operator('POST', `${idOf()}/suspend`, 200),
+          (answer) => `${tenantTable([answer.tenant])}\nsuspended: its keys are refused everywhere within a second`,
+        );
       case 'resume':
         return show(TenantAnswerSchema, await operator('POST', `${idOf()}/resume`, 200), (answer) => tenantTable([answer.tenant]));
       case 'delete':
-        return show(TenantDeletedSchema, await operator('DELETE', idOf(), 200), (answer) => `deleted tenant ${answer.id} and ${answer.rowsDeleted} rows of its data`);
+        return show(
+          TenantDeletedSchema,
+          await operator('DELETE', idOf(), 200),
+          (answer) => `deleted tenant ${answer.id} and ${answer.rowsDeleted} rows of its data`,
+        );
       default:
         throw new Error(`unknown action "${action ?? ''}"; usage: ${USAGE}`);
     }

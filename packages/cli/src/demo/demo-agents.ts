@@ -23,8 +23,20 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     llmModel: 'gpt-4o-mini',
     voice: 'elevenlabs:rachel',
     tools: [
-      { name: 'lookup_order', arguments: { order_id: 'A-10293' }, result: { status: 'shipped', eta_days: 2 }, fails: 0.08, error: 'orders service timed out after 3000 ms' },
-      { name: 'create_ticket', arguments: { category: 'damaged_item' }, result: { ticket_id: 'T-88412', queued: true }, fails: 0.04, error: 'ticketing API answered 503' },
+      {
+        name: 'lookup_order',
+        arguments: { order_id: 'A-10293' },
+        result: { status: 'shipped', eta_days: 2 },
+        fails: 0.08,
+        error: 'orders service timed out after 3000 ms',
+      },
+      {
+        name: 'create_ticket',
+        arguments: { category: 'damaged_item' },
+        result: { ticket_id: 'T-88412', queued: true },
+        fails: 0.04,
+        error: 'ticketing API answered 503',
+      },
     ],
     workflow: ['greeting', 'identify_customer', 'diagnose', 'resolve', 'wrap_up'],
     exchanges: [
@@ -44,7 +56,13 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     voice: 'cartesia:sonic-english',
     tools: [
       { name: 'check_availability', arguments: { week: 'next' }, result: { slots: 4 }, fails: 0.05, error: 'calendar API rate limited' },
-      { name: 'book_demo', arguments: { slot: 'tue-10:00' }, result: { booking_id: 'B-5521', confirmed: true }, fails: 0.1, error: 'CRM rejected the lead: missing email' },
+      {
+        name: 'book_demo',
+        arguments: { slot: 'tue-10:00' },
+        result: { booking_id: 'B-5521', confirmed: true },
+        fails: 0.1,
+        error: 'CRM rejected the lead: missing email',
+      },
     ],
     workflow: ['intro', 'qualify', 'pitch', 'handle_objection', 'close'],
     exchanges: [
@@ -63,8 +81,20 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     llmModel: 'gpt-4o',
     voice: 'openai:alloy',
     tools: [
-      { name: 'get_invoice', arguments: { month: '2026-02' }, result: { amount_usd: 129.5, paid: false }, fails: 0.05, error: 'billing database connection reset' },
-      { name: 'process_refund', arguments: { amount_usd: '29.00' }, result: { refund_id: 'R-2231', status: 'pending' }, fails: 0.12, error: 'payment processor declined: card expired' },
+      {
+        name: 'get_invoice',
+        arguments: { month: '2026-02' },
+        result: { amount_usd: 129.5, paid: false },
+        fails: 0.05,
+        error: 'billing database connection reset',
+      },
+      {
+        name: 'process_refund',
+        arguments: { amount_usd: '29.00' },
+        result: { refund_id: 'R-2231', status: 'pending' },
+        fails: 0.12,
+        error: 'payment processor declined: card expired',
+      },
     ],
     workflow: ['greeting', 'verify_identity', 'explain_charges', 'refund', 'wrap_up'],
     exchanges: [

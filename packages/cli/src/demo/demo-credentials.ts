@@ -20,7 +20,10 @@ export function readDemoCredentials(dataDir: string): DemoCredentials | undefine
   const file = demoFile(dataDir);
   if (!existsSync(file)) return undefined;
   const parsed = DemoCredentialsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file} does not hold demonstration credentials (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}); remove it to start afresh`);
+  if (!parsed.success)
+    throw new Error(
+      `${file} does not hold demonstration credentials (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}); remove it to start afresh`,
+    );
   return parsed.data;
 }
 

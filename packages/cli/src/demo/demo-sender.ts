@@ -64,7 +64,16 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
   const started = performance.now();
   const rate = options.eventsPerSecond ?? DEFAULT_EVENTS_PER_SECOND;
   const batchSize = Math.min(MAX_BATCH, Math.max(1, Math.ceil(rate / REQUESTS_PER_SECOND)));
-  const summary: DemoSummary = { requests: 0, envelopes: 0, accepted: 0, duplicates: 0, deadLettered: 0, rateLimited: 0, outcomes: { recorded: 0, via: 'none' }, seconds: 0 };
+  const summary: DemoSummary = {
+    requests: 0,
+    envelopes: 0,
+    accepted: 0,
+    duplicates: 0,
+    deadLettered: 0,
+    rateLimited: 0,
+    outcomes: { recorded: 0, via: 'none' },
+    seconds: 0,
+  };
   let nextAt = performance.now();
   const total = traffic.deliveries.length;
 
@@ -74,7 +83,11 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
       const timestamp = String(Math.floor(Date.now() / 1000));
       let response: Response;
       try {
-        response = await fetch(new URL(path, origin), { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) } });
+        response = await fetch(new URL(path, origin), {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) },
+        });
       } catch (error) {
         if (attempt >= MAX_TRIES) throw new Error(`${target.url} did not answer: ${error instanceof Error ? error.message : String(error)}`);
         await sleep(250 * 2 ** attempt);
@@ -146,7 +159,15 @@ async function recordOutcomes(
   const callId = (o: DemoOutcome) => (target.tenantId ? callIdOf(target.tenantId, o.provider, o.providerCallId) : o.providerCallId);
   let recorded = 0;
   for (const outcome of outcomes) {
-    const body = JSON.stringify({ id: outcome.id, callId: callId(outcome), agent: outcome.agent, type: outcome.type, value: outcome.value, source: 'earshot-demo', ...(outcome.revenueUsd === null ? {} : { revenueUsd: outcome.revenueUsd }) });
+    const body = JSON.stringify({
+      id: outcome.id,
+      callId: callId(outcome),
+      agent: outcome.agent,
+      type: outcome.type,
+      value: outcome.value,
+      source: 'earshot-demo',
+      ...(outcome.revenueUsd === null ? {} : { revenueUsd: outcome.revenueUsd }),
+    });
     const answer = await post('/api/v1/outcomes', body, () => ({ 'idempotency-key': outcome.id }), target.outcomesUrl ?? target.url);
     if (answer.status === 404 && recorded === 0) break;
     if (answer.status !== 201) throw new Error(`POST /api/v1/outcomes answered ${answer.status}: ${JSON.stringify(answer.body)}`);

@@ -16,9 +16,15 @@ export function demoCredentials(config: Runtime['config']): DemoCredentials {
   const kept = readDemoCredentials(config.EARSHOT_DATA_DIR);
   const apiKey = config.EARSHOT_DEMO_API_KEY ?? kept?.apiKey ?? issueApiKey('production').key;
   if (!parseApiKey(apiKey)) {
-    throw new Error('EARSHOT_DEMO_API_KEY: not a valid key (ear_live_ or ear_test_, 32 random base62 characters, then their 6-character checksum); leave it unset to get one');
+    throw new Error(
+      'EARSHOT_DEMO_API_KEY: not a valid key (ear_live_ or ear_test_, 32 random base62 characters, then their 6-character checksum); leave it unset to get one',
+    );
   }
-  return { tenantId: DEMO_TENANT_ID, apiKey, webhookSecret: config.EARSHOT_DEMO_WEBHOOK_SECRET ?? kept?.webhookSecret ?? `whsec_${randomBytes(32).toString('base64url')}` };
+  return {
+    tenantId: DEMO_TENANT_ID,
+    apiKey,
+    webhookSecret: config.EARSHOT_DEMO_WEBHOOK_SECRET ?? kept?.webhookSecret ?? `whsec_${randomBytes(32).toString('base64url')}`,
+  };
 }
 
 /**
@@ -33,7 +39,12 @@ export function demoTenantModule(runtime: Runtime): Module {
     start: async () => {
       const credentials = demoCredentials(runtime.config);
       const box = new SecretBox(loadMasterKey(runtime.config));
-      await provisionTenant(runtime.database(), box, { id: credentials.tenantId, name: DEMO_TENANT_NAME, apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret });
+      await provisionTenant(runtime.database(), box, {
+        id: credentials.tenantId,
+        name: DEMO_TENANT_NAME,
+        apiKey: credentials.apiKey,
+        webhookSecret: credentials.webhookSecret,
+      });
       writeDemoCredentials(runtime.config.EARSHOT_DATA_DIR, credentials);
       return { stop: async () => undefined };
     },

@@ -21,7 +21,10 @@ describe('demonstration credentials', () => {
 
   it('are those of EARSHOT_DEMO_API_KEY and EARSHOT_DEMO_WEBHOOK_SECRET when set', () => {
     const key = issueApiKey('staging').key;
-    expect(demoCredentials(config({ EARSHOT_DEMO_API_KEY: key, EARSHOT_DEMO_WEBHOOK_SECRET: 'whsec_fixed_for_the_workshop' }))).toMatchObject({ apiKey: key, webhookSecret: 'whsec_fixed_for_the_workshop' });
+    expect(demoCredentials(config({ EARSHOT_DEMO_API_KEY: key, EARSHOT_DEMO_WEBHOOK_SECRET: 'whsec_fixed_for_the_workshop' }))).toMatchObject({
+      apiKey: key,
+      webhookSecret: 'whsec_fixed_for_the_workshop',
+    });
   });
 
   it('refuse a key that fails its checksum, naming the variable', () => {

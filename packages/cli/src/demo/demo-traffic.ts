@@ -107,10 +107,45 @@ function tenantRecords(random: Random, since: number): DemoDelivery[] {
   const alert = `alr_${run}`;
   const opened = since + 10 * 60_000;
   records.push(
-    envelope('alert.fired', `${run}:alert-fired`, opened, { alert_id: alert, rule_id: 'rule_p95_latency', rule_name: 'p95 turn latency above 1.5 s', metric: 'turn.latency.total_ms', comparison: 'gt', threshold: 1_500, value: 2_140, window_ms: 300_000, severity: 'warning', agent_id: 'billing-agent', message: 'p95 turn latency is 2.1 s over 5 minutes' }),
-    envelope('incident.created', `${run}:incident`, opened + 60_000, { incident_id: incident, title: 'Slow LLM responses on billing-agent', severity: 'medium', status: 'investigating', description: 'The LLM provider is answering slowly for some turns.', affected_agents: ['billing-agent'], affected_calls: [], started_at: new Date(opened).toISOString(), opened_by: 'on-call' }),
-    envelope('incident.updated', `${run}:incident-update`, opened + 25 * 60_000, { incident_id: incident, status: 'monitoring', note: 'Provider rolled back a bad deploy; latency is recovering.', updated_by: 'on-call' }),
-    envelope('alert.resolved', `${run}:alert-resolved`, opened + 30 * 60_000, { alert_id: alert, rule_id: 'rule_p95_latency', metric: 'turn.latency.total_ms', value: 1_180, fired_at: new Date(opened).toISOString(), resolution: 'below threshold for 10 minutes', resolved_by: 'rule' }),
+    envelope('alert.fired', `${run}:alert-fired`, opened, {
+      alert_id: alert,
+      rule_id: 'rule_p95_latency',
+      rule_name: 'p95 turn latency above 1.5 s',
+      metric: 'turn.latency.total_ms',
+      comparison: 'gt',
+      threshold: 1_500,
+      value: 2_140,
+      window_ms: 300_000,
+      severity: 'warning',
+      agent_id: 'billing-agent',
+      message: 'p95 turn latency is 2.1 s over 5 minutes',
+    }),
+    envelope('incident.created', `${run}:incident`, opened + 60_000, {
+      incident_id: incident,
+      title: 'Slow LLM responses on billing-agent',
+      severity: 'medium',
+      status: 'investigating',
+      description: 'The LLM provider is answering slowly for some turns.',
+      affected_agents: ['billing-agent'],
+      affected_calls: [],
+      started_at: new Date(opened).toISOString(),
+      opened_by: 'on-call',
+    }),
+    envelope('incident.updated', `${run}:incident-update`, opened + 25 * 60_000, {
+      incident_id: incident,
+      status: 'monitoring',
+      note: 'Provider rolled back a bad deploy; latency is recovering.',
+      updated_by: 'on-call',
+    }),
+    envelope('alert.resolved', `${run}:alert-resolved`, opened + 30 * 60_000, {
+      alert_id: alert,
+      rule_id: 'rule_p95_latency',
+      metric: 'turn.latency.total_ms',
+      value: 1_180,
+      fired_at: new Date(opened).toISOString(),
+      resolution: 'below threshold for 10 minutes',
+      resolved_by: 'rule',
+    }),
   );
   return records;
 }

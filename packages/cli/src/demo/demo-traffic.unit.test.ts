@@ -33,7 +33,9 @@ describe('demo traffic', () => {
 
   it('has multi-turn calls with log-normal latencies: a tight body and a slow tail', () => {
     const turnsPerCall = new Map<string, number>();
-    for (const d of providerDeliveries) if (d.envelope.type === 'agent.response.generated') turnsPerCall.set(d.envelope.call?.provider_call_id ?? '', (turnsPerCall.get(d.envelope.call?.provider_call_id ?? '') ?? 0) + 1);
+    for (const d of providerDeliveries)
+      if (d.envelope.type === 'agent.response.generated')
+        turnsPerCall.set(d.envelope.call?.provider_call_id ?? '', (turnsPerCall.get(d.envelope.call?.provider_call_id ?? '') ?? 0) + 1);
     expect(Math.max(...turnsPerCall.values())).toBeGreaterThanOrEqual(4);
     const asr = latencies.map((l) => l.asr_ms);
     const total = latencies.map((l) => l.total_ms);

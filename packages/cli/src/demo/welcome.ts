@@ -12,7 +12,11 @@ export interface Welcome {
 export function welcomeLines({ origin, demo, operatorTokenFile, dataDir }: Welcome): string[] {
   const lines = ['', `  API base URL     ${origin}/api/v1`, `  API explorer     ${origin}/developers/explorer`, `  Health           ${origin}/health`];
   if (demo) {
-    lines.push(`  Demo API key     ${demo.apiKey}`, `  Webhook secret   ${demo.webhookSecret}`, `  (kept in ${dataDir}/demo.json; stream demo calls with: npx earshot demo --calls 200)`);
+    lines.push(
+      `  Demo API key     ${demo.apiKey}`,
+      `  Webhook secret   ${demo.webhookSecret}`,
+      `  (kept in ${dataDir}/demo.json; stream demo calls with: npx earshot demo --calls 200)`,
+    );
   }
   if (operatorTokenFile) lines.push(`  Operator token   in ${operatorTokenFile} (Authorization: Bearer <token> on /api/v1/admin/…)`);
   lines.push('');

@@ -14,8 +14,18 @@ export const AlertRuleInputSchema = z.strictObject({
   agentId: storedText(200).min(1).optional().describe('watch one agent; all agents when left out'),
   comparison: z.enum(ALERT_COMPARISONS),
   threshold: z.number().finite(),
-  windowMs: z.int().min(MINUTE).max(24 * 60 * MINUTE).default(5 * MINUTE).describe('the metric is computed over this window, ending at each evaluation'),
-  forMs: z.int().min(0).max(24 * 60 * MINUTE).default(0).describe('how long the breach must hold before the alert fires'),
+  windowMs: z
+    .int()
+    .min(MINUTE)
+    .max(24 * 60 * MINUTE)
+    .default(5 * MINUTE)
+    .describe('the metric is computed over this window, ending at each evaluation'),
+  forMs: z
+    .int()
+    .min(0)
+    .max(24 * 60 * MINUTE)
+    .default(0)
+    .describe('how long the breach must hold before the alert fires'),
   severity: z.enum(ALERT_SEVERITIES).default('warning'),
   enabled: z.boolean().default(true),
   description: storedText(2_000).optional(),
@@ -23,13 +33,23 @@ export const AlertRuleInputSchema = z.strictObject({
 export type AlertRuleInput = z.infer<typeof AlertRuleInputSchema>;
 
 /** PATCH: some fields of a rule, never its id; left-out fields keep their value. */
-export const AlertRulePatchSchema = AlertRuleInputSchema.omit({ id: true }).partial().extend({
-  agentId: storedText(200).min(1).nullable().optional(),
-  windowMs: z.int().min(MINUTE).max(24 * 60 * MINUTE).optional(),
-  forMs: z.int().min(0).max(24 * 60 * MINUTE).optional(),
-  severity: z.enum(ALERT_SEVERITIES).optional(),
-  enabled: z.boolean().optional(),
-});
+export const AlertRulePatchSchema = AlertRuleInputSchema.omit({ id: true })
+  .partial()
+  .extend({
+    agentId: storedText(200).min(1).nullable().optional(),
+    windowMs: z
+      .int()
+      .min(MINUTE)
+      .max(24 * 60 * MINUTE)
+      .optional(),
+    forMs: z
+      .int()
+      .min(0)
+      .max(24 * 60 * MINUTE)
+      .optional(),
+    severity: z.enum(ALERT_SEVERITIES).optional(),
+    enabled: z.boolean().optional(),
+  });
 export type AlertRulePatch = z.infer<typeof AlertRulePatchSchema>;
 
 export const AlertRuleSchema = z.object({

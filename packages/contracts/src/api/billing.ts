@@ -23,12 +23,19 @@ export const MeterPriceSchema = z.strictObject({
  * repeated meter is invalid: the refinement below is what enforces it.
  */
 const EACH_METER_AT_MOST_ONCE = {
-  allOf: METERS.map((meter) => ({ contains: { type: 'object', properties: { meter: { const: meter } }, required: ['meter'] }, minContains: 0, maxContains: 1 })),
+  allOf: METERS.map((meter) => ({
+    contains: { type: 'object', properties: { meter: { const: meter } }, required: ['meter'] },
+    minContains: 0,
+    maxContains: 1,
+  })),
 };
 
 export const PricePlanSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
-  currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
   baseFeeCents: nonNegativeLong.default(0),
   /** Length of a billing period: calendar months (UTC), or days for trials and tests. */
   period: z.enum(BILLING_PERIODS).default('month'),

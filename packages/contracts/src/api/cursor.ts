@@ -70,11 +70,18 @@ function decodeValue(text: string, kind: CursorValueKind): string | number | nul
 function encodeId(id: string, kind: CursorIdKind): string {
   if (kind === 'day') return String(Date.parse(`${id}T00:00:00Z`) / DAY_MS);
   if (kind === 'uuid') return id;
-  return [...Buffer.from(id, 'utf8')].map((byte) => (/[A-Za-z0-9._~:-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(id, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9._~:-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 }
 
 function decodeId(text: string, kind: CursorIdKind): string {
   if (kind === 'day') return new Date(clamp(Number(text) * DAY_MS, FIRST_MS, LAST_MS)).toISOString().slice(0, 10);
   if (kind === 'uuid') return text;
-  return Buffer.from(text.replace(/%([0-9A-F]{2})|([^%])/g, (_, hex: string | undefined, plain: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : (plain ?? ''))), 'latin1').toString('utf8');
+  return Buffer.from(
+    text.replace(/%([0-9A-F]{2})|([^%])/g, (_, hex: string | undefined, plain: string | undefined) =>
+      hex ? String.fromCharCode(parseInt(hex, 16)) : (plain ?? ''),
+    ),
+    'latin1',
+  ).toString('utf8');
 }

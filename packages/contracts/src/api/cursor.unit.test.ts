@@ -8,10 +8,22 @@ describe('the keyset cursor', () => {
     const cases: [CursorKinds, { v: string | number | null; id: string }][] = [
       [text, { v: '2026-02-01T08:00:00.123Z', id: 'dep/ü~1' }],
       [text, { v: '1174-08-12T01:29:03.000Z', id: 'out_7c2e' }],
-      [{ value: 'integer', id: 'uuid' }, { v: 93_000, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' }],
-      [{ value: 'float', id: 'uuid' }, { v: 1e-7, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' }],
-      [{ value: 'float', id: 'uuid' }, { v: null, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' }],
-      [{ value: 'none', id: 'day' }, { v: null, id: '2026-02-01' }],
+      [
+        { value: 'integer', id: 'uuid' },
+        { v: 93_000, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' },
+      ],
+      [
+        { value: 'float', id: 'uuid' },
+        { v: 1e-7, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' },
+      ],
+      [
+        { value: 'float', id: 'uuid' },
+        { v: null, id: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21' },
+      ],
+      [
+        { value: 'none', id: 'day' },
+        { v: null, id: '2026-02-01' },
+      ],
     ];
     for (const [kinds, position] of cases) {
       const cursor = encodeCursor(position, kinds);

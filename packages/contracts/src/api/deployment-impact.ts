@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 export const DeploymentImpactQuerySchema = z.object({
-  windowMinutes: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60).describe('length of each window, before and after the deployment'),
+  windowMinutes: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .default(60)
+    .describe('length of each window, before and after the deployment'),
 });
 
 const side = z.object({ value: z.number().nullable(), samples: z.number().int() });

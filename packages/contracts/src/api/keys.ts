@@ -76,8 +76,14 @@ export const ApiKeyInputSchema = z
     name: freeText(100),
     scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).describe('at most the scopes of the key that creates it'),
     environment: z.enum(KEY_ENVIRONMENTS).default('production'),
-    kind: z.enum(KEY_KINDS).optional().describe('live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent'),
-    workspace: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - (1 to 64)').default('default'),
+    kind: z
+      .enum(KEY_KINDS)
+      .optional()
+      .describe('live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent'),
+    workspace: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - (1 to 64)')
+      .default('default'),
     ipAllowlist: z
       .union([z.literal('any'), z.array(addressOrNetwork).max(100)])
       .default('any')
@@ -91,7 +97,11 @@ export const ApiKeyInputSchema = z
 export type ApiKeyInput = z.infer<typeof ApiKeyInputSchema>;
 
 /** POST /keys and POST /keys/{id}/rotate: the record, and the key itself, shown this once. */
-export const IssuedApiKeySchema = z.object({ ok: z.literal(true), key: ApiKeyRecordSchema, secret: z.string().describe('the API key; shown once, never stored') });
+export const IssuedApiKeySchema = z.object({
+  ok: z.literal(true),
+  key: ApiKeyRecordSchema,
+  secret: z.string().describe('the API key; shown once, never stored'),
+});
 export const ApiKeyAnswerSchema = z.object({ ok: z.literal(true), key: ApiKeyRecordSchema });
 
 export const ApiKeyListQuerySchema = pagingQuery(50, { value: 'time', id: 'uuid' }).extend({
@@ -126,4 +136,8 @@ export const TenantListQuerySchema = pagingQuery(50, { value: 'time', id: 'uuid'
 export const TenantListSchema = listPageSchema(TenantSummarySchema);
 export const TenantParamsSchema = z.object({ id: z.uuid() });
 export const TenantAnswerSchema = z.object({ ok: z.literal(true), tenant: TenantSummarySchema });
-export const TenantDeletedSchema = z.object({ ok: z.literal(true), id: z.uuid(), rowsDeleted: z.number().int().describe('rows removed from every table holding the tenant’s data') });
+export const TenantDeletedSchema = z.object({
+  ok: z.literal(true),
+  id: z.uuid(),
+  rowsDeleted: z.number().int().describe('rows removed from every table holding the tenant’s data'),
+});

@@ -12,7 +12,10 @@ export const freeText = (max: number) => storedText(max).regex(/[^\t\n\v\f\r ]/,
 
 /** Text PostgreSQL can hold: no NUL (a write carrying one stopped the projector, a filter with one was a 500). */
 export function storedText(max: number) {
-  return z.string().max(max).regex(/^[^\u0000]*$/, 'no NUL character');
+  return z
+    .string()
+    .max(max)
+    .regex(/^[^\u0000]*$/, 'no NUL character');
 }
 
 /**
@@ -33,7 +36,11 @@ export const queryTime = z.iso
  */
 export function pagingQuery(defaultLimit: number, cursor: CursorKinds) {
   return z.object({
-    cursor: z.string().regex(cursorPattern(cursor), 'a nextCursor this list gave').optional().describe('nextCursor of the previous page: the page after that position'),
+    cursor: z
+      .string()
+      .regex(cursorPattern(cursor), 'a nextCursor this list gave')
+      .optional()
+      .describe('nextCursor of the previous page: the page after that position'),
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(defaultLimit).describe(`items per page, 1 to ${MAX_PAGE_LIMIT}`),
     page: z.coerce.number().int().min(1).max(1_000_000).optional().describe('page number (from 1), counted from the cursor when one is given'),
   });

@@ -12,16 +12,36 @@ const LATENCY_METRICS = LATENCY_PARTS.flatMap((part) => LATENCY_STATS.map((stat)
 
 /** Every metric GET /metrics answers and an alert rule may watch; the query service's catalogue defines each. */
 export const METRIC_NAMES = [
-  'calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred',
-  'events.ingested', 'feedback.rating.avg', ...LATENCY_METRICS, 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd',
-  'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted',
+  'calls.abandoned',
+  'calls.completed',
+  'calls.escalated',
+  'calls.failed',
+  'calls.in_progress',
+  'calls.success_rate',
+  'calls.total',
+  'calls.transferred',
+  'events.ingested',
+  'feedback.rating.avg',
+  ...LATENCY_METRICS,
+  'outcomes.count',
+  'provider.errors',
+  'quality.avg',
+  'revenue.usd',
+  'tool_call.duration_ms.p95',
+  'tool_calls.failed',
+  'turns.count',
+  'turns.interrupted',
 ] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 export const MetricNameSchema = z.enum(METRIC_NAMES);
 
 export const MetricQuerySchema = z.object({
   name: MetricNameSchema,
-  from: queryTime.optional().describe('defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none'),
+  from: queryTime
+    .optional()
+    .describe(
+      'defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none',
+    ),
   to: queryTime.optional().describe('defaults to now'),
   interval: z.enum(METRIC_INTERVALS).optional().describe('defaults to the finest that keeps the series within 1,000 points'),
   agentId: storedText(200).min(1).optional().describe('one agent’s series; a metric not kept per agent (events.ingested) answers null points'),

@@ -43,7 +43,11 @@ describe('incoming event envelope', () => {
 
   it('keeps unknown keys at every level', () => {
     const event = IncomingEventSchema.parse(
-      agentResponse({ trace_id: 't-1', call: { sip_call_id: 'abc@pbx' }, data: { vad_ms: 40, latency: { asr_ms: 1, llm_ms: 2, tts_ms: 3, total_ms: 9, network_ms: 3 } } }),
+      agentResponse({
+        trace_id: 't-1',
+        call: { sip_call_id: 'abc@pbx' },
+        data: { vad_ms: 40, latency: { asr_ms: 1, llm_ms: 2, tts_ms: 3, total_ms: 9, network_ms: 3 } },
+      }),
     );
     expect(event).toMatchObject({ trace_id: 't-1', call: { sip_call_id: 'abc@pbx' }, data: { vad_ms: 40, latency: { network_ms: 3 } } });
   });
@@ -64,11 +68,7 @@ describe('incoming event envelope', () => {
 
   it('names each mistyped latency part', () => {
     const latency = { asr_ms: '180', llm_ms: 420.5, tts_ms: -1, total_ms: 960 };
-    expect(issuePaths(agentResponse({ data: { latency } }))).toEqual([
-      'data.latency.asr_ms',
-      'data.latency.llm_ms',
-      'data.latency.tts_ms',
-    ]);
+    expect(issuePaths(agentResponse({ data: { latency } }))).toEqual(['data.latency.asr_ms', 'data.latency.llm_ms', 'data.latency.tts_ms']);
   });
 
   it('names a latency record left out', () => {

@@ -28,7 +28,10 @@ export const nonNegativeInt = z.int32().min(0);
  * log offsets, prices). avsc encodes a long held in a JS number only while
  * it is exact, up to 2^53 - 2; one more was a codec error after validation.
  */
-export const nonNegativeLong = z.int().min(0).max(Number.MAX_SAFE_INTEGER - 1);
+export const nonNegativeLong = z
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER - 1);
 
 /** Any JSON the sender sent; stored as JSON text. */
 export const jsonValue = z.json();

@@ -71,7 +71,9 @@ export function prepareCluster(stateDir: string, user: ServerUser | undefined, l
   if (!inPlace || !user) return owned(found, user);
   if (reachable(user, stateDir)) return owned(found, user);
   if (existsSync(join(found.dataDir, 'PG_VERSION'))) {
-    throw new Error(`the PostgreSQL cluster in ${found.dataDir} cannot be reached by the postgres user, since a folder above it is private; move it under ${HOME}/clusters/<id>/data and link it from there`);
+    throw new Error(
+      `the PostgreSQL cluster in ${found.dataDir} cannot be reached by the postgres user, since a folder above it is private; move it under ${HOME}/clusters/<id>/data and link it from there`,
+    );
   }
   const home = join(HOME, 'clusters', randomUUID());
   mkdirSync(home, { recursive: true, mode: 0o755 });

@@ -34,7 +34,10 @@ export interface PortChoice {
 
 export async function choosePort({ explicit, variable, previous, service }: PortChoice): Promise<number> {
   if (explicit !== undefined) {
-    if (await portInUse(explicit)) throw new Error(`${service} cannot listen on port ${explicit}: another process holds it (the port is set by ${variable}; choose another, or unset it to let Earshot pick a free one)`);
+    if (await portInUse(explicit))
+      throw new Error(
+        `${service} cannot listen on port ${explicit}: another process holds it (the port is set by ${variable}; choose another, or unset it to let Earshot pick a free one)`,
+      );
     return explicit;
   }
   if (previous !== undefined && !(await portInUse(previous))) return previous;

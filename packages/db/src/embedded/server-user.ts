@@ -16,7 +16,8 @@ export function serverUser(): ServerUser | undefined {
   if (id('-u').status !== 0) {
     spawnSync('groupadd', ['--system', NAME]);
     const added = spawnSync('useradd', ['--system', '-g', NAME, '--no-create-home', '--shell', '/usr/sbin/nologin', NAME], { encoding: 'utf8' });
-    if (added.status !== 0) throw new Error(`cannot create the ${NAME} user PostgreSQL needs when run as root: ${(added.error?.message ?? added.stderr).trim()}`);
+    if (added.status !== 0)
+      throw new Error(`cannot create the ${NAME} user PostgreSQL needs when run as root: ${(added.error?.message ?? added.stderr).trim()}`);
   }
   return { uid: Number(id('-u').stdout.trim()), gid: Number(id('-g').stdout.trim()) };
 }

@@ -45,7 +45,9 @@ function run(file: string, args: string[], user: ServerUser | undefined): SpawnS
 
 /** One line a person can act on: what failed, why (the spawn's own error or its output), and the log's last words. */
 function failure(what: string, result: SpawnSyncReturns<string>, logFile?: string): Error {
-  const why = result.error ? `${result.error.message}` : `exit ${result.status ?? result.signal}: ${lastLines(`${result.stderr}\n${result.stdout}`, 2) || 'no output'}`;
+  const why = result.error
+    ? `${result.error.message}`
+    : `exit ${result.status ?? result.signal}: ${lastLines(`${result.stderr}\n${result.stdout}`, 2) || 'no output'}`;
   const log = logFile && existsSync(logFile) ? lastLines(readFileSync(logFile, 'utf8')) : '';
   return new Error(`${what} failed (${why})${log ? `; ${logFile} ends: ${log}` : ''}`);
 }
@@ -62,7 +64,11 @@ function initialise(binaries: Binaries, cluster: Cluster, user: ServerUser | und
   const passwordFile = join(dirname(cluster.dataDir), `.earshot-pg-${process.pid}`);
   writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
   try {
-    const init = run(binaries.initdb, [`--pgdata=${cluster.dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'], user);
+    const init = run(
+      binaries.initdb,
+      [`--pgdata=${cluster.dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+      user,
+    );
     if (init.status !== 0) throw failure('initdb', init);
   } finally {
     rmSync(passwordFile, { force: true });

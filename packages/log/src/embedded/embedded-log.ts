@@ -27,43 +27,51 @@ const FETCH_LIMIT = 1_000;
 export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLogOptions): Promise<EventLog> {
   const physical = (topic: TopicName) => `${namespace}${topic}`;
   const partitionOf = keyPartitioner();
-  await db.query(sql.join(
-    ALL_TOPICS.flatMap((topic) =>
-      Array.from({ length: PARTITIONS[topic] }, (_, p) => sql`insert into earshot_log.partitions (topic, partition) values (${physical(topic)}, ${p}) on conflict do nothing;`),
+  await db.query(
+    sql.join(
+      ALL_TOPICS.flatMap((topic) =>
+        Array.from(
+          { length: PARTITIONS[topic] },
+          (_, p) => sql`insert into earshot_log.partitions (topic, partition) values (${physical(topic)}, ${p}) on conflict do nothing;`,
+        ),
+      ),
+      sql` `,
     ),
-    sql` `,
-  ));
+  );
   const wakeup = await Wakeup.listen(url);
   const reader = new PartitionReader(db, physical);
   const running = new Set<Running>();
   let closed = false;
 
-  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(async (records) => {
-    const placed = records.map((record) => ({ record, partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]) }));
-    const slots = [...new Set(placed.map((p) => `${p.record.topic}\u0000${p.partition}`))].sort();
-    return db.tx(async (tx) => {
-      const positions = new Map<OutgoingRecord, LogPosition>();
-      // Slots are locked in one order, so concurrent appenders cannot deadlock.
-      for (const slot of slots) {
-        const [topicName, partitionText] = slot.split('\u0000') as [TopicName, string];
-        const partition = Number(partitionText);
-        const mine = placed.filter((p) => p.record.topic === topicName && p.partition === partition);
-        const [head] = await tx.query(sql`
+  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
+    async (records) => {
+      const placed = records.map((record) => ({ record, partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]) }));
+      const slots = [...new Set(placed.map((p) => `${p.record.topic}\u0000${p.partition}`))].sort();
+      return db.tx(async (tx) => {
+        const positions = new Map<OutgoingRecord, LogPosition>();
+        // Slots are locked in one order, so concurrent appenders cannot deadlock.
+        for (const slot of slots) {
+          const [topicName, partitionText] = slot.split('\u0000') as [TopicName, string];
+          const partition = Number(partitionText);
+          const mine = placed.filter((p) => p.record.topic === topicName && p.partition === partition);
+          const [head] = await tx.query(sql`
           update earshot_log.partitions set next_offset = next_offset + ${mine.length}
           where topic = ${physical(topicName)} and partition = ${partition}
           returning next_offset - ${mine.length} as base`);
-        const base = BigInt((head as { base: number }).base);
-        const offsets = mine.map((_, i) => (base + BigInt(i)).toString());
-        await tx.query(sql`
+          const base = BigInt((head as { base: number }).base);
+          const offsets = mine.map((_, i) => (base + BigInt(i)).toString());
+          await tx.query(sql`
           insert into earshot_log.records (topic, partition, "offset", key, value, headers)
           select ${physical(topicName)}, ${partition}, o::bigint, k, v, h::jsonb
           from unnest(${offsets}::text[], ${mine.map((m) => m.record.key)}::text[], ${mine.map((m) => m.record.value)}::bytea[], ${mine.map((m) => JSON.stringify(m.record.headers ?? {}))}::text[]) as r(o, k, v, h)`);
-        mine.forEach((m, i) => positions.set(m.record, { topic: topicName, partition, offset: offsets[i] ?? '0' }));
-      }
-      await tx.query(sql`select pg_notify(${APPEND_CHANNEL}, '')`);
-      return records.map((r) => positions.get(r) as LogPosition);
-    });
-  }, { maxItems: 5_000 });
+          mine.forEach((m, i) => positions.set(m.record, { topic: topicName, partition, offset: offsets[i] ?? '0' }));
+        }
+        await tx.query(sql`select pg_notify(${APPEND_CHANNEL}, '')`);
+        return records.map((r) => positions.get(r) as LogPosition);
+      });
+    },
+    { maxItems: 5_000 },
+  );
 
   /** A loop that runs until stopped; `step` answers whether it found work (else it waits for an append). */
   const loop = (step: () => Promise<boolean>, onError: (error: unknown) => void): Running => {
@@ -142,8 +150,10 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
 
     async subscribe({ topics, from, onRecord }) {
       const next = new Map<string, { topic: TopicName; partition: number; offset: bigint }>();
-      for (const topic of topics) for (const end of await reader.ends(topic)) next.set(`${topic}:${end.partition}`, { topic, partition: end.partition, offset: BigInt(end.end) });
-      if (from !== 'latest') for (const p of from) next.set(`${p.topic}:${p.partition}`, { topic: p.topic, partition: p.partition, offset: BigInt(p.offset) + 1n });
+      for (const topic of topics)
+        for (const end of await reader.ends(topic)) next.set(`${topic}:${end.partition}`, { topic, partition: end.partition, offset: BigInt(end.end) });
+      if (from !== 'latest')
+        for (const p of from) next.set(`${p.topic}:${p.partition}`, { topic: p.topic, partition: p.partition, offset: BigInt(p.offset) + 1n });
       return loop(
         async () => {
           let busy = false;

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata, type Producer } from 'kafkajs';
-import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, ReplayOptions, ReplaySummary, Running, SubscribeOptions, ConsumeOptions } from '../event-log';
+import type {
+  EventLog,
+  LogPosition,
+  LogRecord,
+  OutgoingRecord,
+  PartitionEnd,
+  ReplayOptions,
+  ReplaySummary,
+  Running,
+  SubscribeOptions,
+  ConsumeOptions,
+} from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
 import { replayUntilEnd } from './replay';
@@ -47,34 +58,37 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   await producer.connect();
   const choosePartition = Partitioners.DefaultPartitioner();
 
-  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(async (records) => {
-    const placed = records.map((record) => {
-      const meta = partitionMetadata.get(record.topic) ?? [];
-      const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
-      return { record, message: { ...message, partition: choosePartition({ topic: physical(record.topic), partitionMetadata: meta, message }) } };
-    });
-    const byTopic = new Map<TopicName, typeof placed>();
-    for (const p of placed) {
-      const items = byTopic.get(p.record.topic);
-      if (items) items.push(p);
-      else byTopic.set(p.record.topic, [p]);
-    }
-    const written = await producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
-    });
-    const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
-    const positions = new Map<OutgoingRecord, LogPosition>();
-    for (const [topic, items] of byTopic) {
-      for (const { record, message } of items) {
-        const slot = `${topic}:${message.partition}`;
-        const offset = nextOffset.get(slot) ?? 0n;
-        nextOffset.set(slot, offset + 1n);
-        positions.set(record, { topic, partition: message.partition, offset: offset.toString() });
+  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
+    async (records) => {
+      const placed = records.map((record) => {
+        const meta = partitionMetadata.get(record.topic) ?? [];
+        const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
+        return { record, message: { ...message, partition: choosePartition({ topic: physical(record.topic), partitionMetadata: meta, message }) } };
+      });
+      const byTopic = new Map<TopicName, typeof placed>();
+      for (const p of placed) {
+        const items = byTopic.get(p.record.topic);
+        if (items) items.push(p);
+        else byTopic.set(p.record.topic, [p]);
       }
-    }
-    return records.map((r) => positions.get(r) as LogPosition);
-  }, { maxItems: options.maxBatch ?? 2_000 });
+      const written = await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
+      });
+      const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
+      const positions = new Map<OutgoingRecord, LogPosition>();
+      for (const [topic, items] of byTopic) {
+        for (const { record, message } of items) {
+          const slot = `${topic}:${message.partition}`;
+          const offset = nextOffset.get(slot) ?? 0n;
+          nextOffset.set(slot, offset + 1n);
+          positions.set(record, { topic, partition: message.partition, offset: offset.toString() });
+        }
+      }
+      return records.map((r) => positions.get(r) as LogPosition);
+    },
+    { maxItems: options.maxBatch ?? 2_000 },
+  );
 
   const running = new Set<Running>();
   const track = (consumer: Consumer): Running => {
@@ -145,7 +159,10 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         eachMessage: async ({ topic, partition, message }) => onRecord(toRecord(topic, partition, message)),
       });
       // Seeking explicitly pins "latest" to the moment of the call, not to a later first fetch.
-      const starts = from === 'latest' ? await latestPositions(admin, topics, physical) : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: (BigInt(p.offset) + 1n).toString() }));
+      const starts =
+        from === 'latest'
+          ? await latestPositions(admin, topics, physical)
+          : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: (BigInt(p.offset) + 1n).toString() }));
       for (const start of starts) consumer.seek(start);
       await started;
       return track(consumer);

@@ -21,9 +21,10 @@ export async function replayUntilEnd({ kafka, admin, physical, toRecord, options
   for (const topic of options.topics) {
     const name = physical(topic);
     const ends = await admin.fetchTopicOffsets(name);
-    const starts = options.from === 'earliest'
-      ? ends.map((e) => ({ partition: e.partition, offset: e.low }))
-      : await admin.fetchTopicOffsetsByTimestamp(name, options.from.getTime());
+    const starts =
+      options.from === 'earliest'
+        ? ends.map((e) => ({ partition: e.partition, offset: e.low }))
+        : await admin.fetchTopicOffsetsByTimestamp(name, options.from.getTime());
     for (const end of ends) {
       const startOffset = starts.find((s) => s.partition === end.partition)?.offset ?? end.high;
       // Kafka answers -1 for "no record at or after that time".

@@ -36,7 +36,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthDependencies): 
   const environments = deps.environments ?? KEY_ENVIRONMENTS;
   app.decorateRequest('caller', null);
   app.addHook('onClose', async () => {
-    await deps.keys.close().catch((error: unknown) => console.error(`[auth] last usage flush failed: ${error instanceof Error ? error.message : String(error)}`));
+    await deps.keys
+      .close()
+      .catch((error: unknown) => console.error(`[auth] last usage flush failed: ${error instanceof Error ? error.message : String(error)}`));
   });
   app.addHook('onRequest', async (request) => {
     request.arrivedAt = deps.now();
@@ -45,14 +47,16 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthDependencies): 
     const presented = bearer(request);
     if (policy.auth === 'admin') {
       if (!deps.adminToken) throw new ApiError('UNAUTHORIZED', 'the operator API is disabled: EARSHOT_ADMIN_TOKEN is not set');
-      if (!presented || !sameSecret(presented, deps.adminToken)) throw new ApiError('UNAUTHORIZED', 'a valid operator token is required: Authorization: Bearer $EARSHOT_ADMIN_TOKEN');
+      if (!presented || !sameSecret(presented, deps.adminToken))
+        throw new ApiError('UNAUTHORIZED', 'a valid operator token is required: Authorization: Bearer $EARSHOT_ADMIN_TOKEN');
       return;
     }
     if (!presented) throw new ApiError('UNAUTHORIZED', 'an API key is required: Authorization: Bearer ear_live_… or ear_test_…');
     const found = await identify(deps.keys, presented, request.arrivedAt);
     if (!found.ok) throw new ApiError(...REFUSED[found.reason]);
     const caller = found.key;
-    if (!environments.includes(caller.environment)) throw new ApiError('FORBIDDEN', `this deployment accepts ${environments.join(' and ')} keys only; this is a ${caller.environment} key`);
+    if (!environments.includes(caller.environment))
+      throw new ApiError('FORBIDDEN', `this deployment accepts ${environments.join(' and ')} keys only; this is a ${caller.environment} key`);
     if (!allowsAddress(caller.ipAllowlist, request.ip)) throw new ApiError('FORBIDDEN', `the API key may not be used from ${request.ip}`);
     const scopes = scopesOf(policy);
     if (!scopes.some((scope) => caller.scopes.includes(scope))) throw new ApiError('FORBIDDEN', `the API key lacks the ${scopes.join(' or ')} scope`);

@@ -46,7 +46,11 @@ export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantR
         const original = error.originalError;
         const code = original instanceof ApiError ? original.code : 'INTERNAL';
         const message = original instanceof ApiError ? original.message : code === 'INTERNAL' ? 'internal error' : error.message;
-        return { ...formatted.response.errors?.[index], message, extensions: { code, ...(original instanceof ApiError && original.detail.fields ? { fields: original.detail.fields } : {}) } };
+        return {
+          ...formatted.response.errors?.[index],
+          message,
+          extensions: { code, ...(original instanceof ApiError && original.detail.fields ? { fields: original.detail.fields } : {}) },
+        };
       });
       return { statusCode: 200, response: { ...formatted.response, errors } };
     },

@@ -19,7 +19,17 @@ import {
   validationError,
 } from '@earshot/contracts';
 import type { Statements, TenantReads } from '@earshot/db';
-import { readAlertPage, readAs, readCallDetail, readCallPage, readIncidentPage, readLiveSnapshot, readMetric, readOutcomePage, ROUTE_SCOPES } from '@earshot/query';
+import {
+  readAlertPage,
+  readAs,
+  readCallDetail,
+  readCallPage,
+  readIncidentPage,
+  readLiveSnapshot,
+  readMetric,
+  readOutcomePage,
+  ROUTE_SCOPES,
+} from '@earshot/query';
 import { GraphqlTypes } from './types-from-zod';
 
 interface RootField<Args extends z.ZodType> {
@@ -82,6 +92,11 @@ export function graphqlResolvers(reads: TenantReads, now: () => Date) {
       },
     ]),
   );
-  const JSON = new GraphQLScalarType({ name: 'JSON', serialize: (value) => value, parseValue: (value) => value, parseLiteral: (ast) => valueFromASTUntyped(ast) });
+  const JSON = new GraphQLScalarType({
+    name: 'JSON',
+    serialize: (value) => value,
+    parseValue: (value) => value,
+    parseLiteral: (ast) => valueFromASTUntyped(ast),
+  });
   return { Query, JSON };
 }

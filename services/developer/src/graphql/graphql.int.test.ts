@@ -11,7 +11,16 @@ let acme: EarshotTenant;
 let globex: EarshotTenant;
 
 const calls = (tenant: string, count: number, prefix: string) =>
-  Array.from({ length: count }, (_, i) => callScript({ tenant, providerCallId: `${prefix}-${i}`, turns: 2, startMs: BASE + i * 60_000, agentId: i % 2 ? 'agent_sales' : 'agent_support', ending: i % 3 === 2 ? 'failed' : 'completed' })).flat();
+  Array.from({ length: count }, (_, i) =>
+    callScript({
+      tenant,
+      providerCallId: `${prefix}-${i}`,
+      turns: 2,
+      startMs: BASE + i * 60_000,
+      agentId: i % 2 ? 'agent_sales' : 'agent_support',
+      ending: i % 3 === 2 ? 'failed' : 'completed',
+    }),
+  ).flat();
 
 beforeAll(async () => {
   earshot = await startEarshot('graphql');
@@ -44,7 +53,8 @@ async function graphql(apiKey: string | undefined, query: string, variables: Rec
 interface CallDetailAnswer {
   call: { turns: unknown[]; transcript: { speaker: string; text: string }[]; traces: { kind: string; name: string }[] };
 }
-const rest = async <T>(path: string, apiKey: string): Promise<T> => (await (await fetch(`${earshot.origin}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as T;
+const rest = async <T>(path: string, apiKey: string): Promise<T> =>
+  (await (await fetch(`${earshot.origin}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as T;
 
 describe('/graphql', () => {
   it('answers calls with filters and cursor pagination exactly as GET /calls does', async () => {
@@ -56,7 +66,9 @@ describe('/graphql', () => {
     expect(page.items.map((c) => c.id)).toEqual(restPage.items.map((c) => c.id));
     expect(page.nextCursor).toBe(restPage.nextCursor);
 
-    const second = await graphql(acme.apiKey, 'query($cursor: String) { calls(limit: 4, cursor: $cursor) { items { id } nextCursor } }', { cursor: page.nextCursor });
+    const second = await graphql(acme.apiKey, 'query($cursor: String) { calls(limit: 4, cursor: $cursor) { items { id } nextCursor } }', {
+      cursor: page.nextCursor,
+    });
     expect(second.body.data?.calls.items).toHaveLength(2);
     expect(second.body.data?.calls.nextCursor).toBeNull();
 
@@ -66,7 +78,10 @@ describe('/graphql', () => {
 
   it('answers one call with its turns, transcript and trace, as GET /calls/{id} does', async () => {
     const id = callIdOf(acme.id, 'vapi', 'acme-0');
-    const answer = await graphql(acme.apiKey, `{ call(id: "${id}") { id turnCount turns { turnId latency { totalMs } } transcript { speaker text } traces { kind name } } }`);
+    const answer = await graphql(
+      acme.apiKey,
+      `{ call(id: "${id}") { id turnCount turns { turnId latency { totalMs } } transcript { speaker text } traces { kind name } } }`,
+    );
     const detail = (await rest<CallDetailAnswer>(`/calls/${id}`, acme.apiKey)).call;
     expect(answer.body.data?.call?.id).toBe(id);
     expect(answer.body.data?.call?.turns).toHaveLength(detail.turns.length);
@@ -75,13 +90,41 @@ describe('/graphql', () => {
   });
 
   it('answers outcomes, metrics, realtime, incidents and alerts', async () => {
-    const answer = await graphql(acme.apiKey, `{
-      outcomes { items { id } source }
-      metrics(name: "calls.total", from: "2026-02-01T08:00:00Z", to: "2026-02-01T09:00:00Z", interval: "1h") { name points { t value } }
-      realtime { concurrentCalls successRate p95LatencyMs }
-      incidents { items { id } }
-      alerts { items { id } }
-    }`);
+    const answer = await graphql(
+      acme.apiKey,
+      `
+        {
+          outcomes {
+            items {
+              id
+            }
+            source
+          }
+          metrics(name: "calls.total", from: "2026-02-01T08:00:00Z", to: "2026-02-01T09:00:00Z", interval: "1h") {
+            name
+            points {
+              t
+              value
+            }
+          }
+          realtime {
+            concurrentCalls
+            successRate
+            p95LatencyMs
+          }
+          incidents {
+            items {
+              id
+            }
+          }
+          alerts {
+            items {
+              id
+            }
+          }
+        }
+      `,
+    );
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data).toMatchObject({
       outcomes: { items: [], source: 'postgres:outcomes' },
@@ -125,12 +168,18 @@ describe('/graphql', () => {
     expect(JSON.stringify(unknownField.body)).toContain('secrets');
     const deep = `{ call(id: "x") { ${'turns { latency { totalMs } }'} } ${'calls { items { latency { totalMs } } }'} }`;
     expect((await graphql(acme.apiKey, deep)).status).toBe(200);
-    const fragments = Array.from({ length: MAX_QUERY_DEPTH }, (_, i) => `f${i}: calls(limit: 200) { items { id agentId status startedAt endedAt durationMs qualityScore provider providerCallId summary } }`).join(' ');
+    const fragments = Array.from(
+      { length: MAX_QUERY_DEPTH },
+      (_, i) => `f${i}: calls(limit: 200) { items { id agentId status startedAt endedAt durationMs qualityScore provider providerCallId summary } }`,
+    ).join(' ');
     const costly = await graphql(acme.apiKey, `{ ${fragments} }`);
     expect(costly.status).toBe(400);
     expect(costly.body).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     expect(JSON.stringify(costly.body)).toContain(`${MAX_QUERY_COST}`);
-    const tooDeep = await graphql(acme.apiKey, '{ call(id: "x") { turns { latency { totalMs } } } __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } }');
+    const tooDeep = await graphql(
+      acme.apiKey,
+      '{ call(id: "x") { turns { latency { totalMs } } } __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } }',
+    );
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     expect(JSON.stringify(tooDeep.body)).toMatch(/depth/i);

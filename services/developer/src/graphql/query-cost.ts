@@ -34,7 +34,10 @@ export function costLimit(maxCost: number): ValidationRule {
   return (context: ValidationContext) => ({
     OperationDefinition(node) {
       const cost = queryCost(node.selectionSet, context);
-      if (cost > maxCost) context.reportError(new GraphQLError(`the query costs ${cost}, more than the ${maxCost} allowed: ask for fewer fields or a smaller limit`, { nodes: [node] }));
+      if (cost > maxCost)
+        context.reportError(
+          new GraphQLError(`the query costs ${cost}, more than the ${maxCost} allowed: ask for fewer fields or a smaller limit`, { nodes: [node] }),
+        );
     },
   });
 }

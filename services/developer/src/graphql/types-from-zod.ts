@@ -29,7 +29,9 @@ export class GraphqlTypes {
   /** GraphQL arguments from an input schema (a list query): all optional, zod applies defaults and checks them. */
   static arguments(schema: z.ZodType): string {
     const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    return Object.entries(json.properties ?? {}).map(([key, field]) => `${key}: ${scalarOf(field) ?? 'String'}`).join(', ');
+    return Object.entries(json.properties ?? {})
+      .map(([key, field]) => `${key}: ${scalarOf(field) ?? 'String'}`)
+      .join(', ');
   }
 
   sdl(): string {
@@ -74,10 +76,15 @@ function scalarOf(schema: JsonSchema): string | undefined {
   if (typeof schema.const === 'boolean') return 'Boolean';
   if (types.length !== 1) return undefined;
   switch (types[0]) {
-    case 'string': return 'String';
-    case 'integer': return 'Int';
-    case 'number': return 'Float';
-    case 'boolean': return 'Boolean';
-    default: return undefined;
+    case 'string':
+      return 'String';
+    case 'integer':
+      return 'Int';
+    case 'number':
+      return 'Float';
+    case 'boolean':
+      return 'Boolean';
+    default:
+      return undefined;
   }
 }

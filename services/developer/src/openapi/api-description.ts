@@ -43,7 +43,10 @@ function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
   if (!policy) return { ...schema, security: [] };
   if (policy.auth === 'admin') return { ...schema, security: [{ operator: [] }], 'x-scopes': ['operator'] };
   const response = Object.fromEntries(
-    Object.entries(schema.response ?? {}).map(([status, body]) => [status, { ...body, headers: status === '429' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS }]),
+    Object.entries(schema.response ?? {}).map(([status, body]) => [
+      status,
+      { ...body, headers: status === '429' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS },
+    ]),
   );
   return { ...schema, response, security: [{ bearer: [...scopesOf(policy)] }], 'x-scopes': [...scopesOf(policy)] };
 }

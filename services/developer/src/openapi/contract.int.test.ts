@@ -13,7 +13,10 @@ beforeAll(async () => {
   earshot = await startEarshot('schemathesis');
   const tenant: EarshotTenant = await earshot.createTenant();
   // Every scope but keys:write: a fuzzer allowed to rotate or revoke the key it runs with would lock itself out.
-  apiKey = await earshot.createKey(tenant.id, SCOPES.filter((scope) => scope !== 'keys:write'));
+  apiKey = await earshot.createKey(
+    tenant.id,
+    SCOPES.filter((scope) => scope !== 'keys:write'),
+  );
 }, 300_000);
 afterAll(async () => earshot?.stop());
 
@@ -22,14 +25,20 @@ async function fuzz(token: string, paths: string[]) {
   // Said plainly, and a failure, never a skip: without Python the contract was not fuzzed.
   expect(binary, 'schemathesis did NOT run: Python 3 is missing on this machine (it is required where CI is set)').toBeDefined();
   return runSchemathesis(binary as string, [
-    'run', `${earshot.origin}/openapi.json`,
-    '--header', `Authorization: Bearer ${token}`,
+    'run',
+    `${earshot.origin}/openapi.json`,
+    '--header',
+    `Authorization: Bearer ${token}`,
     // Bounded to about a minute inside npm test: the coverage phase (every operation's boundary values) runs whole,
     // the random phase 5 examples an operation. One worker: hypothesis under threads trips a CPython 3.11 AST bug.
-    '--max-examples', '5',
-    '--seed', '7',
-    '--workers', '1',
-    '--request-timeout', '10',
+    '--max-examples',
+    '5',
+    '--seed',
+    '7',
+    '--workers',
+    '1',
+    '--request-timeout',
+    '10',
     ...paths,
   ]);
 }

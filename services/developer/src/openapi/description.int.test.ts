@@ -7,8 +7,18 @@ import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../
 import { envelope } from '../../../../test/support/gateway';
 import { UNDESCRIBED_PREFIXES } from './api-description';
 
-type Operation = { security?: Record<string, string[]>[]; 'x-scopes'?: string[]; responses: Record<string, { headers?: Record<string, unknown> }>; parameters?: { name: string; in: string }[] };
-type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Operation = {
+  security?: Record<string, string[]>[];
+  'x-scopes'?: string[];
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+  parameters?: { name: string; in: string }[];
+};
+type Document = {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 let earshot: TestEarshot;
 let tenant: EarshotTenant;
@@ -55,16 +65,37 @@ describe('GET /openapi.json', () => {
 
   it('describes every registered route but its own surfaces', async () => {
     const document = await description();
-    const described = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const described = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const registered = registeredRoutes(earshot.runtime.http().printRoutes({ commonPrefix: false }))
       .filter((route) => !UNDESCRIBED_PREFIXES.some((prefix) => route.split(' ')[1]?.startsWith(prefix)) && !route.endsWith(' *'))
       .map((route) => route.replace(/:(\w+)/g, '{$1}'));
     expect(described.sort()).toEqual(registered.sort());
     for (const route of [
-      'GET /health', 'GET /api/v1/health', 'GET /api/v1/realtime', 'GET /api/v1/calls', 'GET /api/v1/calls/{id}', 'GET /api/v1/outcomes', 'POST /api/v1/outcomes',
-      'GET /api/v1/incidents', 'POST /api/v1/incidents', 'GET /api/v1/alerts', 'GET /api/v1/deployments', 'POST /api/v1/deployments', 'GET /api/v1/metrics',
-      'GET /api/v1/usage', 'GET /api/v1/billing/invoices', 'GET /api/v1/audit', 'POST /api/v1/webhooks/ingest', 'POST /api/v1/webhooks/events',
-      'POST /api/v1/admin/tenants', 'GET /api/v1/admin/deliveries', 'GET /api/v1/admin/dead-letters', 'GET /api/v1/admin/dead-letters/{id}', 'POST /api/v1/admin/dead-letters/{id}/replay',
+      'GET /health',
+      'GET /api/v1/health',
+      'GET /api/v1/realtime',
+      'GET /api/v1/calls',
+      'GET /api/v1/calls/{id}',
+      'GET /api/v1/outcomes',
+      'POST /api/v1/outcomes',
+      'GET /api/v1/incidents',
+      'POST /api/v1/incidents',
+      'GET /api/v1/alerts',
+      'GET /api/v1/deployments',
+      'POST /api/v1/deployments',
+      'GET /api/v1/metrics',
+      'GET /api/v1/usage',
+      'GET /api/v1/billing/invoices',
+      'GET /api/v1/audit',
+      'POST /api/v1/webhooks/ingest',
+      'POST /api/v1/webhooks/events',
+      'POST /api/v1/admin/tenants',
+      'GET /api/v1/admin/deliveries',
+      'GET /api/v1/admin/dead-letters',
+      'GET /api/v1/admin/dead-letters/{id}',
+      'POST /api/v1/admin/dead-letters/{id}/replay',
     ]) {
       expect(described, `${route} is described`).toContain(route);
     }
@@ -80,7 +111,11 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(calls.responses['429']?.headers ?? {})).toContain('retry-after');
     const ingest = document.paths['/api/v1/webhooks/ingest']?.post as Operation & { requestBody: { content: Record<string, { example?: unknown }> } };
     expect(ingest.security).toEqual([{ bearer: ['events:write'] }]);
-    expect(ingest.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual(['header x-earshot-timestamp', 'header x-earshot-signature', 'header x-earshot-provider']);
+    expect(ingest.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual([
+      'header x-earshot-timestamp',
+      'header x-earshot-signature',
+      'header x-earshot-provider',
+    ]);
     expect(ingest.requestBody.content['application/json']?.example).toMatchObject({ type: 'call.started', version: CURRENT_EVENT_VERSION });
     expect(document.paths['/api/v1/health']?.get?.security).toEqual([]);
   });
@@ -90,7 +125,13 @@ describe('GET /postman', () => {
   it('is a v2.1 collection with the key as bearer variable and a pre-request script whose signature the gateway accepts', async () => {
     const response = await fetch(`${earshot.origin}/postman`);
     expect(response.status).toBe(200);
-    const collection = (await response.json()) as { info: { schema: string }; auth: unknown; event: { listen: string; script: { exec: string[] } }[]; variable: { key: string; value: string }[]; item: unknown[] };
+    const collection = (await response.json()) as {
+      info: { schema: string };
+      auth: unknown;
+      event: { listen: string; script: { exec: string[] } }[];
+      variable: { key: string; value: string }[];
+      item: unknown[];
+    };
     expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
     expect(collection.variable.map((v) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey', 'webhookSecret']));
@@ -102,7 +143,11 @@ describe('GET /postman', () => {
     const headers = new Map<string, string>();
     const pm = {
       variables: { get: (key: string) => (key === 'webhookSecret' ? tenant.webhookSecret : undefined), replaceIn: (text: string) => text },
-      request: { url: { getPath: () => '/api/v1/webhooks/ingest' }, body: { raw: body }, headers: { upsert: ({ key, value }: { key: string; value: string }) => headers.set(key, value) } },
+      request: {
+        url: { getPath: () => '/api/v1/webhooks/ingest' },
+        body: { raw: body },
+        headers: { upsert: ({ key, value }: { key: string; value: string }) => headers.set(key, value) },
+      },
     };
     const CryptoJS = {
       enc: { Hex: 'hex' },
@@ -112,7 +157,12 @@ describe('GET /postman', () => {
     runInNewContext(script, { pm, CryptoJS, Date });
     const sent = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json', 'x-earshot-provider': 'postman', ...Object.fromEntries(headers) },
+      headers: {
+        authorization: `Bearer ${tenant.apiKey}`,
+        'content-type': 'application/json',
+        'x-earshot-provider': 'postman',
+        ...Object.fromEntries(headers),
+      },
       body,
     });
     expect(sent.status, await sent.clone().text()).toBe(202);

@@ -21,7 +21,15 @@ const BatchResultSchema = z.object({ ok: z.literal(true), results: z.array(z.uni
 const OperatorAnswerSchema = z.looseObject({ ok: z.literal(true) });
 const IdParamsSchema = z.object({ id: z.string() });
 
-const signedErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema };
+const signedErrors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  409: ErrorBodySchema,
+  413: ErrorBodySchema,
+  429: ErrorBodySchema,
+  503: ErrorBodySchema,
+};
 const operatorErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema };
 
 const signature = 'lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret';
@@ -33,8 +41,14 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
     summary: `Ingest one signed event envelope, or a JSON array of up to ${MAX_BATCH}`,
     headers: z.object({
       [INGEST_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
-      [INGEST_HEADERS.signature]: z.string().regex(/^[0-9a-f]{64}$/).describe(signature),
-      [INGEST_HEADERS.provider]: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).describe('the sending provider, e.g. vapi, retell, twilio'),
+      [INGEST_HEADERS.signature]: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .describe(signature),
+      [INGEST_HEADERS.provider]: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/)
+        .describe('the sending provider, e.g. vapi, retell, twilio'),
     }),
     body: z.union([IncomingEventSchema, z.array(IncomingEventSchema).min(1).max(MAX_BATCH)]),
     response: { 202: z.union([AcceptedSchema, BatchResultSchema]), ...signedErrors },
@@ -43,15 +57,30 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
     summary: 'Ingest one signed flat event',
     headers: z.object({
       [WEBHOOK_EVENT_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
-      [WEBHOOK_EVENT_HEADERS.signature]: z.string().regex(/^[0-9a-f]{64}$/).describe(signature),
+      [WEBHOOK_EVENT_HEADERS.signature]: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .describe(signature),
       [WEBHOOK_EVENT_HEADERS.idempotencyKey]: z.string().min(1).max(255),
     }),
     body: WebhookEventSchema,
     response: { 200: AcceptedSchema, ...signedErrors },
   },
-  'POST /api/v1/admin/tenants': { summary: 'Create a tenant with its first API key and webhook secret (operator)', body: CreateTenantSchema, response: { 201: OperatorAnswerSchema, ...operatorErrors } },
+  'POST /api/v1/admin/tenants': {
+    summary: 'Create a tenant with its first API key and webhook secret (operator)',
+    body: CreateTenantSchema,
+    response: { 201: OperatorAnswerSchema, ...operatorErrors },
+  },
   'GET /api/v1/admin/deliveries': { summary: 'The delivery audit log (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
   'GET /api/v1/admin/dead-letters': { summary: 'The dead-letter store (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
-  'GET /api/v1/admin/dead-letters/:id': { summary: 'One dead letter (operator)', params: IdParamsSchema, response: { 200: OperatorAnswerSchema, ...operatorErrors } },
-  'POST /api/v1/admin/dead-letters/:id/replay': { summary: 'Replay a dead letter through the intake (operator)', params: IdParamsSchema, response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/dead-letters/:id': {
+    summary: 'One dead letter (operator)',
+    params: IdParamsSchema,
+    response: { 200: OperatorAnswerSchema, ...operatorErrors },
+  },
+  'POST /api/v1/admin/dead-letters/:id/replay': {
+    summary: 'Replay a dead letter through the intake (operator)',
+    params: IdParamsSchema,
+    response: { 200: OperatorAnswerSchema, ...operatorErrors },
+  },
 };

@@ -11,7 +11,14 @@ type Schema = Record<string, unknown>;
 const REQUEST_EXAMPLES: Record<string, () => unknown> = {
   'POST /api/v1/webhooks/ingest': () => IncomingEventSchema.parse(sampleEvent('call.started')),
   'POST /api/v1/webhooks/events': () => ({ type: 'call.ended', agent_id: 'agent_support', provider_call_id: 'call_4f2a', latency_ms: 840 }),
-  'POST /api/v1/outcomes': () => OutcomeInputSchema.parse({ callId: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21', type: 'appointment_booked', value: 'tuesday 10:00', source: 'crm', revenueUsd: 120 }),
+  'POST /api/v1/outcomes': () =>
+    OutcomeInputSchema.parse({
+      callId: '3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21',
+      type: 'appointment_booked',
+      value: 'tuesday 10:00',
+      source: 'crm',
+      revenueUsd: 120,
+    }),
   'POST /api/v1/incidents': () => IncidentInputSchema.parse({ title: 'ASR latency above 800 ms', severity: 'high' }),
 };
 

@@ -27,7 +27,10 @@ export class LiveEvents {
   private readonly passed = new Map<number, bigint>();
   private running: Promise<Running> | undefined;
 
-  constructor(private readonly log: EventLog, private readonly onError: (error: unknown) => void) {}
+  constructor(
+    private readonly log: EventLog,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   /** Starts the shared subscription on first use: a process that never streams never subscribes. */
   start(): Promise<Running> {

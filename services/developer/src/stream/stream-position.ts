@@ -21,7 +21,10 @@ export function decodePosition(token: string): StreamPosition {
     parsed = undefined;
   }
   const checked = TokenSchema.safeParse(parsed);
-  if (!checked.success) throw new ApiError('VALIDATION_ERROR', 'after is not a position this stream gave out: pass the last message’s position unchanged', { fields: [{ path: 'query.after', message: 'invalid position' }] });
+  if (!checked.success)
+    throw new ApiError('VALIDATION_ERROR', 'after is not a position this stream gave out: pass the last message’s position unchanged', {
+      fields: [{ path: 'query.after', message: 'invalid position' }],
+    });
   return new Map(Object.entries(checked.data).map(([p, o]) => [Number(p), BigInt(o)]));
 }
 

@@ -16,13 +16,20 @@ export const STREAM_PROTOCOL = 'earshot.v1';
 const KEY_PROTOCOL = 'bearer.';
 
 export const StreamQuerySchema = z.strictObject({
-  types: z.string().max(2_000).optional().transform((value, context) => {
-    if (value === undefined) return undefined;
-    const types = value.split(',').map((t) => t.trim()).filter(Boolean);
-    const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-    if (unknown.length > 0) context.addIssue({ code: 'custom', message: `unknown event types: ${unknown.join(', ')}` });
-    return new Set(types);
-  }),
+  types: z
+    .string()
+    .max(2_000)
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const types = value
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+      if (unknown.length > 0) context.addIssue({ code: 'custom', message: `unknown event types: ${unknown.join(', ')}` });
+      return new Set(types);
+    }),
   agentId: z.string().min(1).max(200).optional(),
   callId: z.string().min(1).max(200).optional(),
   /** The position of the last message read, to resume after a reconnect. */
@@ -78,41 +85,49 @@ export async function registerStreamRoute(app: FastifyInstance, log: EventLog, l
       this.websocketServer.close(() => done());
     },
   });
-  app.get(STREAM_PATH, {
-    websocket: true,
-    config: { policy },
-    preValidation: async (request: FastifyRequest) => {
-      const query = StreamQuerySchema.safeParse(request.query);
-      if (!query.success) throw validationError(query.error, 'the stream query');
-      if (query.data.after !== undefined) decodePosition(query.data.after);
+  app.get(
+    STREAM_PATH,
+    {
+      websocket: true,
+      config: { policy },
+      preValidation: async (request: FastifyRequest) => {
+        const query = StreamQuerySchema.safeParse(request.query);
+        if (!query.success) throw validationError(query.error, 'the stream query');
+        if (query.data.after !== undefined) decodePosition(query.data.after);
+      },
     },
-  }, async (socket: WebSocket, request: FastifyRequest) => {
-    const query = StreamQuerySchema.parse(request.query);
-    const tenantId = request.caller?.tenant.id ?? '';
-    await live.start();
-    let from: StreamPosition | null = null;
-    if (query.after !== undefined) {
-      // Partitions the position does not name are read from now on.
-      const ends = await live.ends();
-      from = new Map([...[...ends].map(([p, end]): [number, bigint] => [p, end - 1n]), ...decodePosition(query.after)]);
-    }
-    const filter = { ...(query.types ? { types: query.types } : {}), ...(query.agentId ? { agentId: query.agentId } : {}), ...(query.callId ? { callId: query.callId } : {}) };
-    const client = new StreamClient(tenantId, socket, filter, options, from, () => live.position());
-    live.add(client);
-    const heartbeat = setInterval(() => {
-      client.message('heartbeat');
-      socket.ping();
-    }, options.heartbeatMs);
-    socket.on('close', () => {
-      clearInterval(heartbeat);
-      live.remove(client);
-    });
-    client.message('ready');
-    if (from) {
-      await catchUp(client, log, live, from).catch((error: unknown) => {
-        console.error(`[stream] catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
-        socket.close(1011, 'the log is unavailable; retry');
+    async (socket: WebSocket, request: FastifyRequest) => {
+      const query = StreamQuerySchema.parse(request.query);
+      const tenantId = request.caller?.tenant.id ?? '';
+      await live.start();
+      let from: StreamPosition | null = null;
+      if (query.after !== undefined) {
+        // Partitions the position does not name are read from now on.
+        const ends = await live.ends();
+        from = new Map([...[...ends].map(([p, end]): [number, bigint] => [p, end - 1n]), ...decodePosition(query.after)]);
+      }
+      const filter = {
+        ...(query.types ? { types: query.types } : {}),
+        ...(query.agentId ? { agentId: query.agentId } : {}),
+        ...(query.callId ? { callId: query.callId } : {}),
+      };
+      const client = new StreamClient(tenantId, socket, filter, options, from, () => live.position());
+      live.add(client);
+      const heartbeat = setInterval(() => {
+        client.message('heartbeat');
+        socket.ping();
+      }, options.heartbeatMs);
+      socket.on('close', () => {
+        clearInterval(heartbeat);
+        live.remove(client);
       });
-    }
-  });
+      client.message('ready');
+      if (from) {
+        await catchUp(client, log, live, from).catch((error: unknown) => {
+          console.error(`[stream] catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
+          socket.close(1011, 'the log is unavailable; retry');
+        });
+      }
+    },
+  );
 }

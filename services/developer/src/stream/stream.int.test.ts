@@ -86,7 +86,10 @@ describe.each(['kafka', 'embedded'] as const)('/api/v1/stream on the %s log', (l
     expect(all.messages[0]).toMatchObject({ type: 'ready', position: expect.any(String) });
     expect(oneCall.socket.protocol).toBe(STREAM_PROTOCOL);
 
-    const ours = [...callScript({ tenant: acme.id, providerCallId: 'live-1', turns: 1 }), ...callScript({ tenant: acme.id, providerCallId: 'live-2', turns: 1, agentId: 'agent_sales' })];
+    const ours = [
+      ...callScript({ tenant: acme.id, providerCallId: 'live-1', turns: 1 }),
+      ...callScript({ tenant: acme.id, providerCallId: 'live-2', turns: 1, agentId: 'agent_sales' }),
+    ];
     const theirs = callScript({ tenant: globex.id, providerCallId: 'theirs-1', turns: 1 });
     await appendEvents(earshot.runtime.log(), [...theirs, ...ours]);
 

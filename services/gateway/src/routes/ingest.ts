@@ -32,7 +32,8 @@ export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy
       throw failure(outcome.result);
     };
 
-    if (!provider || !PROVIDER_PATTERN.test(provider)) return reject(`the ${INGEST_HEADERS.provider} header must name the sending provider (letters, digits, . _ -)`, INGEST_HEADERS.provider);
+    if (!provider || !PROVIDER_PATTERN.test(provider))
+      return reject(`the ${INGEST_HEADERS.provider} header must name the sending provider (letters, digits, . _ -)`, INGEST_HEADERS.provider);
     if (!body.json.ok) return reject(`the body is not JSON: ${body.json.error}`, '(body)');
     const value = body.json.value;
 

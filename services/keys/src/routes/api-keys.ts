@@ -67,18 +67,28 @@ export function registerApiKeyRoutes(app: FastifyInstance, { db, requestsPerMinu
     if (expiresAt !== null && expiresAt <= request.arrivedAt) {
       throw new ApiError('VALIDATION_ERROR', 'the body is invalid: body.expiresAt', { fields: [{ path: 'body.expiresAt', message: 'must be in the future' }] });
     }
-    const issued = await createApiKey(db, {
-      tenantId: caller.tenant.id,
-      name: input.name,
-      scopes: [...new Set(input.scopes)],
-      environment: input.environment,
-      workspace: input.workspace,
-      ipAllowlist: input.ipAllowlist === 'any' ? [] : input.ipAllowlist,
-      expiresAt,
-      createdBy: { kind: 'apiKey', keyId: caller.keyId },
-    }, request.arrivedAt);
+    const issued = await createApiKey(
+      db,
+      {
+        tenantId: caller.tenant.id,
+        name: input.name,
+        scopes: [...new Set(input.scopes)],
+        environment: input.environment,
+        workspace: input.workspace,
+        ipAllowlist: input.ipAllowlist === 'any' ? [] : input.ipAllowlist,
+        expiresAt,
+        createdBy: { kind: 'apiKey', keyId: caller.keyId },
+      },
+      request.arrivedAt,
+    );
     const { record } = issued;
-    await audit(db, request, 'key.created', record, { scopes: record.scopes, environment: record.environment, workspace: record.workspace, ipAllowlist: record.ipAllowlist, expiresAt: record.expiresAt });
+    await audit(db, request, 'key.created', record, {
+      scopes: record.scopes,
+      environment: record.environment,
+      workspace: record.workspace,
+      ipAllowlist: record.ipAllowlist,
+      expiresAt: record.expiresAt,
+    });
     return reply.status(201).send({ ok: true, key: record, secret: issued.secret });
   });
 
@@ -88,29 +98,42 @@ export function registerApiKeyRoutes(app: FastifyInstance, { db, requestsPerMinu
     return pageOf(rows, request.query);
   });
 
-  routes.get('/keys/:id', { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: reading }, async (request) => {
-    const { id } = request.params;
-    return { ok: true as const, key: found(await getApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id) };
-  });
+  routes.get(
+    '/keys/:id',
+    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: reading },
+    async (request) => {
+      const { id } = request.params;
+      return { ok: true as const, key: found(await getApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id) };
+    },
+  );
 
-  routes.post('/keys/:id/rotate', {
-    schema: { params: ApiKeyParamsSchema, body: RotationInputSchema.optional(), response: { 200: IssuedApiKeySchema, ...ERRORS_FOR_ONE } },
-    config: writing,
-  }, async (request) => {
-    const { id } = request.params;
-    const overlapSeconds = request.body?.overlapSeconds ?? RotationInputSchema.parse({}).overlapSeconds;
-    const overlapUntil = new Date(request.arrivedAt.getTime() + overlapSeconds * 1000);
-    const rotated = await rotateApiKey(db, callerOf(request).tenant.id, id, overlapUntil, request.arrivedAt);
-    if (rotated === 'unknown') throw new ApiError('NOT_FOUND', `no API key ${id}`);
-    if (rotated === 'revoked' || rotated === 'expired') throw new ApiError('VALIDATION_ERROR', `API key ${id} is ${rotated}: only a working key can be rotated; create a new one`);
-    await audit(db, request, 'key.rotated', rotated.record, { overlapSeconds, previousValidUntil: overlapUntil.toISOString() });
-    return { ok: true as const, key: rotated.record, secret: rotated.secret };
-  });
+  routes.post(
+    '/keys/:id/rotate',
+    {
+      schema: { params: ApiKeyParamsSchema, body: RotationInputSchema.optional(), response: { 200: IssuedApiKeySchema, ...ERRORS_FOR_ONE } },
+      config: writing,
+    },
+    async (request) => {
+      const { id } = request.params;
+      const overlapSeconds = request.body?.overlapSeconds ?? RotationInputSchema.parse({}).overlapSeconds;
+      const overlapUntil = new Date(request.arrivedAt.getTime() + overlapSeconds * 1000);
+      const rotated = await rotateApiKey(db, callerOf(request).tenant.id, id, overlapUntil, request.arrivedAt);
+      if (rotated === 'unknown') throw new ApiError('NOT_FOUND', `no API key ${id}`);
+      if (rotated === 'revoked' || rotated === 'expired')
+        throw new ApiError('VALIDATION_ERROR', `API key ${id} is ${rotated}: only a working key can be rotated; create a new one`);
+      await audit(db, request, 'key.rotated', rotated.record, { overlapSeconds, previousValidUntil: overlapUntil.toISOString() });
+      return { ok: true as const, key: rotated.record, secret: rotated.secret };
+    },
+  );
 
-  routes.post('/keys/:id/revoke', { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: writing }, async (request) => {
-    const { id } = request.params;
-    const record = found(await revokeApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id);
-    await audit(db, request, 'key.revoked', record);
-    return { ok: true as const, key: record };
-  });
+  routes.post(
+    '/keys/:id/revoke',
+    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: writing },
+    async (request) => {
+      const { id } = request.params;
+      const record = found(await revokeApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id);
+      await audit(db, request, 'key.revoked', record);
+      return { ok: true as const, key: record };
+    },
+  );
 }

@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
 import { deleteTenant, getTenant, listTenants, setTenantStatus } from '@earshot/auth';
-import { ApiError, TenantAnswerSchema, TenantDeletedSchema, TenantListQuerySchema, TenantListSchema, TenantParamsSchema, type TenantStatus, type TenantSummary } from '@earshot/contracts';
+import {
+  ApiError,
+  TenantAnswerSchema,
+  TenantDeletedSchema,
+  TenantListQuerySchema,
+  TenantListSchema,
+  TenantParamsSchema,
+  type TenantStatus,
+  type TenantSummary,
+} from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
 import { pageOf, windowOf } from '../page';
 import { ERRORS, ERRORS_FOR_ONE, OPERATOR } from '../route-policy';
@@ -27,10 +36,14 @@ export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool): 
     return pageOf(rows, request.query);
   });
 
-  routes.get('/admin/tenants/:id', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, async (request) => {
-    const { id } = request.params;
-    return { ok: true as const, tenant: found(await getTenant(db, id, request.arrivedAt), id) };
-  });
+  routes.get(
+    '/admin/tenants/:id',
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    async (request) => {
+      const { id } = request.params;
+      return { ok: true as const, tenant: found(await getTenant(db, id, request.arrivedAt), id) };
+    },
+  );
 
   const changeStatus = async (request: FastifyRequest, id: string, status: TenantStatus) => {
     const tenant = found(await setTenantStatus(db, id, status, request.arrivedAt), id);
@@ -45,17 +58,27 @@ export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool): 
     });
     return { ok: true as const, tenant };
   };
-  routes.post('/admin/tenants/:id/suspend', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, (request) =>
-    changeStatus(request, request.params.id, 'suspended'));
-  routes.post('/admin/tenants/:id/resume', { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config }, (request) =>
-    changeStatus(request, request.params.id, 'active'));
+  routes.post(
+    '/admin/tenants/:id/suspend',
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    (request) => changeStatus(request, request.params.id, 'suspended'),
+  );
+  routes.post(
+    '/admin/tenants/:id/resume',
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    (request) => changeStatus(request, request.params.id, 'active'),
+  );
 
-  routes.delete('/admin/tenants/:id', { schema: { params: TenantParamsSchema, response: { 200: TenantDeletedSchema, ...ERRORS_FOR_ONE } }, config }, async (request) => {
-    const { id } = request.params;
-    const rowsDeleted = await deleteTenant(db, id);
-    if (rowsDeleted === undefined) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
-    // The tenant's own audit log went with it: the operator's deletion is told to the process log instead.
-    console.error(`[keys] tenant ${id} deleted by the operator from ${request.ip} (request ${request.id}): ${rowsDeleted} rows`);
-    return { ok: true as const, id, rowsDeleted };
-  });
+  routes.delete(
+    '/admin/tenants/:id',
+    { schema: { params: TenantParamsSchema, response: { 200: TenantDeletedSchema, ...ERRORS_FOR_ONE } }, config },
+    async (request) => {
+      const { id } = request.params;
+      const rowsDeleted = await deleteTenant(db, id);
+      if (rowsDeleted === undefined) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
+      // The tenant's own audit log went with it: the operator's deletion is told to the process log instead.
+      console.error(`[keys] tenant ${id} deleted by the operator from ${request.ip} (request ${request.id}): ${rowsDeleted} rows`);
+      return { ok: true as const, id, rowsDeleted };
+    },
+  );
 }

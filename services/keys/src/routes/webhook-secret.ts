@@ -13,25 +13,29 @@ import { ERRORS, keysPolicy } from '../route-policy';
  * oldest secret at once (two secrets verify at most).
  */
 export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox, requestsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().post('/webhook-secret/rotate', {
-    schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ERRORS } },
-    config: { policy: keysPolicy('keys:write', requestsPerMinute) },
-  }, async (request) => {
-    const caller = request.caller;
-    if (!caller) throw new Error('POST /webhook-secret/rotate reached its handler without a caller');
-    const overlapSeconds = request.body?.overlapSeconds ?? RotationInputSchema.parse({}).overlapSeconds;
-    const previousValidUntil = new Date(request.arrivedAt.getTime() + overlapSeconds * 1000);
-    const webhookSecret = await rotateWebhookSecret(db, box, caller.tenant.id, previousValidUntil);
-    await recordAudit(db, {
-      tenantId: caller.tenant.id,
-      actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },
-      at: request.arrivedAt,
-      action: 'webhook_secret.rotated',
-      target: caller.tenant.id,
-      ip: request.ip,
-      requestId: request.id,
-      detail: { overlapSeconds, previousValidUntil: previousValidUntil.toISOString() },
-    });
-    return { ok: true as const, webhookSecret, previousValidUntil: previousValidUntil.toISOString() };
-  });
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/webhook-secret/rotate',
+    {
+      schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ERRORS } },
+      config: { policy: keysPolicy('keys:write', requestsPerMinute) },
+    },
+    async (request) => {
+      const caller = request.caller;
+      if (!caller) throw new Error('POST /webhook-secret/rotate reached its handler without a caller');
+      const overlapSeconds = request.body?.overlapSeconds ?? RotationInputSchema.parse({}).overlapSeconds;
+      const previousValidUntil = new Date(request.arrivedAt.getTime() + overlapSeconds * 1000);
+      const webhookSecret = await rotateWebhookSecret(db, box, caller.tenant.id, previousValidUntil);
+      await recordAudit(db, {
+        tenantId: caller.tenant.id,
+        actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },
+        at: request.arrivedAt,
+        action: 'webhook_secret.rotated',
+        target: caller.tenant.id,
+        ip: request.ip,
+        requestId: request.id,
+        detail: { overlapSeconds, previousValidUntil: previousValidUntil.toISOString() },
+      });
+      return { ok: true as const, webhookSecret, previousValidUntil: previousValidUntil.toISOString() };
+    },
+  );
 }

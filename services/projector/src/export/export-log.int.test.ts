@@ -13,7 +13,11 @@ import { exportLog } from './export-log';
 async function readAvro(path: string): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
   await new Promise<void>((resolve, reject) => {
-    avro.createFileDecoder(path).on('data', (row: Record<string, unknown>) => rows.push(row)).on('end', resolve).on('error', reject);
+    avro
+      .createFileDecoder(path)
+      .on('data', (row: Record<string, unknown>) => rows.push(row))
+      .on('end', resolve)
+      .on('error', reject);
   });
   return rows;
 }
@@ -40,7 +44,10 @@ describe('export of the log for data teams', () => {
   it('writes newline-delimited JSON of the decoded events with their log positions', async () => {
     const out = join(dir, 'events.ndjson');
     expect(await exportLog({ log, topic: TOPICS.events, from: 'earliest', format: 'ndjson', out })).toEqual({ records: early.length + late.length });
-    const lines = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { idempotency_key: string; data: unknown; _log: { offset: string } });
+    const lines = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { idempotency_key: string; data: unknown; _log: { offset: string } });
     expect(lines.map((l) => l.idempotency_key).sort()).toEqual([...early, ...late].map((e) => e.idempotency_key).sort());
     const first = early[0];
     expect(lines.find((l) => l.idempotency_key === first?.idempotency_key)?.data).toEqual(first?.data);

@@ -44,8 +44,15 @@ function envelopeOf(event: StoredEvent): Record<string, unknown> {
     provider: event.provider,
     call: call
       ? {
-          provider_call_id: call.provider_call_id, agent_id: call.agent_id, direction: call.direction, from_number: call.from_number,
-          to_number: call.to_number, agent_version: call.agent_version, workflow_id: call.workflow_id, customer_id: call.customer_id, metadata: call.metadata,
+          provider_call_id: call.provider_call_id,
+          agent_id: call.agent_id,
+          direction: call.direction,
+          from_number: call.from_number,
+          to_number: call.to_number,
+          agent_version: call.agent_version,
+          workflow_id: call.workflow_id,
+          customer_id: call.customer_id,
+          metadata: call.metadata,
         }
       : null,
     data: JSON.stringify(event.data),
@@ -76,7 +83,12 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
       topics: [topic],
       from,
       onBatch: async (batch) => {
-        const lines = batch.filter(inRange).map((r) => `${JSON.stringify({ ...(decoded(r) as object), _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } })}\n`);
+        const lines = batch
+          .filter(inRange)
+          .map(
+            (r) =>
+              `${JSON.stringify({ ...(decoded(r) as object), _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } })}\n`,
+          );
         records += lines.length;
         if (!file.write(lines.join(''))) await once(file, 'drain');
         onProgress(records);
@@ -97,7 +109,8 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     from,
     onBatch: async (batch) => {
       for (const record of batch.filter(inRange)) {
-        const value = topic === TOPICS.events ? envelopeOf(decodeEvent(record.value)) : writerOf(record).type.fromBuffer(record.value.subarray(SINGLE_OBJECT_HEADER));
+        const value =
+          topic === TOPICS.events ? envelopeOf(decodeEvent(record.value)) : writerOf(record).type.fromBuffer(record.value.subarray(SINGLE_OBJECT_HEADER));
         if (!encoder.write(value)) await once(encoder, 'drain');
         records += 1;
       }

@@ -14,6 +14,20 @@ import { turns } from './turns/turns.projection';
 import { usageMeters } from './usage-meters/usage-meters.projection';
 
 /** Every read model, in the order the store writes them (and so locks their rows). */
-export const READ_MODELS: readonly Projection[] = [calls, turns, transcripts, traces, outcomes, incidents, deployments, alerts, alertRules, invoices, billingPlans, metricRollups, usageMeters];
+export const READ_MODELS: readonly Projection[] = [
+  calls,
+  turns,
+  transcripts,
+  traces,
+  outcomes,
+  incidents,
+  deployments,
+  alerts,
+  alertRules,
+  invoices,
+  billingPlans,
+  metricRollups,
+  usageMeters,
+];
 
 export { alertRules, alerts, billingPlans, calls, deployments, incidents, invoices, metricRollups, outcomes, traces, transcripts, turns, usageMeters };

@@ -14,7 +14,9 @@ import { rebuildReadModels, type RebuildProgress } from './rebuild';
 
 const tenant = randomUUID();
 const calls = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, i) => from + i).flatMap((n) => callScript({ tenant, providerCallId: `call-${n}`, turns: 8, outcome: true, ending: n % 4 === 0 ? 'failed' : 'completed' }));
+  Array.from({ length: to - from }, (_, i) => from + i).flatMap((n) =>
+    callScript({ tenant, providerCallId: `call-${n}`, turns: 8, outcome: true, ending: n % 4 === 0 ? 'failed' : 'completed' }),
+  );
 
 describe('replay into fresh tables', () => {
   let live: { db: ConnectionPool; close: () => Promise<void> };

@@ -70,7 +70,9 @@ export async function rebuildReadModels({ db, log, from, onProgress = () => unde
     });
     // A partition the replay found nothing in has nothing before its end of then either (from a time: nothing since).
     for (const end of endsBefore) {
-      await db.query(sql`insert into ${sql.ident(schema)}.projector_positions (topic, partition, next_offset) values (${end.topic}, ${end.partition}, ${end.end}::bigint) on conflict do nothing`);
+      await db.query(
+        sql`insert into ${sql.ident(schema)}.projector_positions (topic, partition, next_offset) values (${end.topic}, ${end.partition}, ${end.end}::bigint) on conflict do nothing`,
+      );
     }
 
     const tables = await tablesOf(db, schema);

@@ -4,7 +4,9 @@ import { SWAP_LOCK } from '../store/apply-batch';
 export type Positions = Map<string, bigint>;
 
 export async function readPositions(db: Queryable, schema: string): Promise<Positions> {
-  const rows: { topic: string; partition: number; next_offset: string }[] = await db.query(sql`select topic, partition, next_offset::text as next_offset from ${sql.ident(schema)}.projector_positions`);
+  const rows: { topic: string; partition: number; next_offset: string }[] = await db.query(
+    sql`select topic, partition, next_offset::text as next_offset from ${sql.ident(schema)}.projector_positions`,
+  );
   return new Map(rows.map((r) => [`${r.topic}:${r.partition}`, BigInt(r.next_offset)]));
 }
 

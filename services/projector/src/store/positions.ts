@@ -15,5 +15,7 @@ export async function claimPosition(tx: Tx, topic: string, partition: number): P
 }
 
 export async function savePosition(tx: Tx, topic: string, partition: number, next: bigint): Promise<void> {
-  await tx.query(sql`update projector_positions set next_offset = ${next.toString()}::bigint, updated_at = now() where topic = ${topic} and partition = ${partition}`);
+  await tx.query(
+    sql`update projector_positions set next_offset = ${next.toString()}::bigint, updated_at = now() where topic = ${topic} and partition = ${partition}`,
+  );
 }

@@ -123,8 +123,18 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
   // Only the documents' writes are counted: the rest need not return their rows.
   const checked = writes.flatMap((w, i) => (w.expected === null ? [] : [{ ...w, i }]));
   const [counts] = await tx.query(sql`
-    with ${sql.join(writes.map((w, i) => sql`${name(i)} as (${w.statement}${w.expected === null ? sql`` : sql` returning 1`})`), sql`, `)}
-    select ${checked.length === 0 ? sql`1` : sql.join(checked.map(({ i }) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`), sql`, `)}`);
+    with ${sql.join(
+      writes.map((w, i) => sql`${name(i)} as (${w.statement}${w.expected === null ? sql`` : sql` returning 1`})`),
+      sql`, `,
+    )}
+    select ${
+      checked.length === 0
+        ? sql`1`
+        : sql.join(
+            checked.map(({ i }) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`),
+            sql`, `,
+          )
+    }`);
   for (const w of checked) {
     const written = Number(counts?.[`w${w.i}`] ?? 0);
     if (written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${(w.expected ?? 0) - written} rows changed under us`);
@@ -162,7 +172,10 @@ async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string
       on conflict do nothing
       returning idempotency_key)
     select null::text as "table", to_jsonb(idempotency_key) as key, null::jsonb as facts, 0 as revision from claimed
-    ${sql.join(reads.map((read) => sql` union all ${read}`), sql``)}`);
+    ${sql.join(
+      reads.map((read) => sql` union all ${read}`),
+      sql``,
+    )}`);
   const fresh: Derived[] = [];
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
@@ -177,7 +190,12 @@ async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string
 }
 
 /** Merge in TypeScript (the only place the merge rules live); `revision` catches a concurrent writer. */
-function documentWrite(tenantId: string, projection: DocumentProjection<unknown>, pending: ReadonlyMap<string, { key: Row; facts: unknown }>, stored: StoredDocuments): { write: TableWrite; contributed: Row[] } {
+function documentWrite(
+  tenantId: string,
+  projection: DocumentProjection<unknown>,
+  pending: ReadonlyMap<string, { key: Row; facts: unknown }>,
+  stored: StoredDocuments,
+): { write: TableWrite; contributed: Row[] } {
   const contributed: Row[] = [];
   const rows = new Map<string, Row>();
   for (const [slot, { key, facts }] of pending) {
@@ -200,7 +218,10 @@ function documentWrite(tenantId: string, projection: DocumentProjection<unknown>
       expected: ordered.length,
       statement: sql`
         ${insertRows(projection.table, tenantId, columns, ordered)}
-        on conflict (${conflictTarget(projection)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+        on conflict (${conflictTarget(projection)}) do update set ${sql.join(
+          updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`),
+          sql`, `,
+        )}
         where t.revision = excluded.revision - 1`,
     },
   };
@@ -217,7 +238,10 @@ function registerWrite(tenantId: string, projection: RegisterProjection, pending
     expected: null,
     statement: sql`
       ${insertRows(projection.table, tenantId, [...columns], rows)}
-      on conflict (${conflictTarget(projection)}) do update set ${sql.join(updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`), sql`, `)}
+      on conflict (${conflictTarget(projection)}) do update set ${sql.join(
+        updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`),
+        sql`, `,
+      )}
       where excluded.precedence > t.precedence`,
   };
 }

@@ -27,7 +27,11 @@ function latencyMetrics(): Record<string, MetricDefinition> {
   const out: Record<string, MetricDefinition> = {};
   for (const [part, metric] of Object.entries(LATENCY_PARTS)) {
     for (const quantile of Object.keys(QUANTILES) as QuantileName[]) {
-      out[`latency.${part}_ms.${quantile}`] = { description: `${quantile} of per-turn ${part} latency (within 1%, from merged sketches)`, unit: 'ms', source: { from: 'rollup-quantile', metric, quantile } };
+      out[`latency.${part}_ms.${quantile}`] = {
+        description: `${quantile} of per-turn ${part} latency (within 1%, from merged sketches)`,
+        unit: 'ms',
+        source: { from: 'rollup-quantile', metric, quantile },
+      };
     }
     out[`latency.${part}_ms.avg`] = { description: `mean per-turn ${part} latency`, unit: 'ms', source: { from: 'rollup-mean', metric } };
   }
@@ -37,7 +41,10 @@ function latencyMetrics(): Record<string, MetricDefinition> {
 function callMetrics(): Record<string, MetricDefinition> {
   const statuses: CallStatusMeasure[] = ['total', 'completed', 'failed', 'in_progress', 'abandoned', 'escalated'];
   return Object.fromEntries(
-    statuses.map((measure) => [`calls.${measure}`, { description: measure === 'total' ? 'calls started' : `calls started that are now ${measure}`, unit: 'calls', source: { from: 'calls', measure } }]),
+    statuses.map((measure) => [
+      `calls.${measure}`,
+      { description: measure === 'total' ? 'calls started' : `calls started that are now ${measure}`, unit: 'calls', source: { from: 'calls', measure } },
+    ]),
   );
 }
 
@@ -48,14 +55,22 @@ function callMetrics(): Record<string, MetricDefinition> {
  */
 export const METRIC_CATALOGUE = catalogueOf({
   ...callMetrics(),
-  'calls.success_rate': { description: 'share of the calls started that ended completed, of those that ended', unit: 'ratio', source: { from: 'calls', measure: 'success_rate' } },
+  'calls.success_rate': {
+    description: 'share of the calls started that ended completed, of those that ended',
+    unit: 'ratio',
+    source: { from: 'calls', measure: 'success_rate' },
+  },
   ...latencyMetrics(),
   'quality.avg': { description: 'mean call quality score (0 to 1) of the calls started', unit: 'score', source: { from: 'calls', measure: 'quality' } },
   'feedback.rating.avg': { description: 'mean customer feedback rating', unit: 'rating', source: { from: 'rollup-mean', metric: METRICS.feedbackRating } },
   'turns.count': { description: 'agent turns', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.turns } },
   'turns.interrupted': { description: 'agent turns the customer interrupted', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.interruptions } },
   'tool_calls.failed': { description: 'tool calls that failed', unit: 'tool calls', source: { from: 'rollup-count', metric: METRICS.toolCallFailures } },
-  'tool_call.duration_ms.p95': { description: 'p95 of tool call duration', unit: 'ms', source: { from: 'rollup-quantile', metric: METRICS.toolCallDuration, quantile: 'p95' } },
+  'tool_call.duration_ms.p95': {
+    description: 'p95 of tool call duration',
+    unit: 'ms',
+    source: { from: 'rollup-quantile', metric: METRICS.toolCallDuration, quantile: 'p95' },
+  },
   'calls.transferred': { description: 'call.transferred events', unit: 'calls', source: { from: 'rollup-count', metric: METRICS.callsTransferred } },
   'provider.errors': { description: 'provider errors received', unit: 'errors', source: { from: 'rollup-count', metric: METRICS.providerErrors } },
   'outcomes.count': { description: 'outcomes recorded', unit: 'outcomes', source: { from: 'outcomes', measure: 'count' } },
@@ -68,7 +83,8 @@ function catalogueOf(definitions: Record<string, MetricDefinition>): Readonly<Re
   const names: readonly string[] = METRIC_NAMES;
   const missing = names.filter((name) => !definitions[name]);
   const extra = Object.keys(definitions).filter((name) => !names.includes(name));
-  if (missing.length > 0 || extra.length > 0) throw new Error(`metric catalogue and METRIC_NAMES differ: missing ${missing.join(', ') || 'none'}; not named ${extra.join(', ') || 'none'}`);
+  if (missing.length > 0 || extra.length > 0)
+    throw new Error(`metric catalogue and METRIC_NAMES differ: missing ${missing.join(', ') || 'none'}; not named ${extra.join(', ') || 'none'}`);
   return definitions as Record<MetricName, MetricDefinition>;
 }
 

@@ -71,5 +71,11 @@ export function coverOf(fromMs: number, toMs: number, intervalMs: number): Cover
   const first = Math.min(days[0] ?? Infinity, hours[0] ?? Infinity);
   const end = Math.max((days.at(-1) ?? -Infinity) + DAY_MS, (hours.at(-1) ?? -Infinity) + HOUR_MS);
   const folds = Number.isFinite(first) ? { from: isoString(first), to: isoString(end) } : { from: isoString(fromMs), to: isoString(fromMs) };
-  return { days: isoStrings(days), hours: isoStrings(hours), minutes: { starts: isoStrings(starts), ends: isoStrings(ends) }, prefixes: { days: isoStrings(prefixDays), ends: isoStrings(prefixEnds) }, folds };
+  return {
+    days: isoStrings(days),
+    hours: isoStrings(hours),
+    minutes: { starts: isoStrings(starts), ends: isoStrings(ends) },
+    prefixes: { days: isoStrings(prefixDays), ends: isoStrings(prefixEnds) },
+    folds,
+  };
 }

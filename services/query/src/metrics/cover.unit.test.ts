@@ -53,25 +53,31 @@ describe('coverOf', () => {
     expect(bounds.to).toBe(Math.max(...folded.map(([, end]) => end ?? -Infinity)));
   });
 
-  it.each(RANGES)('offers as prefixes only runs of its hours that begin a day and end before it does, longer than an hour ($from → $to)', ({ from, to, intervalMs }) => {
-    const cover = coverOf(from, to, intervalMs);
-    const hours = new Set(ms(cover.hours));
-    const ends = ms(cover.prefixes.ends);
-    for (const [i, day] of ms(cover.prefixes.days).entries()) {
-      const end = ends[i] ?? day;
-      expect(day % DAY).toBe(0);
-      expect(end - day).toBeGreaterThan(HOUR);
-      expect(end - day).toBeLessThan(DAY);
-      for (let h = day; h < end; h += HOUR) expect(hours.has(h)).toBe(true);
-    }
-  });
+  it.each(RANGES)(
+    'offers as prefixes only runs of its hours that begin a day and end before it does, longer than an hour ($from → $to)',
+    ({ from, to, intervalMs }) => {
+      const cover = coverOf(from, to, intervalMs);
+      const hours = new Set(ms(cover.hours));
+      const ends = ms(cover.prefixes.ends);
+      for (const [i, day] of ms(cover.prefixes.days).entries()) {
+        const end = ends[i] ?? day;
+        expect(day % DAY).toBe(0);
+        expect(end - day).toBeGreaterThan(HOUR);
+        expect(end - day).toBeLessThan(DAY);
+        for (let h = day; h < end; h += HOUR) expect(hours.has(h)).toBe(true);
+      }
+    },
+  );
 
   it('reads a 30-day daily series as whole days, the hours closed today (a prefix of today) and the open hour by its minutes', () => {
     const now = START + 30 * DAY + 15 * HOUR + 24 * MINUTE + 5_000;
     const cover = coverOf(START, now, DAY);
     expect(cover.days).toHaveLength(30);
     expect(cover.hours).toHaveLength(15);
-    expect(cover.minutes).toEqual({ starts: [new Date(START + 30 * DAY + 15 * HOUR).toISOString()], ends: [new Date(START + 30 * DAY + 15 * HOUR + 25 * MINUTE).toISOString()] });
+    expect(cover.minutes).toEqual({
+      starts: [new Date(START + 30 * DAY + 15 * HOUR).toISOString()],
+      ends: [new Date(START + 30 * DAY + 15 * HOUR + 25 * MINUTE).toISOString()],
+    });
     expect(cover.prefixes).toEqual({ days: [new Date(START + 30 * DAY).toISOString()], ends: [new Date(START + 30 * DAY + 15 * HOUR).toISOString()] });
     expect(cover.folds).toEqual({ from: new Date(START).toISOString(), to: new Date(START + 30 * DAY + 15 * HOUR).toISOString() });
   });

@@ -95,7 +95,9 @@ describe('metric folds', () => {
 
     expect(await foldTenant(db, tenant, NOW)).toBe(96);
     await foldTenant(db, other, NOW);
-    const [folded] = await inTenant(db, tenant, (tx) => tx.query(sql`select count(*) filter (where span = 'day')::int as days, count(*) filter (where span = 'hour')::int as hours from metric_rollup_folded`));
+    const [folded] = await inTenant(db, tenant, (tx) =>
+      tx.query(sql`select count(*) filter (where span = 'day')::int as days, count(*) filter (where span = 'hour')::int as hours from metric_rollup_folded`),
+    );
     // Four days of minutes from 21:00 the day before START, all closed by NOW: five days touched, 96 hours.
     expect(folded).toEqual({ days: 5, hours: 96 });
     expect(await read()).toEqual(before);
@@ -127,12 +129,15 @@ describe('metric folds', () => {
       ].map((r) => ({ ...r, source: sourceOf(name) })),
     );
     const read = () => inTenant(db, tenant, async (tx) => Promise.all(requests.map((r) => readSeries(tx, r))));
-    const untilOfToday = async () => inTenant(db, tenant, (tx) => tx.query(sql`select until from metric_rollup_folded where span = 'day' and start = ${new Date(today)}`));
+    const untilOfToday = async () =>
+      inTenant(db, tenant, (tx) => tx.query(sql`select until from metric_rollup_folded where span = 'day' and start = ${new Date(today)}`));
 
     const foldSoFar = sql`span = 'day' and start = ${new Date(today)} and metric = ${METRICS.turnLatencyTotal} and all_agents`;
     expect(await foldTenant(db, tenant, now)).toBe(3 * 24 + 10);
     expect(await untilOfToday()).toEqual([{ until: new Date(today + 10 * HOUR) }]);
-    const [soFar]: { sketch: Sketch; p95: number }[] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch, p95 from metric_rollup_folds where ${foldSoFar}`));
+    const [soFar]: { sketch: Sketch; p95: number }[] = await inTenant(db, tenant, (tx) =>
+      tx.query(sql`select sketch, p95 from metric_rollup_folds where ${foldSoFar}`),
+    );
     expect(soFar?.p95).toBe(soFar && quantile(soFar.sketch, QUANTILES.p95));
     expect(await read()).toEqual(await fromMinutes(db, tenant, requests));
 
@@ -148,7 +153,15 @@ describe('metric folds', () => {
     // The fold so far is what a series through today reads: a different one shows in the last bucket.
     const [stored] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch from metric_rollup_folds where ${foldSoFar}`));
     await db.query(sql`update metric_rollup_folds set sketch = '{"300": 1000000}' where ${foldSoFar}`);
-    const [daily] = await inTenant(db, tenant, async (tx) => [await readSeries(tx, { from: new Date(START), to: new Date(today + 11 * HOUR + 5 * 60_000), intervalMs: DAY, agentId: undefined, source: sourceOf('latency.total_ms.p95') })]);
+    const [daily] = await inTenant(db, tenant, async (tx) => [
+      await readSeries(tx, {
+        from: new Date(START),
+        to: new Date(today + 11 * HOUR + 5 * 60_000),
+        intervalMs: DAY,
+        agentId: undefined,
+        source: sourceOf('latency.total_ms.p95'),
+      }),
+    ]);
     expect(daily?.at(-1)?.value).toBe(Math.round(quantile({ 300: 1 }, QUANTILES.p95) ?? 0));
     await db.query(sql`update metric_rollup_folds set sketch = ${JSON.stringify(stored?.sketch)}::jsonb where ${foldSoFar}`);
 
@@ -165,14 +178,21 @@ describe('metric folds', () => {
     expect(await read()).toEqual(await fromMinutes(db, tenant, requests));
   });
 
-  it('stores each fold\'s percentiles, and answers a bucket that is one whole fold with them; a fold without them by its sketch', async () => {
+  it("stores each fold's percentiles, and answers a bucket that is one whole fold with them; a fold without them by its sketch", async () => {
     const tenant = randomUUID();
     await addMinutes(db, tenant, START, 2 * 24 * 60, 0.23);
     await foldTenant(db, tenant, NOW);
-    const folds: { sketch: Sketch; p50: number; p95: number; p99: number }[] = await inTenant(db, tenant, (tx) => tx.query(sql`select sketch, p50, p95, p99 from metric_rollup_folds where sketch is not null`));
+    const folds: { sketch: Sketch; p50: number; p95: number; p99: number }[] = await inTenant(db, tenant, (tx) =>
+      tx.query(sql`select sketch, p50, p95, p99 from metric_rollup_folds where sketch is not null`),
+    );
     // Two days: 48 hour folds and 2 day folds, each for two measured metrics, per agent (3) and for all agents.
     expect(folds).toHaveLength(50 * 2 * 4);
-    for (const fold of folds) expect([fold.p50, fold.p95, fold.p99]).toEqual([quantile(fold.sketch, QUANTILES.p50), quantile(fold.sketch, QUANTILES.p95), quantile(fold.sketch, QUANTILES.p99)]);
+    for (const fold of folds)
+      expect([fold.p50, fold.p95, fold.p99]).toEqual([
+        quantile(fold.sketch, QUANTILES.p50),
+        quantile(fold.sketch, QUANTILES.p95),
+        quantile(fold.sketch, QUANTILES.p99),
+      ]);
 
     const daily = { source: sourceOf('latency.total_ms.p95'), from: new Date(START), to: new Date(START + 2 * DAY), intervalMs: DAY, agentId: undefined };
     const hourly = { ...daily, to: new Date(START + DAY), intervalMs: HOUR };
@@ -195,7 +215,9 @@ describe('metric folds', () => {
     expect(seen).toEqual([{ tenant_id: tenant }]);
     const unscoped = await db.tx(async (tx) => {
       await tx.query(sql`select set_config('role', ${TENANT_ROLE}, true)`);
-      return tx.query(sql`select (select count(*) from metric_rollup_folds)::int as folds, (select count(*) from metric_rollup_folded)::int as folded, (select count(*) from metric_rollup_changes)::int as changes`);
+      return tx.query(
+        sql`select (select count(*) from metric_rollup_folds)::int as folds, (select count(*) from metric_rollup_folded)::int as folded, (select count(*) from metric_rollup_changes)::int as changes`,
+      );
     });
     expect(unscoped).toEqual([{ folds: 0, folded: 0, changes: 0 }]);
   });

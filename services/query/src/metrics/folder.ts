@@ -97,13 +97,17 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
         select pg_try_advisory_xact_lock(hashtext(${`metric-folds:${tenantId}`})) as held, set_config('role', ${WRITER_ROLE}, true), set_config(${TENANT_SETTING}, ${tenantId}, true)`);
       // Another folder has this tenant: it folds what this one would.
       if (!lock?.held) return 0;
-      const changed: { hour: Date; upto: number }[] = await tx.query(sql`select hour, max(id) as upto from metric_rollup_changes where hour < ${open} group by hour`);
+      const changed: { hour: Date; upto: number }[] = await tx.query(
+        sql`select hour, max(id) as upto from metric_rollup_changes where hour < ${open} group by hour`,
+      );
       if (changed.length === 0) return 0;
       const hours = changed.map((c) => c.hour);
       await tx.query(sql`delete from metric_rollup_folds where span = 'hour' and start = any(${hours}::timestamptz[])`);
       await tx.query(foldStatement(tenantId, 'hour', minutesOf('hour', hours)));
       await writePercentiles(tx, 'hour', hours);
-      await tx.query(sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'hour', h from unnest(${hours}::timestamptz[]) h on conflict do nothing`);
+      await tx.query(
+        sql`insert into metric_rollup_folded (tenant_id, span, start) select ${tenantId}, 'hour', h from unnest(${hours}::timestamptz[]) h on conflict do nothing`,
+      );
       await tx.query(sql`
         delete from metric_rollup_changes c using unnest(${hours}::timestamptz[], ${changed.map((c) => c.upto)}::bigint[]) n(hour, upto)
         where c.hour = n.hour and c.id <= n.upto`);

@@ -17,7 +17,11 @@ describe('the range a metric series answers (each once a 400 the document could 
   });
 
   it('keeps the last 1,000 points of a range too long for its interval, the last one partial', () => {
-    expect(seriesRange({ from: '2025-01-01T00:00:00Z', interval: '1m' }, now)).toEqual({ from: new Date(now.getTime() - 1_000 * 60_000), to: now, interval: '1m' });
+    expect(seriesRange({ from: '2025-01-01T00:00:00Z', interval: '1m' }, now)).toEqual({
+      from: new Date(now.getTime() - 1_000 * 60_000),
+      to: now,
+      interval: '1m',
+    });
     expect(seriesRange({ from: '0112-02-29T22:49:26Z' }, now)).toMatchObject({ from: new Date('2023-05-09T00:00:00.000Z'), interval: '1d' });
     const odd = new Date('2026-02-01T12:00:30Z');
     const range = seriesRange({ from: '2025-01-01T00:00:00Z', interval: '1m' }, odd);

@@ -45,9 +45,19 @@ const COLUMNS = sql`id, name, metric, agent_id, comparison, threshold, window_ms
 
 export function alertRuleOf(row: AlertRuleRow): AlertRule {
   return {
-    id: row.id, name: row.name, metric: row.metric, agentId: row.agent_id, comparison: row.comparison, threshold: row.threshold,
-    windowMs: Number(row.window_ms), forMs: Number(row.for_ms), severity: row.severity, enabled: row.enabled, description: row.description,
-    changedBy: row.changed_by, changedAt: row.changed_at.toISOString(),
+    id: row.id,
+    name: row.name,
+    metric: row.metric,
+    agentId: row.agent_id,
+    comparison: row.comparison,
+    threshold: row.threshold,
+    windowMs: Number(row.window_ms),
+    forMs: Number(row.for_ms),
+    severity: row.severity,
+    enabled: row.enabled,
+    description: row.description,
+    changedBy: row.changed_by,
+    changedAt: row.changed_at.toISOString(),
   };
 }
 
@@ -65,8 +75,19 @@ async function existingRule(reads: TenantReads, request: FastifyRequest, id: str
 
 function changeOf(rule: Omit<AlertRule, 'id' | 'changedBy' | 'changedAt'>, action: EventData<'alert.rule.changed'>['action'], by: string | null) {
   return (id: string): EventData<'alert.rule.changed'> => ({
-    rule_id: id, action, name: rule.name, metric: rule.metric, agent_id: rule.agentId, comparison: rule.comparison, threshold: rule.threshold,
-    window_ms: rule.windowMs, for_ms: rule.forMs, severity: rule.severity, enabled: rule.enabled, description: rule.description, changed_by: by,
+    rule_id: id,
+    action,
+    name: rule.name,
+    metric: rule.metric,
+    agent_id: rule.agentId,
+    comparison: rule.comparison,
+    threshold: rule.threshold,
+    window_ms: rule.windowMs,
+    for_ms: rule.forMs,
+    severity: rule.severity,
+    enabled: rule.enabled,
+    description: rule.description,
+    changed_by: by,
   });
 }
 
@@ -80,53 +101,90 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
   const by = (request: FastifyRequest) => request.caller?.keyName ?? null;
   const ruleErrors = { ...COMMON_ERRORS, 404: ErrorBodySchema };
 
-  routes.get('/alerts/rules', {
-    schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, CURSOR);
-    const after = paging.after ? sql`id > ${paging.after.id}` : sql`true`;
-    const window = windowOf(paging);
-    const rows = await readAs(reads, request, (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>);
-    return pageOf(rows, paging, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
-  });
+  routes.get(
+    '/alerts/rules',
+    {
+      schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+    },
+    async (request) => {
+      const paging = pagingOf(request.query, CURSOR);
+      const after = paging.after ? sql`id > ${paging.after.id}` : sql`true`;
+      const window = windowOf(paging);
+      const rows = await readAs(
+        reads,
+        request,
+        (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>,
+      );
+      return pageOf(rows, paging, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
+    },
+  );
 
-  routes.get('/alerts/rules/:id', {
-    schema: { params: RecordIdParamsSchema, response: { 200: AlertRuleAnswerSchema, ...ruleErrors } },
-    config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
-  }, async (request) => ({ ok: true as const, rule: await existingRule(reads, request, request.params.id) }));
+  routes.get(
+    '/alerts/rules/:id',
+    {
+      schema: { params: RecordIdParamsSchema, response: { 200: AlertRuleAnswerSchema, ...ruleErrors } },
+      config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+    },
+    async (request) => ({ ok: true as const, rule: await existingRule(reads, request, request.params.id) }),
+  );
 
-  routes.post('/alerts/rules', {
-    schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-    config: { policy: policyOf('POST /alerts/rules', requestsPerMinute) },
-  }, async (request, reply) => {
-    const input = request.body;
-    const rule = { ...input, name: input.name ?? null, agentId: input.agentId ?? null, description: input.description ?? null };
-    const answer = await writes.write(request, { type: 'alert.rule.changed', id: input.id, data: changeOf(rule, 'created', by(request)) });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(201).send(answer.body);
-  });
+  routes.post(
+    '/alerts/rules',
+    {
+      schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      config: { policy: policyOf('POST /alerts/rules', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const rule = { ...input, name: input.name ?? null, agentId: input.agentId ?? null, description: input.description ?? null };
+      const answer = await writes.write(request, { type: 'alert.rule.changed', id: input.id, data: changeOf(rule, 'created', by(request)) });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send(answer.body);
+    },
+  );
 
-  routes.patch('/alerts/rules/:id', {
-    schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, body: AlertRulePatchSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
-    config: { policy: policyOf('PATCH /alerts/rules/:id', requestsPerMinute) },
-  }, async (request, reply) => {
-    const current = await existingRule(reads, request, request.params.id);
-    const patch = request.body;
-    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-    const rule = { ...current, ...defined };
-    const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf(rule, 'updated', by(request)) });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(200).send(answer.body);
-  });
+  routes.patch(
+    '/alerts/rules/:id',
+    {
+      schema: {
+        params: RecordIdParamsSchema,
+        headers: IdempotencyHeadersSchema,
+        body: AlertRulePatchSchema,
+        response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
+      },
+      config: { policy: policyOf('PATCH /alerts/rules/:id', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const current = await existingRule(reads, request, request.params.id);
+      const patch = request.body;
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const rule = { ...current, ...defined };
+      const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf(rule, 'updated', by(request)) });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(200).send(answer.body);
+    },
+  );
 
-  routes.delete('/alerts/rules/:id', {
-    schema: { params: RecordIdParamsSchema, headers: IdempotencyHeadersSchema, response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema } },
-    config: { policy: policyOf('DELETE /alerts/rules/:id', requestsPerMinute) },
-  }, async (request, reply) => {
-    const current = await existingRule(reads, request, request.params.id);
-    const answer = await writes.write(request, { type: 'alert.rule.changed', id: current.id, data: changeOf({ ...current, enabled: false }, 'deleted', by(request)) });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(200).send(answer.body);
-  });
+  routes.delete(
+    '/alerts/rules/:id',
+    {
+      schema: {
+        params: RecordIdParamsSchema,
+        headers: IdempotencyHeadersSchema,
+        response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
+      },
+      config: { policy: policyOf('DELETE /alerts/rules/:id', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const current = await existingRule(reads, request, request.params.id);
+      const answer = await writes.write(request, {
+        type: 'alert.rule.changed',
+        id: current.id,
+        data: changeOf({ ...current, enabled: false }, 'deleted', by(request)),
+      });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(200).send(answer.body);
+    },
+  );
 }

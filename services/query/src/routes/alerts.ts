@@ -45,9 +45,23 @@ export function alertPageStatement(status: string | undefined, paging: Paging): 
 
 function alertOf(row: AlertRow): Alert {
   return {
-    id: row.id, ruleId: row.rule_id, ruleName: row.rule_name, metric: row.metric, comparison: row.comparison, threshold: row.threshold, value: row.value,
-    windowMs: row.window_ms, severity: row.severity, agentId: row.agent_id, message: row.message, status: row.status, firedAt: iso(row.fired_at),
-    resolvedAt: iso(row.resolved_at), resolvedValue: row.resolved_value, resolution: row.resolution, resolvedBy: row.resolved_by,
+    id: row.id,
+    ruleId: row.rule_id,
+    ruleName: row.rule_name,
+    metric: row.metric,
+    comparison: row.comparison,
+    threshold: row.threshold,
+    value: row.value,
+    windowMs: row.window_ms,
+    severity: row.severity,
+    agentId: row.agent_id,
+    message: row.message,
+    status: row.status,
+    firedAt: iso(row.fired_at),
+    resolvedAt: iso(row.resolved_at),
+    resolvedValue: row.resolved_value,
+    resolution: row.resolution,
+    resolvedBy: row.resolved_by,
   };
 }
 
@@ -60,8 +74,12 @@ export async function readAlertPage(tx: Statements, query: z.infer<typeof AlertL
 
 /** GET /alerts: newest first, `status` (firing or resolved) filter. Alerts are fired by the alerting rules, not written here. */
 export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/alerts', {
-    schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /alerts', requestsPerMinute) },
-  }, async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)));
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/alerts',
+    {
+      schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /alerts', requestsPerMinute) },
+    },
+    async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)),
+  );
 }

@@ -35,19 +35,29 @@ export function auditPageStatement(action: string | undefined, paging: Paging): 
 
 function entryOf(row: AuditRow): z.infer<typeof AuditEntrySchema> {
   return {
-    id: row.id, at: row.at.toISOString(), actor: { kind: row.actor_kind, keyId: row.key_id, keyName: row.key_name }, action: row.action,
-    target: row.target, ip: row.ip, requestId: row.request_id, detail: row.detail,
+    id: row.id,
+    at: row.at.toISOString(),
+    actor: { kind: row.actor_kind, keyId: row.key_id, keyName: row.key_name },
+    action: row.action,
+    target: row.target,
+    ip: row.ip,
+    requestId: row.request_id,
+    detail: row.detail,
   };
 }
 
 /** GET /audit: who did what to the tenant's data, newest first (writes through the API and operator actions). */
 export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/audit', {
-    schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /audit', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(reads, request, (tx) => tx.query(auditPageStatement(request.query.action, paging)) as Promise<AuditRow[]>);
-    return pageOf(rows, paging, (r) => ({ v: r.at.toISOString(), id: r.id }), entryOf);
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/audit',
+    {
+      schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /audit', requestsPerMinute) },
+    },
+    async (request) => {
+      const paging = pagingOf(request.query, CURSOR);
+      const rows = await readAs(reads, request, (tx) => tx.query(auditPageStatement(request.query.action, paging)) as Promise<AuditRow[]>);
+      return pageOf(rows, paging, (r) => ({ v: r.at.toISOString(), id: r.id }), entryOf);
+    },
+  );
 }

@@ -39,20 +39,33 @@ export function invoicePageStatement(paging: Paging): SQLQuery {
 
 function invoiceOf(row: InvoiceRow): Invoice {
   return {
-    id: row.id, number: Number(row.number), periodStart: row.period_start.toISOString(), periodEnd: row.period_end.toISOString(), status: row.status,
-    planId: row.plan_id, currency: row.currency, lines: linesOfEvent(row.lines), subtotalCents: Number(row.subtotal_cents),
-    baseFeeCents: Number(row.base_fee_cents), totalCents: Number(row.total_cents), issuedAt: row.issued_at.toISOString(),
+    id: row.id,
+    number: Number(row.number),
+    periodStart: row.period_start.toISOString(),
+    periodEnd: row.period_end.toISOString(),
+    status: row.status,
+    planId: row.plan_id,
+    currency: row.currency,
+    lines: linesOfEvent(row.lines),
+    subtotalCents: Number(row.subtotal_cents),
+    baseFeeCents: Number(row.base_fee_cents),
+    totalCents: Number(row.total_cents),
+    issuedAt: row.issued_at.toISOString(),
   };
 }
 
 /** GET /billing/invoices: the invoices the period closer issued (billing_invoices), newest first. */
 export function registerBillingRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/billing/invoices', {
-    schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /billing/invoices', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(reads, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
-    return pageOf(rows, paging, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/billing/invoices',
+    {
+      schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /billing/invoices', requestsPerMinute) },
+    },
+    async (request) => {
+      const paging = pagingOf(request.query, CURSOR);
+      const rows = await readAs(reads, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
+      return pageOf(rows, paging, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
+    },
+  );
 }

@@ -12,7 +12,16 @@ describe('GET /calls and GET /calls/{id}', () => {
   let globex: QueryTenant;
 
   const calls = (tenant: string, from: number, count: number, prefix: string) =>
-    Array.from({ length: count }, (_, i) => callScript({ tenant, providerCallId: `${prefix}-${from + i}`, turns: 2, startMs: BASE + (from + i) * 60_000, agentId: i % 2 ? 'agent_sales' : 'agent_support', ending: i % 5 === 4 ? 'failed' : 'completed' })).flat();
+    Array.from({ length: count }, (_, i) =>
+      callScript({
+        tenant,
+        providerCallId: `${prefix}-${from + i}`,
+        turns: 2,
+        startMs: BASE + (from + i) * 60_000,
+        agentId: i % 2 ? 'agent_sales' : 'agent_support',
+        ending: i % 5 === 4 ? 'failed' : 'completed',
+      }),
+    ).flat();
 
   beforeAll(async () => {
     query = await startTestQuery('calls');
@@ -30,7 +39,13 @@ describe('GET /calls and GET /calls/{id}', () => {
     expect(page.items).toHaveLength(30);
     expect(page.nextCursor).toBeNull();
     const first = page.items[0];
-    expect(first).toMatchObject({ id: callIdOf(acme.id, 'vapi', 'acme-29'), agentId: 'agent_sales', status: 'failed', startedAt: expect.any(String), durationMs: expect.any(Number) });
+    expect(first).toMatchObject({
+      id: callIdOf(acme.id, 'vapi', 'acme-29'),
+      agentId: 'agent_sales',
+      status: 'failed',
+      startedAt: expect.any(String),
+      durationMs: expect.any(Number),
+    });
     expect(first.latency).toEqual({ asrMs: expect.any(Number), llmMs: expect.any(Number), ttsMs: expect.any(Number), totalMs: expect.any(Number) });
     const starts = page.items.map((c: { startedAt: string }) => c.startedAt);
     expect(starts).toEqual([...starts].sort().reverse());
@@ -92,7 +107,14 @@ describe('GET /calls and GET /calls/{id}', () => {
   });
 
   it('refuses limit above 200 and a forged cursor (400 VALIDATION_ERROR)', async () => {
-    for (const url of ['/calls?limit=201', '/calls?limit=0', '/calls?cursor=not-a-cursor', '/calls?sort=name', '/calls?status=ringing', '/calls?from=yesterday']) {
+    for (const url of [
+      '/calls?limit=201',
+      '/calls?limit=0',
+      '/calls?cursor=not-a-cursor',
+      '/calls?sort=name',
+      '/calls?status=ringing',
+      '/calls?from=yesterday',
+    ]) {
       const response = await query.get(url, acme.apiKey);
       expect(response.statusCode, url).toBe(400);
       expect(response.json(), url).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', error: expect.any(String) });
@@ -144,18 +166,30 @@ describe('GET /calls and GET /calls/{id}', () => {
     const iso = (value: Date | null) => (value === null ? null : value.toISOString());
     const [row] = (await query.db.query(sql`select * from calls where id = ${id}`)) as Record<string, Date | number | string | boolean | null>[];
     const expected = {
-      startedAt: iso(row?.started_at as Date), answeredAt: iso(row?.answered_at as Date | null), endedAt: iso(row?.ended_at as Date | null),
-      durationMs: row?.duration_ms, qualityScore: row?.quality_score, costUsd: row?.cost_usd, success: row?.success, summary: row?.summary,
+      startedAt: iso(row?.started_at as Date),
+      answeredAt: iso(row?.answered_at as Date | null),
+      endedAt: iso(row?.ended_at as Date | null),
+      durationMs: row?.duration_ms,
+      qualityScore: row?.quality_score,
+      costUsd: row?.cost_usd,
+      success: row?.success,
+      summary: row?.summary,
       latency: { asrMs: row?.latency_asr_ms, llmMs: row?.latency_llm_ms, ttsMs: row?.latency_tts_ms, totalMs: row?.latency_total_ms },
     };
     expect(listed).toMatchObject(expected);
     expect(call).toMatchObject(expected);
     const turns = (await query.db.query(sql`select occurred_at from turns where call_id = ${id} order by occurred_at, turn_id`)) as { occurred_at: Date }[];
     expect(call.turns.map((t: { occurredAt: string }) => t.occurredAt)).toEqual(turns.map((t) => t.occurred_at.toISOString()));
-    const segments = (await query.db.query(sql`select occurred_at from transcripts where call_id = ${id} order by occurred_at, turn_id, speaker`)) as { occurred_at: Date }[];
+    const segments = (await query.db.query(sql`select occurred_at from transcripts where call_id = ${id} order by occurred_at, turn_id, speaker`)) as {
+      occurred_at: Date;
+    }[];
     expect(call.transcript.map((s: { occurredAt: string }) => s.occurredAt)).toEqual(segments.map((s) => s.occurred_at.toISOString()));
-    const traces = (await query.db.query(sql`select started_at, ended_at from traces where call_id = ${id} order by started_at nulls last, kind, trace_id`)) as { started_at: Date | null; ended_at: Date | null }[];
-    expect(call.traces.map((t: { startedAt: string | null; endedAt: string | null }) => [t.startedAt, t.endedAt])).toEqual(traces.map((t) => [iso(t.started_at), iso(t.ended_at)]));
+    const traces = (await query.db.query(
+      sql`select started_at, ended_at from traces where call_id = ${id} order by started_at nulls last, kind, trace_id`,
+    )) as { started_at: Date | null; ended_at: Date | null }[];
+    expect(call.traces.map((t: { startedAt: string | null; endedAt: string | null }) => [t.startedAt, t.endedAt])).toEqual(
+      traces.map((t) => [iso(t.started_at), iso(t.ended_at)]),
+    );
   });
 
   it('renders a call the projector wrote before it kept calls.resource exactly as the projector renders it', async () => {
@@ -165,7 +199,9 @@ describe('GET /calls and GET /calls/{id}', () => {
     const read = async () => ({ page: (await query.get('/calls', hooli.apiKey)).json(), detail: (await query.get(`/calls/${id}`, hooli.apiKey)).json() });
     const stored = await read();
     const [{ unrendered } = { unrendered: -1 }] = (await query.db.query(sql`
-      with cleared as (update calls set resource = null where tenant_id = ${hooli.id} returning 1) select count(*)::int as unrendered from cleared`)) as { unrendered: number }[];
+      with cleared as (update calls set resource = null where tenant_id = ${hooli.id} returning 1) select count(*)::int as unrendered from cleared`)) as {
+      unrendered: number;
+    }[];
     expect(unrendered).toBe(5);
     expect(await read()).toEqual(stored);
   });

@@ -54,7 +54,8 @@ function afterCursor(sort: CallSort, paging: Paging): SQLQuery {
   const after = paging.after;
   if (!after) return sql`true`;
   const id = sql`${after.id}::uuid`;
-  if (field === 'startedAt') return descending ? sql`(started_at, id) < (${after.v}::timestamptz, ${id})` : sql`(started_at, id) > (${after.v}::timestamptz, ${id})`;
+  if (field === 'startedAt')
+    return descending ? sql`(started_at, id) < (${after.v}::timestamptz, ${id})` : sql`(started_at, id) > (${after.v}::timestamptz, ${id})`;
   if (after.v === null) return descending ? sql`((${column} is null and id < ${id}) or ${column} is not null)` : sql`(${column} is null and id > ${id})`;
   return descending
     ? sql`(${column} < ${after.v} or (${column} = ${after.v} and id < ${id}))`
@@ -143,18 +144,26 @@ export async function readCallDetail(tx: Statements, id: string): Promise<CallDe
 export function registerCallRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/calls', {
-    schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /calls', requestsPerMinute) },
-  }, async (request) => renderedAs<CallListPage>(pageText(await readAs(reads, request, (tx) => readRenderedCallPage(tx, request.query)))));
+  routes.get(
+    '/calls',
+    {
+      schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /calls', requestsPerMinute) },
+    },
+    async (request) => renderedAs<CallListPage>(pageText(await readAs(reads, request, (tx) => readRenderedCallPage(tx, request.query)))),
+  );
 
-  routes.get('/calls/:id', {
-    schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /calls/:id', requestsPerMinute) },
-  }, async (request) => {
-    const { id } = request.params;
-    const call = await readAs(reads, request, (tx) => readRenderedCallDetail(tx, id));
-    if (call === null) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
-    return renderedAs<CallDetail>(`{"ok":true,"call":${call}}`);
-  });
+  routes.get(
+    '/calls/:id',
+    {
+      schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /calls/:id', requestsPerMinute) },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const call = await readAs(reads, request, (tx) => readRenderedCallDetail(tx, id));
+      if (call === null) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
+      return renderedAs<CallDetail>(`{"ok":true,"call":${call}}`);
+    },
+  );
 }

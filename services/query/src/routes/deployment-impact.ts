@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, DeploymentImpactQuerySchema, DeploymentImpactSchema, ErrorBodySchema, RecordIdParamsSchema, type DeploymentImpact, type ImpactMetric } from '@earshot/contracts';
+import {
+  ApiError,
+  DeploymentImpactQuerySchema,
+  DeploymentImpactSchema,
+  ErrorBodySchema,
+  RecordIdParamsSchema,
+  type DeploymentImpact,
+  type ImpactMetric,
+} from '@earshot/contracts';
 import { sql, type Statements, type TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch } from '@earshot/projector';
 import { ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '../impact/significance';
@@ -18,13 +26,19 @@ const LATENCY_PARTS = { total: METRICS.turnLatencyTotal, asr: METRICS.turnLatenc
 async function sketchIn(tx: Statements, agent: string, metric: string, window: Window): Promise<Sketch> {
   const rows = (await tx.query(sql`
     select b.key, sum(b.value::bigint)::float8 as n from metric_rollups r, jsonb_each_text(r.sketch) b
-     where r.metric = ${metric} and r.agent_id = ${agent} and r.minute >= ${window.from} and r.minute < ${window.to} group by 1`)) as { key: string; n: number }[];
+     where r.metric = ${metric} and r.agent_id = ${agent} and r.minute >= ${window.from} and r.minute < ${window.to} group by 1`)) as {
+    key: string;
+    n: number;
+  }[];
   return Object.fromEntries(rows.map((r) => [r.key, r.n]));
 }
 
 async function callsIn(tx: Statements, agent: string, window: Window): Promise<{ completed: number; ended: number; quality: number[] }> {
   const rows = (await tx.query(sql`
-    select status, quality_score from calls where agent_id = ${agent} and started_at >= ${window.from} and started_at < ${window.to}`)) as { status: string; quality_score: number | null }[];
+    select status, quality_score from calls where agent_id = ${agent} and started_at >= ${window.from} and started_at < ${window.to}`)) as {
+    status: string;
+    quality_score: number | null;
+  }[];
   return {
     completed: rows.filter((r) => r.status === 'completed').length,
     ended: rows.filter((r) => r.status !== 'in_progress').length,
@@ -32,7 +46,15 @@ async function callsIn(tx: Statements, agent: string, window: Window): Promise<{
   };
 }
 
-function compared(metric: string, unit: string, before: { value: number | null; samples: number }, after: { value: number | null; samples: number }, test: ImpactMetric['test'], pValue: number | null, worseWhenHigher: boolean): ImpactMetric {
+function compared(
+  metric: string,
+  unit: string,
+  before: { value: number | null; samples: number },
+  after: { value: number | null; samples: number },
+  test: ImpactMetric['test'],
+  pValue: number | null,
+  worseWhenHigher: boolean,
+): ImpactMetric {
   const change = before.value === null || after.value === null ? null : after.value - before.value;
   const changePercent = change === null || !before.value ? null : (change / before.value) * 100;
   const significant = pValue !== null && pValue < ALPHA;
@@ -44,25 +66,64 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : values
 const total = (sketch: Sketch) => Object.values(sketch).reduce((s, c) => s + c, 0);
 
 /** The key metrics of the deployment's agent in the window before it and the window after, each with its test. */
-export async function deploymentImpact(tx: Statements, deployment: { id: string; agent: string; version: string; deployedAt: Date }, windowMs: number): Promise<DeploymentImpact> {
+export async function deploymentImpact(
+  tx: Statements,
+  deployment: { id: string; agent: string; version: string; deployedAt: Date },
+  windowMs: number,
+): Promise<DeploymentImpact> {
   const at = deployment.deployedAt.getTime();
   const before = { from: new Date(at - windowMs), to: deployment.deployedAt };
   const after = { from: deployment.deployedAt, to: new Date(at + windowMs) };
   const metrics: ImpactMetric[] = [];
   for (const [part, metric] of Object.entries(LATENCY_PARTS)) {
     const [b, a] = [await sketchIn(tx, deployment.agent, metric, before), await sketchIn(tx, deployment.agent, metric, after)];
-    const p95 = (s: Sketch) => { const q = quantile(s, 0.95); return q === null ? null : Math.round(q); };
-    metrics.push(compared(`latency.${part}_ms.p95`, 'ms', { value: p95(b), samples: total(b) }, { value: p95(a), samples: total(a) }, 'mann-whitney', mannWhitney(b, a).pValue, true));
+    const p95 = (s: Sketch) => {
+      const q = quantile(s, 0.95);
+      return q === null ? null : Math.round(q);
+    };
+    metrics.push(
+      compared(
+        `latency.${part}_ms.p95`,
+        'ms',
+        { value: p95(b), samples: total(b) },
+        { value: p95(a), samples: total(a) },
+        'mann-whitney',
+        mannWhitney(b, a).pValue,
+        true,
+      ),
+    );
   }
   const [cb, ca] = [await callsIn(tx, deployment.agent, before), await callsIn(tx, deployment.agent, after)];
   const rate = (c: { completed: number; ended: number }) => (c.ended === 0 ? null : c.completed / c.ended);
-  metrics.push(compared('calls.success_rate', 'ratio', { value: rate(cb), samples: cb.ended }, { value: rate(ca), samples: ca.ended }, 'two-proportion-z',
-    twoProportion({ successes: cb.completed, trials: cb.ended }, { successes: ca.completed, trials: ca.ended }).pValue, false));
-  metrics.push(compared('quality.avg', 'score', { value: mean(cb.quality), samples: cb.quality.length }, { value: mean(ca.quality), samples: ca.quality.length }, 'mann-whitney',
-    mannWhitneyValues(cb.quality, ca.quality).pValue, false));
+  metrics.push(
+    compared(
+      'calls.success_rate',
+      'ratio',
+      { value: rate(cb), samples: cb.ended },
+      { value: rate(ca), samples: ca.ended },
+      'two-proportion-z',
+      twoProportion({ successes: cb.completed, trials: cb.ended }, { successes: ca.completed, trials: ca.ended }).pValue,
+      false,
+    ),
+  );
+  metrics.push(
+    compared(
+      'quality.avg',
+      'score',
+      { value: mean(cb.quality), samples: cb.quality.length },
+      { value: mean(ca.quality), samples: ca.quality.length },
+      'mann-whitney',
+      mannWhitneyValues(cb.quality, ca.quality).pValue,
+      false,
+    ),
+  );
   const outcomes = (await tx.query(sql`
     select type, (count(*) filter (where recorded_at < ${deployment.deployedAt}))::int as before, (count(*) filter (where recorded_at >= ${deployment.deployedAt}))::int as after
-      from outcomes where agent = ${deployment.agent} and recorded_at >= ${before.from} and recorded_at < ${after.to} group by type order by type`)) as { type: string; before: number; after: number }[];
+      from outcomes where agent = ${deployment.agent} and recorded_at >= ${before.from} and recorded_at < ${after.to} group by type order by type`)) as {
+    type: string;
+    before: number;
+    after: number;
+  }[];
   return {
     ok: true,
     deployment: { id: deployment.id, agent: deployment.agent, version: deployment.version, deployedAt: deployment.deployedAt.toISOString() },
@@ -75,12 +136,26 @@ export async function deploymentImpact(tx: Statements, deployment: { id: string;
 
 /** GET /deployments/{id}/impact?windowMinutes=60: did this release make the agent slower, fail more or sound worse? */
 export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/deployments/:id/impact', {
-    schema: { params: RecordIdParamsSchema, querystring: DeploymentImpactQuerySchema, response: { 200: DeploymentImpactSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
-    config: { policy: policyOf('GET /deployments/:id/impact', requestsPerMinute) },
-  }, async (request) => readAs(reads, request, async (tx) => {
-    const [row] = (await tx.query(sql`select id, agent, version, deployed_at from deployments where id = ${request.params.id}`)) as { id: string; agent: string; version: string; deployed_at: Date }[];
-    if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
-    return deploymentImpact(tx, { id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at }, request.query.windowMinutes * 60_000);
-  }));
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/deployments/:id/impact',
+    {
+      schema: {
+        params: RecordIdParamsSchema,
+        querystring: DeploymentImpactQuerySchema,
+        response: { 200: DeploymentImpactSchema, ...COMMON_ERRORS, 404: ErrorBodySchema },
+      },
+      config: { policy: policyOf('GET /deployments/:id/impact', requestsPerMinute) },
+    },
+    async (request) =>
+      readAs(reads, request, async (tx) => {
+        const [row] = (await tx.query(sql`select id, agent, version, deployed_at from deployments where id = ${request.params.id}`)) as {
+          id: string;
+          agent: string;
+          version: string;
+          deployed_at: Date;
+        }[];
+        if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
+        return deploymentImpact(tx, { id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at }, request.query.windowMinutes * 60_000);
+      }),
+  );
 }

@@ -15,7 +15,12 @@ describe('GET/POST /deployments', () => {
 
   it('records deployments through the log, lists them newest first by agent, only to their tenant, and audits them', async () => {
     const v41 = await query.post('/deployments', acme.apiKey, { agent: 'agent_support', version: 'v41', deployedAt: '2026-03-01T09:00:00Z' });
-    const v42 = await query.post('/deployments', acme.apiKey, { agent: 'agent_support', version: 'v42', previousVersion: 'v41', deployedAt: '2026-03-02T09:00:00Z' });
+    const v42 = await query.post('/deployments', acme.apiKey, {
+      agent: 'agent_support',
+      version: 'v42',
+      previousVersion: 'v41',
+      deployedAt: '2026-03-02T09:00:00Z',
+    });
     await query.post('/deployments', acme.apiKey, { agent: 'agent_sales', version: 'v7', deployedAt: '2026-03-03T09:00:00Z' });
     expect([v41.statusCode, v42.statusCode]).toEqual([201, 201]);
     let page;
@@ -32,6 +37,9 @@ describe('GET/POST /deployments', () => {
   });
 
   it('refuses a deployment without a version (400)', async () => {
-    expect((await query.post('/deployments', acme.apiKey, { agent: 'a' })).json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'body.version' }] });
+    expect((await query.post('/deployments', acme.apiKey, { agent: 'a' })).json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fields: [{ path: 'body.version' }],
+    });
   });
 });

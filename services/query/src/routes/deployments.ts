@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, DeploymentInputSchema, DeploymentListQuerySchema, DeploymentListSchema, IdempotencyHeadersSchema, type DeploymentSchema, type CursorKinds } from '@earshot/contracts';
+import {
+  AcceptedWriteSchema,
+  DeploymentInputSchema,
+  DeploymentListQuerySchema,
+  DeploymentListSchema,
+  IdempotencyHeadersSchema,
+  type DeploymentSchema,
+  type CursorKinds,
+} from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -34,8 +42,14 @@ export function deploymentPageStatement(agent: string | undefined, paging: Pagin
 
 function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
   return {
-    id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at.toISOString(), previousVersion: row.previous_version,
-    environment: row.environment, description: row.description, deployedBy: row.deployed_by,
+    id: row.id,
+    agent: row.agent,
+    version: row.version,
+    deployedAt: row.deployed_at.toISOString(),
+    previousVersion: row.previous_version,
+    environment: row.environment,
+    description: row.description,
+    deployedBy: row.deployed_by,
   };
 }
 
@@ -43,30 +57,44 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
 export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/deployments', {
-    schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /deployments', requestsPerMinute) },
-  }, async (request) => {
-    const paging = pagingOf(request.query, CURSOR);
-    const rows = await readAs(reads, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
-    return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
-  });
+  routes.get(
+    '/deployments',
+    {
+      schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /deployments', requestsPerMinute) },
+    },
+    async (request) => {
+      const paging = pagingOf(request.query, CURSOR);
+      const rows = await readAs(reads, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
+      return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
+    },
+  );
 
-  routes.post('/deployments', {
-    schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-    config: { policy: policyOf('POST /deployments', requestsPerMinute) },
-  }, async (request, reply) => {
-    const input = request.body;
-    const deployedAt = input.deployedAt ?? now().toISOString();
-    const answer = await writes.write(request, {
-      type: 'deployment.recorded',
-      id: input.id,
-      data: (id) => ({
-        deployment_id: id, agent: input.agent, version: input.version, deployed_at: deployedAt, previous_version: input.previousVersion ?? null,
-        environment: input.environment ?? null, description: input.description ?? null, deployed_by: input.deployedBy ?? request.caller?.keyName ?? null,
-      }),
-    });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(201).send(answer.body);
-  });
+  routes.post(
+    '/deployments',
+    {
+      schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      config: { policy: policyOf('POST /deployments', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const deployedAt = input.deployedAt ?? now().toISOString();
+      const answer = await writes.write(request, {
+        type: 'deployment.recorded',
+        id: input.id,
+        data: (id) => ({
+          deployment_id: id,
+          agent: input.agent,
+          version: input.version,
+          deployed_at: deployedAt,
+          previous_version: input.previousVersion ?? null,
+          environment: input.environment ?? null,
+          description: input.description ?? null,
+          deployed_by: input.deployedBy ?? request.caller?.keyName ?? null,
+        }),
+      });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send(answer.body);
+    },
+  );
 }

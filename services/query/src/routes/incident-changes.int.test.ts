@@ -10,7 +10,12 @@ describe('PATCH /incidents/{id}', () => {
   // Each change is stamped with the (test) clock; the latest by stamp wins, so each comes a second after the last.
   const patch = (id: string, apiKey: string, body: unknown, idempotencyKey?: string) => {
     query.clock.advance(1_000);
-    return query.app.inject({ method: 'PATCH', url: `/api/v1/incidents/${id}`, payload: body as Record<string, unknown>, headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+    return query.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/incidents/${id}`,
+      payload: body as Record<string, unknown>,
+      headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+    });
   };
   const settle = () => waitUntilCaughtUp(query.runtime.database(), query.runtime.log());
   const incident = async (apiKey: string, id: string) => ((await query.get('/incidents', apiKey)).json().items as { id: string }[]).find((i) => i.id === id);
@@ -23,13 +28,16 @@ describe('PATCH /incidents/{id}', () => {
   afterAll(async () => query?.stop());
 
   it('moves an incident open → acknowledged → resolved, each step a note on its timeline', async () => {
-    const id = (await query.post('/incidents', acme.apiKey, { title: 'LLM timeouts', severity: 'high', startedAt: '2026-03-01T10:00:00Z' })).json().id as string;
+    const id = (await query.post('/incidents', acme.apiKey, { title: 'LLM timeouts', severity: 'high', startedAt: '2026-03-01T10:00:00Z' })).json()
+      .id as string;
     await settle();
     expect(await incident(acme.apiKey, id)).toMatchObject({ status: 'open', notes: [] });
 
     const acknowledged = await patch(id, acme.apiKey, { status: 'acknowledged', note: 'On it: paging the LLM provider' }, 'ack-1');
     expect(acknowledged.statusCode).toBe(200);
-    expect((await patch(id, acme.apiKey, { status: 'acknowledged', note: 'On it: paging the LLM provider' }, 'ack-1')).headers['idempotent-replayed']).toBe('true');
+    expect((await patch(id, acme.apiKey, { status: 'acknowledged', note: 'On it: paging the LLM provider' }, 'ack-1')).headers['idempotent-replayed']).toBe(
+      'true',
+    );
     await settle();
     expect(await incident(acme.apiKey, id)).toMatchObject({ status: 'acknowledged', notes: [{ note: 'On it: paging the LLM provider' }] });
     expect((await query.get('/incidents?status=acknowledged', acme.apiKey)).json().items.map((i: { id: string }) => i.id)).toEqual([id]);
@@ -39,7 +47,10 @@ describe('PATCH /incidents/{id}', () => {
     await settle();
     const resolved = await incident(acme.apiKey, id);
     expect(resolved).toMatchObject({ status: 'resolved', severity: 'critical', affectedAgents: ['agent_support'], title: 'LLM timeouts' });
-    expect((resolved as unknown as { notes: { note: string }[] }).notes.map((n) => n.note)).toEqual(['On it: paging the LLM provider', 'Provider recovered; p95 back under 1 s']);
+    expect((resolved as unknown as { notes: { note: string }[] }).notes.map((n) => n.note)).toEqual([
+      'On it: paging the LLM provider',
+      'Provider recovered; p95 back under 1 s',
+    ]);
   });
 
   it('answers 404 for another tenant’s incident or none, 400 for an empty or unknown change, 403 without incidents:write', async () => {

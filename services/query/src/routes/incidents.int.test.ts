@@ -17,7 +17,9 @@ describe('GET/POST /incidents', () => {
     const first = await query.post('/incidents', acme.apiKey, { title: 'Slow replies', severity: 'high', startedAt: '2026-03-01T10:00:00Z' }, 'inc-1');
     expect(first.statusCode).toBe(201);
     await query.post('/incidents', acme.apiKey, { title: 'Tool down', severity: 'critical', status: 'investigating', startedAt: '2026-03-02T10:00:00Z' });
-    expect((await query.post('/incidents', acme.apiKey, { title: 'Slow replies', severity: 'high', startedAt: '2026-03-01T10:00:00Z' }, 'inc-1')).json()).toEqual(first.json());
+    expect(
+      (await query.post('/incidents', acme.apiKey, { title: 'Slow replies', severity: 'high', startedAt: '2026-03-01T10:00:00Z' }, 'inc-1')).json(),
+    ).toEqual(first.json());
     // Read your writes: a write is answered once the projector has applied it (schemathesis once found a rule 404 right after its 201).
     const page = (await query.get('/incidents', acme.apiKey)).json();
     expect(page.items.map((i: { title: string }) => i.title)).toEqual(['Tool down', 'Slow replies']);
@@ -27,7 +29,10 @@ describe('GET/POST /incidents', () => {
   });
 
   it('refuses an unknown severity (400) and a key without incidents:write (403)', async () => {
-    expect((await query.post('/incidents', acme.apiKey, { title: 'x', severity: 'apocalyptic' })).json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'body.severity' }] });
+    expect((await query.post('/incidents', acme.apiKey, { title: 'x', severity: 'apocalyptic' })).json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fields: [{ path: 'body.severity' }],
+    });
     const reader = await query.createKey(acme.id, { scopes: ['incidents:read'] });
     expect((await query.post('/incidents', reader, { title: 'x', severity: 'low' })).statusCode).toBe(403);
   });

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, IdempotencyHeadersSchema, IncidentInputSchema, IncidentListQuerySchema, IncidentListSchema, type IncidentSchema, type CursorKinds } from '@earshot/contracts';
+import {
+  AcceptedWriteSchema,
+  IdempotencyHeadersSchema,
+  IncidentInputSchema,
+  IncidentListQuerySchema,
+  IncidentListSchema,
+  type IncidentSchema,
+  type CursorKinds,
+} from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { iso, newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -39,9 +47,19 @@ export function incidentPageStatement(status: string | undefined, paging: Paging
 
 function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
   return {
-    id: row.id, title: row.title, severity: row.severity, status: row.status, description: row.description,
-    affectedAgents: row.affected_agents, affectedCalls: row.affected_calls, startedAt: iso(row.started_at), openedBy: row.opened_by,
-    resolvedAt: iso(row.resolved_at), createdAt: iso(row.created_at), updatedAt: iso(row.updated_at), notes: row.notes,
+    id: row.id,
+    title: row.title,
+    severity: row.severity,
+    status: row.status,
+    description: row.description,
+    affectedAgents: row.affected_agents,
+    affectedCalls: row.affected_calls,
+    startedAt: iso(row.started_at),
+    openedBy: row.opened_by,
+    resolvedAt: iso(row.resolved_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    notes: row.notes,
   };
 }
 
@@ -56,26 +74,40 @@ export async function readIncidentPage(tx: Statements, query: z.infer<typeof Inc
 export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/incidents', {
-    schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /incidents', requestsPerMinute) },
-  }, async (request) => readAs(reads, request, (tx) => readIncidentPage(tx, request.query)));
+  routes.get(
+    '/incidents',
+    {
+      schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /incidents', requestsPerMinute) },
+    },
+    async (request) => readAs(reads, request, (tx) => readIncidentPage(tx, request.query)),
+  );
 
-  routes.post('/incidents', {
-    schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-    config: { policy: policyOf('POST /incidents', requestsPerMinute) },
-  }, async (request, reply) => {
-    const input = request.body;
-    const answer = await writes.write(request, {
-      type: 'incident.created',
-      id: input.id,
-      data: (id) => ({
-        incident_id: id, title: input.title, severity: input.severity, status: input.status, description: input.description ?? null,
-        affected_agents: input.affectedAgents, affected_calls: input.affectedCalls, started_at: input.startedAt ?? null,
-        opened_by: input.openedBy ?? request.caller?.keyName ?? null,
-      }),
-    });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(201).send(answer.body);
-  });
+  routes.post(
+    '/incidents',
+    {
+      schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      config: { policy: policyOf('POST /incidents', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const answer = await writes.write(request, {
+        type: 'incident.created',
+        id: input.id,
+        data: (id) => ({
+          incident_id: id,
+          title: input.title,
+          severity: input.severity,
+          status: input.status,
+          description: input.description ?? null,
+          affected_agents: input.affectedAgents,
+          affected_calls: input.affectedCalls,
+          started_at: input.startedAt ?? null,
+          opened_by: input.openedBy ?? request.caller?.keyName ?? null,
+        }),
+      });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send(answer.body);
+    },
+  );
 }

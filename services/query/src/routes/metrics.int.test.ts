@@ -19,17 +19,29 @@ describe('GET /metrics and GET /realtime', () => {
       ...callScript({ tenant: acme.id, providerCallId: 'm2', turns: 3, startMs: DAY + 3_600_000 * 5, ending: 'failed', agentId: 'agent_sales' }),
       ...callScript({ tenant: acme.id, providerCallId: 'm3', turns: 2, startMs: DAY + 86_400_000 + 60_000, outcome: true }),
       ...callScript({ tenant: acme.id, providerCallId: 'live-done', turns: 2, startMs: now - 5 * 60_000 }),
-      ...callScript({ tenant: acme.id, providerCallId: 'live-now', turns: 2, startMs: now - 60_000 }).filter((e) => !['call.ended', 'call.completed', 'recording.available', 'audio.stream.stopped'].includes(e.type)),
+      ...callScript({ tenant: acme.id, providerCallId: 'live-now', turns: 2, startMs: now - 60_000 }).filter(
+        (e) => !['call.ended', 'call.completed', 'recording.available', 'audio.stream.stopped'].includes(e.type),
+      ),
       ...callScript({ tenant: globex.id, providerCallId: 'g1', turns: 1, startMs: DAY + 3_600_000 }),
     ]);
   });
   afterAll(async () => query?.stop());
 
-  const series = async (tenant: QueryTenant, params: string) => (await query.get(`/metrics?from=2026-02-01T00:00:00Z&to=2026-02-03T00:00:00Z&${params}`, tenant.apiKey)).json();
+  const series = async (tenant: QueryTenant, params: string) =>
+    (await query.get(`/metrics?from=2026-02-01T00:00:00Z&to=2026-02-03T00:00:00Z&${params}`, tenant.apiKey)).json();
 
   it('counts calls by status per bucket, and the success rate', async () => {
     const total = await series(acme, 'name=calls.total&interval=1d');
-    expect(total).toMatchObject({ ok: true, name: 'calls.total', unit: 'calls', interval: '1d', points: [{ t: '2026-02-01T00:00:00.000Z', value: 2 }, { t: '2026-02-02T00:00:00.000Z', value: 1 }] });
+    expect(total).toMatchObject({
+      ok: true,
+      name: 'calls.total',
+      unit: 'calls',
+      interval: '1d',
+      points: [
+        { t: '2026-02-01T00:00:00.000Z', value: 2 },
+        { t: '2026-02-02T00:00:00.000Z', value: 1 },
+      ],
+    });
     expect((await series(acme, 'name=calls.failed&interval=1d')).points.map((p: { value: number }) => p.value)).toEqual([1, 0]);
     expect((await series(acme, 'name=calls.success_rate&interval=1d')).points.map((p: { value: number }) => p.value)).toEqual([0.5, 1]);
     expect((await series(acme, 'name=calls.total&interval=1d&agentId=agent_sales')).points.map((p: { value: number }) => p.value)).toEqual([1, 0]);
@@ -54,11 +66,18 @@ describe('GET /metrics and GET /realtime', () => {
     expect(unknown.statusCode).toBe(400);
     // The name is an enum of the contract, so the OpenAPI document lists the same names the route takes.
     expect(unknown.json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'query.name', message: expect.stringContaining('calls.transferred') }] });
-    expect((await query.get('/metrics?name=calls.total&from=2026-02-02T00:00:00Z&to=2026-02-01T00:00:00Z', acme.apiKey)).json()).toMatchObject({ ok: true, points: [] });
+    expect((await query.get('/metrics?name=calls.total&from=2026-02-02T00:00:00Z&to=2026-02-01T00:00:00Z', acme.apiKey)).json()).toMatchObject({
+      ok: true,
+      points: [],
+    });
     const fine = (await query.get('/metrics?name=calls.total&from=2025-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&interval=1m', acme.apiKey)).json();
     expect(fine).toMatchObject({ ok: true, from: '2026-01-31T07:20:00.000Z', to: '2026-02-01T00:00:00.000Z' });
     expect(fine.points).toHaveLength(1_000);
-    expect((await query.get('/metrics?name=events.ingested&interval=1d&agentId=agent_sales', acme.apiKey)).json().points.every((p: { value: unknown }) => p.value === null)).toBe(true);
+    expect(
+      (await query.get('/metrics?name=events.ingested&interval=1d&agentId=agent_sales', acme.apiKey))
+        .json()
+        .points.every((p: { value: unknown }) => p.value === null),
+    ).toBe(true);
     expect((await query.get('/metrics', acme.apiKey)).json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'query.name' }] });
   });
 

@@ -118,16 +118,24 @@ export function seriesStatement(request: SeriesRequest): SQLQuery {
     }
     case 'rollup-quantile': {
       // The sketches themselves: unnesting each into rows to sum them in SQL costs several times what adding them up in TypeScript does.
-      const rows = rollupRows(coverOf(from.getTime(), to.getTime(), request.intervalMs), source.metric, agentId, wholeFoldOf(request.intervalMs, source.quantile));
+      const rows = rollupRows(
+        coverOf(from.getTime(), to.getTime(), request.intervalMs),
+        source.metric,
+        agentId,
+        wholeFoldOf(request.intervalMs, source.quantile),
+      );
       return sql`select ${bucket(sql`r.at`, request)} as t, r.percentile, case when r.percentile is null then r.sketch end as sketch from (${rows}) r where r.sketch is not null`;
     }
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =
-        source.measure === 'total' ? sql`count(*)::float8`
-        : source.measure === 'success_rate' ? sql`(count(*) filter (where status = 'completed'))::float8 / nullif(count(*) filter (where status <> 'in_progress'), 0)`
-        : source.measure === 'quality' ? sql`avg(quality_score)::float8`
-        : sql`(count(*) filter (where status = ${source.measure}))::float8`;
+        source.measure === 'total'
+          ? sql`count(*)::float8`
+          : source.measure === 'success_rate'
+            ? sql`(count(*) filter (where status = 'completed'))::float8 / nullif(count(*) filter (where status <> 'in_progress'), 0)`
+            : source.measure === 'quality'
+              ? sql`avg(quality_score)::float8`
+              : sql`(count(*) filter (where status = ${source.measure}))::float8`;
       return sql`select ${bucket(sql`started_at`, request)} as t, ${value} as value from calls
         where started_at >= ${from} and started_at < ${to} and ${byAgent} group by 1`;
     }
@@ -152,7 +160,9 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
   const values = new Map<number, number | null>();
   if (request.source.from === 'rollup-quantile') {
     // A row with a percentile is a whole fold, alone in its bucket; the others are sketches to add up.
-    const rows = (await tx.query(seriesStatement(request))) as ({ t: number; percentile: number; sketch: null } | { t: number; percentile: null; sketch: Sketch })[];
+    const rows = (await tx.query(seriesStatement(request))) as (
+      { t: number; percentile: number; sketch: null } | { t: number; percentile: null; sketch: Sketch }
+    )[];
     const sums = new Map<number, SketchSum>();
     for (const row of rows) {
       const { t } = row;
@@ -168,8 +178,15 @@ export async function readSeries(tx: Statements, request: SeriesRequest): Promis
     const rows = (await tx.query(seriesStatement(request))) as { t: number; value: number | null }[];
     for (const row of rows) values.set(row.t, row.value);
   }
-  const counted = request.source.from === 'rollup-count' || request.source.from === 'outcomes' || request.source.from === 'usage' || (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
-  return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({ t: isoString(t), value: values.get(t) ?? (counted ? 0 : null) }));
+  const counted =
+    request.source.from === 'rollup-count' ||
+    request.source.from === 'outcomes' ||
+    request.source.from === 'usage' ||
+    (request.source.from === 'calls' && request.source.measure !== 'success_rate' && request.source.measure !== 'quality');
+  return bucketStarts(request.from.getTime(), request.to.getTime(), request.intervalMs).map((t) => ({
+    t: isoString(t),
+    value: values.get(t) ?? (counted ? 0 : null),
+  }));
 }
 
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
@@ -179,14 +196,33 @@ export async function readMetric(tx: Statements, query: z.infer<typeof MetricQue
   const series = { source: definition.source, from, to, intervalMs: INTERVAL_MS[interval], agentId: query.agentId };
   // Usage is not kept per agent: an agent's share of it is unknown, not zero.
   const unknown = definition.source.from === 'usage' && query.agentId !== undefined;
-  const points = from >= to ? [] : unknown ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: isoString(t), value: null })) : await readSeries(tx, series);
-  return { ok: true, name: query.name, description: definition.description, unit: definition.unit, interval, from: from.toISOString(), to: to.toISOString(), agentId: query.agentId ?? null, points };
+  const points =
+    from >= to
+      ? []
+      : unknown
+        ? bucketStarts(from.getTime(), to.getTime(), series.intervalMs).map((t) => ({ t: isoString(t), value: null }))
+        : await readSeries(tx, series);
+  return {
+    ok: true,
+    name: query.name,
+    description: definition.description,
+    unit: definition.unit,
+    interval,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    agentId: query.agentId ?? null,
+    points,
+  };
 }
 
 /** GET /metrics?name=…&from&to[&interval][&agentId]: a time series of one metric from the catalogue. */
 export function registerMetricRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/metrics', {
-    schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /metrics', requestsPerMinute) },
-  }, async (request) => readAs(reads, request, (tx) => readMetric(tx, request.query, now())));
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/metrics',
+    {
+      schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /metrics', requestsPerMinute) },
+    },
+    async (request) => readAs(reads, request, (tx) => readMetric(tx, request.query, now())),
+  );
 }

@@ -26,22 +26,45 @@ describe('GET/POST /outcomes', () => {
   const list = async (tenant: QueryTenant, path = '/outcomes') => (await query.get(path, tenant.apiKey)).json();
 
   it('records an outcome through the log (201 { ok, id }) and lists it once the projector has applied it', async () => {
-    const response = await query.post('/outcomes', acme.apiKey, { callId: 'call-1', type: 'booking', value: 'table for 2', revenueUsd: 42.5, agent: 'agent_support' });
+    const response = await query.post('/outcomes', acme.apiKey, {
+      callId: 'call-1',
+      type: 'booking',
+      value: 'table for 2',
+      revenueUsd: 42.5,
+      agent: 'agent_support',
+    });
     expect(response.statusCode).toBe(201);
     const { ok, id } = response.json();
     expect(ok).toBe(true);
-    const page = await eventually(() => list(acme), (p) => p.items.length === 1);
+    const page = await eventually(
+      () => list(acme),
+      (p) => p.items.length === 1,
+    );
     expect(page).toMatchObject({ ok: true, source: 'postgres:outcomes', nextCursor: null });
-    expect(page.items[0]).toMatchObject({ id, callId: 'call-1', type: 'booking', value: 'table for 2', revenueUsd: 42.5, agent: 'agent_support', source: null });
+    expect(page.items[0]).toMatchObject({
+      id,
+      callId: 'call-1',
+      type: 'booking',
+      value: 'table for 2',
+      revenueUsd: 42.5,
+      agent: 'agent_support',
+      source: null,
+    });
   });
 
   it('upserts by id: a second write of the same id replaces the first', async () => {
     await query.post('/outcomes', acme.apiKey, { id: 'out-upsert', callId: 'call-2', type: 'lead' });
-    await eventually(() => list(acme, '/outcomes?callId=call-2'), (p) => p.items.length === 1);
+    await eventually(
+      () => list(acme, '/outcomes?callId=call-2'),
+      (p) => p.items.length === 1,
+    );
     // The later write wins by its time; at the very same millisecond the tie is broken by event key, not arrival.
     query.clock.advance(1_000);
     await query.post('/outcomes', acme.apiKey, { id: 'out-upsert', callId: 'call-2', type: 'sale', revenueUsd: 10 });
-    const page = await eventually(() => list(acme, '/outcomes?callId=call-2'), (p) => p.items[0]?.type === 'sale');
+    const page = await eventually(
+      () => list(acme, '/outcomes?callId=call-2'),
+      (p) => p.items[0]?.type === 'sale',
+    );
     expect(page.items).toHaveLength(1);
   });
 
@@ -52,7 +75,10 @@ describe('GET/POST /outcomes', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
     expect(again.headers['idempotent-replayed']).toBe('true');
-    await eventually(() => list(acme, '/outcomes?callId=call-3'), (p) => p.items.length === 1);
+    await eventually(
+      () => list(acme, '/outcomes?callId=call-3'),
+      (p) => p.items.length === 1,
+    );
     const audit = (await query.get('/audit?action=outcome.recorded', acme.apiKey)).json();
     expect(audit.items.filter((e: { target: string }) => e.target === first.json().id)).toHaveLength(1);
   });
@@ -79,7 +105,12 @@ describe('GET/POST /outcomes', () => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', fields: [{ path: 'body.callId' }] });
     expect((await query.post('/outcomes', acme.apiKey, { callId: 'c', type: 't', colour: 'red' })).statusCode).toBe(400);
-    const notJson = await query.app.inject({ method: 'POST', url: '/api/v1/outcomes', payload: '{"callId":', headers: { authorization: `Bearer ${acme.apiKey}`, 'content-type': 'application/json' } });
+    const notJson = await query.app.inject({
+      method: 'POST',
+      url: '/api/v1/outcomes',
+      payload: '{"callId":',
+      headers: { authorization: `Bearer ${acme.apiKey}`, 'content-type': 'application/json' },
+    });
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json().code).toBe('VALIDATION_ERROR');
   });
@@ -88,12 +119,20 @@ describe('GET/POST /outcomes', () => {
     const response = await query.post('/outcomes', acme.apiKey, { callId: 'call-6', type: 'booking' });
     const audit = (await query.get('/audit', acme.apiKey)).json();
     const entry = audit.items.find((e: { target: string }) => e.target === response.json().id);
-    expect(entry).toMatchObject({ action: 'outcome.recorded', actor: { kind: 'apiKey', keyName: 'default', keyId: expect.any(String) }, ip: '127.0.0.1', requestId: response.headers['x-request-id'] });
+    expect(entry).toMatchObject({
+      action: 'outcome.recorded',
+      actor: { kind: 'apiKey', keyName: 'default', keyId: expect.any(String) },
+      ip: '127.0.0.1',
+      requestId: response.headers['x-request-id'],
+    });
   });
 
   it('shows each tenant only its own outcomes, whatever callId is asked for', async () => {
     await query.post('/outcomes', globex.apiKey, { callId: 'call-1', type: 'globex-only' });
-    await eventually(() => list(globex, '/outcomes?callId=call-1'), (p) => p.items.length === 1);
+    await eventually(
+      () => list(globex, '/outcomes?callId=call-1'),
+      (p) => p.items.length === 1,
+    );
     const acmeView = await list(acme, '/outcomes?callId=call-1');
     expect(acmeView.items.map((o: { type: string }) => o.type)).toEqual(['booking']);
     const page = await list(acme, '/outcomes?limit=2');

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AcceptedWriteSchema, IdempotencyHeadersSchema, OutcomeInputSchema, OutcomeListQuerySchema, OutcomeListSchema, type Outcome, type CursorKinds } from '@earshot/contracts';
+import {
+  AcceptedWriteSchema,
+  IdempotencyHeadersSchema,
+  OutcomeInputSchema,
+  OutcomeListQuerySchema,
+  OutcomeListSchema,
+  type Outcome,
+  type CursorKinds,
+} from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { newestFirst } from '../keyset';
 import { pageOf, pagingOf, type Paging } from '../paging';
@@ -33,7 +41,16 @@ export function outcomePageStatement(callId: string | undefined, paging: Paging)
 }
 
 function outcomeOf(row: OutcomeRow): Outcome {
-  return { id: row.id, callId: row.call_id, agent: row.agent, type: row.type, value: row.value, source: row.source, revenueUsd: row.revenue_usd, recordedAt: row.recorded_at.toISOString() };
+  return {
+    id: row.id,
+    callId: row.call_id,
+    agent: row.agent,
+    type: row.type,
+    value: row.value,
+    source: row.source,
+    revenueUsd: row.revenue_usd,
+    recordedAt: row.recorded_at.toISOString(),
+  };
 }
 
 /** A page of the tenant's outcomes, newest first: what GET /outcomes answers and GraphQL's `outcomes` resolves to. */
@@ -47,22 +64,38 @@ export async function readOutcomePage(tx: Statements, query: z.infer<typeof Outc
 export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/outcomes', {
-    schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
-  }, async (request) => readAs(reads, request, (tx) => readOutcomePage(tx, request.query)));
+  routes.get(
+    '/outcomes',
+    {
+      schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
+    },
+    async (request) => readAs(reads, request, (tx) => readOutcomePage(tx, request.query)),
+  );
 
-  routes.post('/outcomes', {
-    schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-    config: { policy: policyOf('POST /outcomes', requestsPerMinute) },
-  }, async (request, reply) => {
-    const input = request.body;
-    const answer = await writes.write(request, {
-      type: 'outcome.recorded',
-      id: input.id,
-      data: (id) => ({ outcome_id: id, call_id: input.callId, agent: input.agent ?? null, outcome_type: input.type, value: input.value ?? null, source: input.source ?? null, revenue_usd: input.revenueUsd ?? null }),
-    });
-    if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.status(201).send(answer.body);
-  });
+  routes.post(
+    '/outcomes',
+    {
+      schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      config: { policy: policyOf('POST /outcomes', requestsPerMinute) },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const answer = await writes.write(request, {
+        type: 'outcome.recorded',
+        id: input.id,
+        data: (id) => ({
+          outcome_id: id,
+          call_id: input.callId,
+          agent: input.agent ?? null,
+          outcome_type: input.type,
+          value: input.value ?? null,
+          source: input.source ?? null,
+          revenue_usd: input.revenueUsd ?? null,
+        }),
+      });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send(answer.body);
+    },
+  );
 }

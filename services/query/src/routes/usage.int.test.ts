@@ -20,7 +20,9 @@ describe('GET /usage', () => {
 
   it('lists the usage meters per day, newest first, paged, only the tenant’s', async () => {
     const page = (await query.get('/usage?limit=1', acme.apiKey)).json();
-    expect(page.items).toEqual([{ day: '2026-02-02', eventsIngested: expect.any(Number), calls: 1, callMinutes: expect.any(Number), apiRequests: 0, storedBytes: expect.any(Number) }]);
+    expect(page.items).toEqual([
+      { day: '2026-02-02', eventsIngested: expect.any(Number), calls: 1, callMinutes: expect.any(Number), apiRequests: 0, storedBytes: expect.any(Number) },
+    ]);
     expect(page.period).toMatchObject({ planId: 'default', currency: 'USD', meters: expect.arrayContaining([expect.objectContaining({ meter: 'calls' })]) });
     const next = (await query.get(`/usage?limit=1&cursor=${page.nextCursor}`, acme.apiKey)).json();
     expect(next.items.map((d: { day: string }) => d.day)).toEqual(['2026-02-01']);

@@ -33,7 +33,14 @@ export function usagePageStatement(from: string | undefined, to: string | undefi
 }
 
 function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
-  return { day: row.day, eventsIngested: row.events_ingested, calls: row.calls, callMinutes: Math.round((row.call_ms / 60_000) * 100) / 100, apiRequests: row.api_requests, storedBytes: row.stored_bytes };
+  return {
+    day: row.day,
+    eventsIngested: row.events_ingested,
+    calls: row.calls,
+    callMinutes: Math.round((row.call_ms / 60_000) * 100) / 100,
+    apiRequests: row.api_requests,
+    storedBytes: row.stored_bytes,
+  };
 }
 
 /**
@@ -42,21 +49,25 @@ function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
  * current billing period priced by the tenant's plan.
  */
 export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/usage', {
-    schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
-    config: { policy: policyOf('GET /usage', requestsPerMinute) },
-  }, async (request) => {
-    const { from, to } = request.query;
-    const paging = pagingOf(request.query, CURSOR);
-    const at = now();
-    const { rows, period } = await readAs(reads, request, async (tx) => {
-      const plan = await readPlan(tx);
-      const current = periodAt(at, plan.period);
-      return {
-        rows: (await tx.query(usagePageStatement(from, to, paging))) as UsageRow[],
-        period: usageReport(plan, current, await readQuantities(tx, current), at),
-      };
-    });
-    return { ...pageOf(rows, paging, (r) => ({ v: r.day, id: r.day }), usageOf), period };
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/usage',
+    {
+      schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
+      config: { policy: policyOf('GET /usage', requestsPerMinute) },
+    },
+    async (request) => {
+      const { from, to } = request.query;
+      const paging = pagingOf(request.query, CURSOR);
+      const at = now();
+      const { rows, period } = await readAs(reads, request, async (tx) => {
+        const plan = await readPlan(tx);
+        const current = periodAt(at, plan.period);
+        return {
+          rows: (await tx.query(usagePageStatement(from, to, paging))) as UsageRow[],
+          period: usageReport(plan, current, await readQuantities(tx, current), at),
+        };
+      });
+      return { ...pageOf(rows, paging, (r) => ({ v: r.day, id: r.day }), usageOf), period };
+    },
+  );
 }

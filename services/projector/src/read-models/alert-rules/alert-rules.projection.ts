@@ -11,22 +11,24 @@ export const alertRules: RegisterProjection = {
   rows({ event, stamp }) {
     if (event.type !== 'alert.rule.changed') return [];
     const d = event.data;
-    return [{
-      id: d.rule_id,
-      name: d.name,
-      metric: d.metric,
-      agent_id: d.agent_id,
-      comparison: d.comparison,
-      threshold: d.threshold,
-      window_ms: d.window_ms,
-      for_ms: d.for_ms,
-      severity: d.severity,
-      enabled: d.enabled,
-      description: d.description,
-      deleted: d.action === 'deleted',
-      changed_by: d.changed_by,
-      changed_at: event.occurred_at,
-      precedence: stamp,
-    }];
+    return [
+      {
+        id: d.rule_id,
+        name: d.name,
+        metric: d.metric,
+        agent_id: d.agent_id,
+        comparison: d.comparison,
+        threshold: d.threshold,
+        window_ms: d.window_ms,
+        for_ms: d.for_ms,
+        severity: d.severity,
+        enabled: d.enabled,
+        description: d.description,
+        deleted: d.action === 'deleted',
+        changed_by: d.changed_by,
+        changed_at: event.occurred_at,
+        precedence: stamp,
+      },
+    ];
   },
 };

@@ -6,7 +6,17 @@ interface AlertFacts {
   ruleId: string;
   firedAt: string | null;
   resolvedAt: string | null;
-  fired: Register<{ ruleName: string | null; metric: string; comparison: string; threshold: number; value: number; windowMs: number; severity: string | null; agentId: string | null; message: string | null }> | null;
+  fired: Register<{
+    ruleName: string | null;
+    metric: string;
+    comparison: string;
+    threshold: number;
+    value: number;
+    windowMs: number;
+    severity: string | null;
+    agentId: string | null;
+    message: string | null;
+  }> | null;
   resolved: Register<{ value: number | null; resolution: string | null; resolvedBy: string | null; metric: string | null }> | null;
 }
 
@@ -25,8 +35,25 @@ export const alerts: DocumentProjection<AlertFacts> = {
       return {
         key: { id: d.alert_id },
         facts: {
-          id: d.alert_id, ruleId: d.rule_id, firedAt: at, resolvedAt: null, resolved: null,
-          fired: { at: stamp, value: { ruleName: d.rule_name, metric: d.metric, comparison: d.comparison, threshold: d.threshold, value: d.value, windowMs: d.window_ms, severity: d.severity, agentId: d.agent_id, message: d.message } },
+          id: d.alert_id,
+          ruleId: d.rule_id,
+          firedAt: at,
+          resolvedAt: null,
+          resolved: null,
+          fired: {
+            at: stamp,
+            value: {
+              ruleName: d.rule_name,
+              metric: d.metric,
+              comparison: d.comparison,
+              threshold: d.threshold,
+              value: d.value,
+              windowMs: d.window_ms,
+              severity: d.severity,
+              agentId: d.agent_id,
+              message: d.message,
+            },
+          },
         },
       };
     }
@@ -35,7 +62,11 @@ export const alerts: DocumentProjection<AlertFacts> = {
       return {
         key: { id: d.alert_id },
         facts: {
-          id: d.alert_id, ruleId: d.rule_id, firedAt: d.fired_at, resolvedAt: at, fired: null,
+          id: d.alert_id,
+          ruleId: d.rule_id,
+          firedAt: d.fired_at,
+          resolvedAt: at,
+          fired: null,
           resolved: { at: stamp, value: { value: d.value, resolution: d.resolution, resolvedBy: d.resolved_by, metric: d.metric } },
         },
       };

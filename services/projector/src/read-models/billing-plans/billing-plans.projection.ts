@@ -11,15 +11,17 @@ export const billingPlans: RegisterProjection = {
   rows({ event, stamp }) {
     if (event.type !== 'billing.plan.changed') return [];
     const d = event.data;
-    return [{
-      plan_id: d.plan_id,
-      currency: d.currency,
-      base_fee_cents: d.base_fee_cents,
-      period: d.period,
-      prices: Array.isArray(d.prices) ? d.prices : [],
-      changed_by: d.changed_by,
-      changed_at: event.occurred_at,
-      precedence: stamp,
-    }];
+    return [
+      {
+        plan_id: d.plan_id,
+        currency: d.currency,
+        base_fee_cents: d.base_fee_cents,
+        period: d.period,
+        prices: Array.isArray(d.prices) ? d.prices : [],
+        changed_by: d.changed_by,
+        changed_at: event.occurred_at,
+        precedence: stamp,
+      },
+    ];
   },
 };

@@ -64,13 +64,38 @@ export interface CallFacts {
 
 export function emptyCallFacts(callId: string, provider: string, providerCallId: string): CallFacts {
   return {
-    callId, provider, providerCallId,
-    firstEventAt: null, lastEventAt: null,
-    ringingAt: null, answeredAt: null, startedAt: null, endedAt: null, completedAt: null, failedAt: null, transferredAt: null,
-    conversed: false, handedToHuman: false,
-    agentId: null, direction: null, fromNumber: null, toNumber: null, agentVersion: null, workflowId: null, customerId: null, metadata: null,
-    end: null, report: null, failure: null, transfer: null, handoff: null, recording: null, feedback: null,
-    turns: {}, toolCallIds: [], providerErrors: [],
+    callId,
+    provider,
+    providerCallId,
+    firstEventAt: null,
+    lastEventAt: null,
+    ringingAt: null,
+    answeredAt: null,
+    startedAt: null,
+    endedAt: null,
+    completedAt: null,
+    failedAt: null,
+    transferredAt: null,
+    conversed: false,
+    handedToHuman: false,
+    agentId: null,
+    direction: null,
+    fromNumber: null,
+    toNumber: null,
+    agentVersion: null,
+    workflowId: null,
+    customerId: null,
+    metadata: null,
+    end: null,
+    report: null,
+    failure: null,
+    transfer: null,
+    handoff: null,
+    recording: null,
+    feedback: null,
+    turns: {},
+    toolCallIds: [],
+    providerErrors: [],
   };
 }
 
@@ -101,21 +126,33 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
       return Object.assign(facts, { startedAt: at });
     case 'call.ended': {
       const d = event.data;
-      return Object.assign(facts, { endedAt: at, end: stamped(stamp, { endedReason: d.ended_reason, disconnectionReason: d.disconnection_reason, durationMs: d.duration_ms, costUsd: d.cost_usd }) });
+      return Object.assign(facts, {
+        endedAt: at,
+        end: stamped(stamp, { endedReason: d.ended_reason, disconnectionReason: d.disconnection_reason, durationMs: d.duration_ms, costUsd: d.cost_usd }),
+      });
     }
     case 'call.completed': {
       const d = event.data;
       return Object.assign(facts, {
         completedAt: at,
         report: stamped(stamp, {
-          durationMs: d.duration_ms, endedReason: d.ended_reason, success: d.success, qualityScore: d.quality_score,
-          summary: d.summary, sentiment: d.sentiment, costUsd: d.cost_usd, recordingUrl: d.recording_url,
+          durationMs: d.duration_ms,
+          endedReason: d.ended_reason,
+          success: d.success,
+          qualityScore: d.quality_score,
+          summary: d.summary,
+          sentiment: d.sentiment,
+          costUsd: d.cost_usd,
+          recordingUrl: d.recording_url,
         }),
       });
     }
     case 'call.failed': {
       const d = event.data;
-      return Object.assign(facts, { failedAt: at, failure: stamped(stamp, { errorCode: d.error_code, message: d.message, stage: d.stage, sipStatusCode: d.sip_status_code }) });
+      return Object.assign(facts, {
+        failedAt: at,
+        failure: stamped(stamp, { errorCode: d.error_code, message: d.message, stage: d.stage, sipStatusCode: d.sip_status_code }),
+      });
     }
     case 'call.transferred': {
       const d = event.data;
@@ -129,7 +166,13 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
       return Object.assign(facts, { conversed: true });
     case 'agent.response.generated': {
       const d = event.data;
-      const latency: TurnLatency = { asrMs: d.latency.asr_ms, llmMs: d.latency.llm_ms, ttsMs: d.latency.tts_ms, totalMs: d.latency.total_ms, interrupted: d.interrupted === true };
+      const latency: TurnLatency = {
+        asrMs: d.latency.asr_ms,
+        llmMs: d.latency.llm_ms,
+        ttsMs: d.latency.tts_ms,
+        totalMs: d.latency.total_ms,
+        interrupted: d.interrupted === true,
+      };
       return Object.assign(facts, { conversed: true, turns: { [d.turn_id]: { at: stamp, value: latency } } });
     }
     case 'tool.call.started':

@@ -6,8 +6,15 @@ export type CallStatus = CallResource['status'];
 
 /** End reasons (Vapi, Retell, Twilio) that mean nobody was reached. */
 export const UNREACHED_END_REASONS: ReadonlySet<string> = new Set([
-  'customer-did-not-answer', 'customer-busy', 'voicemail', 'no-answer', 'busy', 'canceled',
-  'dial_no_answer', 'dial_busy', 'voicemail_reached',
+  'customer-did-not-answer',
+  'customer-busy',
+  'voicemail',
+  'no-answer',
+  'busy',
+  'canceled',
+  'dial_no_answer',
+  'dial_busy',
+  'voicemail_reached',
 ]);
 
 /**

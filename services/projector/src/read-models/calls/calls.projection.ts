@@ -88,12 +88,29 @@ function callColumns(f: CallFacts) {
  */
 function callResource(id: string, c: ReturnType<typeof callColumns>): CallResource {
   return {
-    id, agentId: c.agent_id, status: c.status, startedAt: c.started_at, answeredAt: c.answered_at, endedAt: c.ended_at,
-    durationMs: c.duration_ms, qualityScore: c.quality_score,
+    id,
+    agentId: c.agent_id,
+    status: c.status,
+    startedAt: c.started_at,
+    answeredAt: c.answered_at,
+    endedAt: c.ended_at,
+    durationMs: c.duration_ms,
+    qualityScore: c.quality_score,
     latency: { asrMs: c.latency_asr_ms, llmMs: c.latency_llm_ms, ttsMs: c.latency_tts_ms, totalMs: c.latency_total_ms },
-    provider: c.provider, providerCallId: c.provider_call_id, endReason: c.end_reason, turnCount: c.turn_count, interruptions: c.interruptions,
-    toolCallCount: c.tool_call_count, providerErrorCount: c.provider_error_count, costUsd: c.cost_usd, success: c.success, direction: c.direction,
-    agentVersion: c.agent_version, customerId: c.customer_id, recordingUrl: c.recording_url, summary: c.summary,
+    provider: c.provider,
+    providerCallId: c.provider_call_id,
+    endReason: c.end_reason,
+    turnCount: c.turn_count,
+    interruptions: c.interruptions,
+    toolCallCount: c.tool_call_count,
+    providerErrorCount: c.provider_error_count,
+    costUsd: c.cost_usd,
+    success: c.success,
+    direction: c.direction,
+    agentVersion: c.agent_version,
+    customerId: c.customer_id,
+    recordingUrl: c.recording_url,
+    summary: c.summary,
   };
 }
 

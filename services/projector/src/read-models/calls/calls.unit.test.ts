@@ -21,10 +21,9 @@ function fold(events: readonly ProjectedEvent[]): CallFacts | null {
 
 /** A permutation of the events with some of them repeated. */
 const shuffledWithRepeats = (events: readonly ProjectedEvent[]) =>
-  fc.tuple(fc.shuffledSubarray([...events], { minLength: events.length, maxLength: events.length }), fc.array(fc.nat(events.length - 1), { maxLength: 20 })).map(([order, repeats]) => [
-    ...order,
-    ...repeats.map((i) => events[i]).filter((e): e is ProjectedEvent => e !== undefined),
-  ]);
+  fc
+    .tuple(fc.shuffledSubarray([...events], { minLength: events.length, maxLength: events.length }), fc.array(fc.nat(events.length - 1), { maxLength: 20 }))
+    .map(([order, repeats]) => [...order, ...repeats.map((i) => events[i]).filter((e): e is ProjectedEvent => e !== undefined)]);
 
 describe('call state from events', () => {
   for (const ending of ENDINGS) {
@@ -42,7 +41,8 @@ describe('call state from events', () => {
   }
 
   it('derives each status from the lifecycle events', () => {
-    const status = (ending: (typeof ENDINGS)[number]) => callStatus(fold(callScript({ tenant: TENANT, providerCallId: 'c', turns: 2, ending }).map(projectEvent)) as CallFacts);
+    const status = (ending: (typeof ENDINGS)[number]) =>
+      callStatus(fold(callScript({ tenant: TENANT, providerCallId: 'c', turns: 2, ending }).map(projectEvent)) as CallFacts);
     expect(ENDINGS.map(status)).toEqual(['completed', 'failed', 'escalated', 'abandoned']);
     const started = callScript({ tenant: TENANT, providerCallId: 'c', turns: 2 }).map(projectEvent).slice(0, 6);
     expect(callStatus(fold(started) as CallFacts)).toBe('in_progress');
@@ -68,12 +68,15 @@ describe('every document read model merges like a set', () => {
       const groups = [...byKey.values()].filter((g) => g.length >= 1);
       if (groups.length === 0) return;
       fc.assert(
-        fc.property(fc.constantFrom(...groups).chain((g) => fc.tuple(fc.constantFrom(...g), fc.constantFrom(...g), fc.constantFrom(...g))), ([a, b, c]) => {
-          const row = (f: unknown) => projection.row(f);
-          expect(row(projection.merge(a, b))).toEqual(row(projection.merge(b, a)));
-          expect(row(projection.merge(projection.merge(a, b), c))).toEqual(row(projection.merge(a, projection.merge(b, c))));
-          expect(row(projection.merge(a, a))).toEqual(row(a));
-        }),
+        fc.property(
+          fc.constantFrom(...groups).chain((g) => fc.tuple(fc.constantFrom(...g), fc.constantFrom(...g), fc.constantFrom(...g))),
+          ([a, b, c]) => {
+            const row = (f: unknown) => projection.row(f);
+            expect(row(projection.merge(a, b))).toEqual(row(projection.merge(b, a)));
+            expect(row(projection.merge(projection.merge(a, b), c))).toEqual(row(projection.merge(a, projection.merge(b, c))));
+            expect(row(projection.merge(a, a))).toEqual(row(a));
+          },
+        ),
         { numRuns: 200 },
       );
     });

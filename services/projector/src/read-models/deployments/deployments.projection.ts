@@ -11,16 +11,18 @@ export const deployments: RegisterProjection = {
   rows({ event, stamp }) {
     if (event.type !== 'deployment.recorded') return [];
     const d = event.data;
-    return [{
-      id: d.deployment_id,
-      agent: d.agent,
-      version: d.version,
-      deployed_at: d.deployed_at,
-      previous_version: d.previous_version,
-      environment: d.environment,
-      description: d.description,
-      deployed_by: d.deployed_by,
-      precedence: stamp,
-    }];
+    return [
+      {
+        id: d.deployment_id,
+        agent: d.agent,
+        version: d.version,
+        deployed_at: d.deployed_at,
+        previous_version: d.previous_version,
+        environment: d.environment,
+        description: d.description,
+        deployed_by: d.deployed_by,
+        precedence: stamp,
+      },
+    ];
   },
 };

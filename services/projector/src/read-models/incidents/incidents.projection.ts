@@ -33,11 +33,20 @@ export const incidents: DocumentProjection<IncidentFacts> = {
       return {
         key: { id: d.incident_id },
         facts: {
-          id: d.incident_id, createdAt: at, updatedAt: at,
-          title: stamped(stamp, d.title), severity: stamped(stamp, d.severity), status: stamped(stamp, d.status), description: stamped(stamp, d.description),
-          affectedAgents: stamped(stamp, d.affected_agents), affectedCalls: stamped(stamp, d.affected_calls),
+          id: d.incident_id,
+          createdAt: at,
+          updatedAt: at,
+          title: stamped(stamp, d.title),
+          severity: stamped(stamp, d.severity),
+          status: stamped(stamp, d.status),
+          description: stamped(stamp, d.description),
+          affectedAgents: stamped(stamp, d.affected_agents),
+          affectedCalls: stamped(stamp, d.affected_calls),
           // The creation's start is the first word on it; a later update cannot move it.
-          startedAt: stamped(stamp, d.started_at ?? at), openedBy: stamped(stamp, d.opened_by), resolvedAt: null, notes: {},
+          startedAt: stamped(stamp, d.started_at ?? at),
+          openedBy: stamped(stamp, d.opened_by),
+          resolvedAt: null,
+          notes: {},
         },
       };
     }
@@ -46,10 +55,17 @@ export const incidents: DocumentProjection<IncidentFacts> = {
       return {
         key: { id: d.incident_id },
         facts: {
-          id: d.incident_id, createdAt: null, updatedAt: at,
-          title: stamped(stamp, d.title), severity: stamped(stamp, d.severity), status: stamped(stamp, d.status), description: stamped(stamp, d.description),
-          affectedAgents: stamped(stamp, d.affected_agents), affectedCalls: stamped(stamp, d.affected_calls),
-          startedAt: null, openedBy: null,
+          id: d.incident_id,
+          createdAt: null,
+          updatedAt: at,
+          title: stamped(stamp, d.title),
+          severity: stamped(stamp, d.severity),
+          status: stamped(stamp, d.status),
+          description: stamped(stamp, d.description),
+          affectedAgents: stamped(stamp, d.affected_agents),
+          affectedCalls: stamped(stamp, d.affected_calls),
+          startedAt: null,
+          openedBy: null,
           resolvedAt: stamped(stamp, d.resolved_at ?? (d.status === 'resolved' ? at : null)),
           notes: d.note === null ? {} : { [stamp]: { at, note: d.note, by: d.updated_by } },
         },

@@ -51,7 +51,10 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
     case 'tool.call.completed':
       return event.data.duration_ms === null ? [] : [measured(agent, minute, METRICS.toolCallDuration, event.data.duration_ms)];
     case 'tool.call.failed':
-      return [counted(agent, minute, METRICS.toolCallFailures), ...(event.data.duration_ms === null ? [] : [measured(agent, minute, METRICS.toolCallDuration, event.data.duration_ms)])];
+      return [
+        counted(agent, minute, METRICS.toolCallFailures),
+        ...(event.data.duration_ms === null ? [] : [measured(agent, minute, METRICS.toolCallDuration, event.data.duration_ms)]),
+      ];
     case 'call.started':
       return [counted(agent, minute, METRICS.callsStarted)];
     case 'call.ended':
@@ -100,7 +103,17 @@ export const metricRollups: CounterProjection = {
   version: 1,
   table: 'metric_rollups',
   key: ['agent_id', 'metric', 'minute'],
-  handles: ['agent.response.generated', 'tool.call.completed', 'tool.call.failed', 'call.started', 'call.ended', 'call.failed', 'call.transferred', 'provider.error.received', 'customer.feedback.submitted'],
+  handles: [
+    'agent.response.generated',
+    'tool.call.completed',
+    'tool.call.failed',
+    'call.started',
+    'call.ended',
+    'call.failed',
+    'call.transferred',
+    'provider.error.received',
+    'customer.feedback.submitted',
+  ],
   merge: { count: 'sum', sum: 'sum', min: 'min', max: 'max', sketch: 'sketch' },
   rows: rollupRows,
 };

@@ -27,10 +27,14 @@ describe('latency sketch', () => {
 
   it('reads the quantiles of sketches added up as those of all their values', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 60_000 }), { maxLength: 50 }), { minLength: 1, maxLength: 10 }), fc.constantFrom(0.5, 0.95, 0.99), (parts, q) => {
-        const sum = parts.reduce((total, part) => total.add(sketchOf(part)), new SketchSum());
-        expect(sum.quantile(q)).toBe(quantile(sketchOf(parts.flat()), q));
-      }),
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 60_000 }), { maxLength: 50 }), { minLength: 1, maxLength: 10 }),
+        fc.constantFrom(0.5, 0.95, 0.99),
+        (parts, q) => {
+          const sum = parts.reduce((total, part) => total.add(sketchOf(part)), new SketchSum());
+          expect(sum.quantile(q)).toBe(quantile(sketchOf(parts.flat()), q));
+        },
+      ),
     );
     expect(new SketchSum().quantile(0.5)).toBeNull();
   });

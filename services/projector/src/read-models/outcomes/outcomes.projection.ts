@@ -11,16 +11,18 @@ export const outcomes: RegisterProjection = {
   rows({ event, stamp }) {
     if (event.type !== 'outcome.recorded') return [];
     const d = event.data;
-    return [{
-      id: d.outcome_id,
-      call_id: d.call_id,
-      agent: d.agent,
-      type: d.outcome_type,
-      value: d.value,
-      source: d.source,
-      revenue_usd: d.revenue_usd,
-      recorded_at: event.occurred_at,
-      precedence: stamp,
-    }];
+    return [
+      {
+        id: d.outcome_id,
+        call_id: d.call_id,
+        agent: d.agent,
+        type: d.outcome_type,
+        value: d.value,
+        source: d.source,
+        revenue_usd: d.revenue_usd,
+        recorded_at: event.occurred_at,
+        precedence: stamp,
+      },
+    ];
   },
 };

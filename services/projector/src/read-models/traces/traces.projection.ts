@@ -23,7 +23,13 @@ interface TraceFacts {
   closing: Register<TracePoint> | null;
 }
 
-function point(e: ProjectedEvent, kind: TraceKind, traceId: string, side: 'opening' | 'closing', p: Omit<TracePoint, 'occurredAt'>): { key: Record<string, string>; facts: TraceFacts } | null {
+function point(
+  e: ProjectedEvent,
+  kind: TraceKind,
+  traceId: string,
+  side: 'opening' | 'closing',
+  p: Omit<TracePoint, 'occurredAt'>,
+): { key: Record<string, string>; facts: TraceFacts } | null {
   if (!e.callId) return null;
   const register: Register<TracePoint> = { at: e.stamp, value: { ...p, occurredAt: e.event.occurred_at } };
   return {
@@ -37,40 +43,91 @@ function traceFacts(e: ProjectedEvent) {
   switch (event.type) {
     case 'tool.call.started': {
       const d = event.data;
-      return point(e, 'tool_call', d.tool_call_id, 'opening', { status: 'started', name: d.name, turnId: d.turn_id, durationMs: null, detail: { arguments: d.arguments } });
+      return point(e, 'tool_call', d.tool_call_id, 'opening', {
+        status: 'started',
+        name: d.name,
+        turnId: d.turn_id,
+        durationMs: null,
+        detail: { arguments: d.arguments },
+      });
     }
     case 'tool.call.completed': {
       const d = event.data;
-      return point(e, 'tool_call', d.tool_call_id, 'closing', { status: 'completed', name: d.name, turnId: d.turn_id, durationMs: d.duration_ms, detail: { arguments: d.arguments, result: d.result } });
+      return point(e, 'tool_call', d.tool_call_id, 'closing', {
+        status: 'completed',
+        name: d.name,
+        turnId: d.turn_id,
+        durationMs: d.duration_ms,
+        detail: { arguments: d.arguments, result: d.result },
+      });
     }
     case 'tool.call.failed': {
       const d = event.data;
-      return point(e, 'tool_call', d.tool_call_id, 'closing', { status: 'failed', name: d.name, turnId: d.turn_id, durationMs: d.duration_ms, detail: { arguments: d.arguments, error: d.error } });
+      return point(e, 'tool_call', d.tool_call_id, 'closing', {
+        status: 'failed',
+        name: d.name,
+        turnId: d.turn_id,
+        durationMs: d.duration_ms,
+        detail: { arguments: d.arguments, error: d.error },
+      });
     }
     case 'workflow.state.changed': {
       const d = event.data;
-      return point(e, 'workflow_state', event.idempotency_key, 'opening', { status: 'entered', name: d.to_state, turnId: null, durationMs: null, detail: { from_state: d.from_state, node: d.node, trigger: d.trigger } });
+      return point(e, 'workflow_state', event.idempotency_key, 'opening', {
+        status: 'entered',
+        name: d.to_state,
+        turnId: null,
+        durationMs: null,
+        detail: { from_state: d.from_state, node: d.node, trigger: d.trigger },
+      });
     }
     case 'handoff.initiated': {
       const d = event.data;
-      return point(e, 'handoff', d.handoff_id, 'opening', { status: 'initiated', name: d.target, turnId: null, durationMs: null, detail: { target_kind: d.target_kind, reason: d.reason } });
+      return point(e, 'handoff', d.handoff_id, 'opening', {
+        status: 'initiated',
+        name: d.target,
+        turnId: null,
+        durationMs: null,
+        detail: { target_kind: d.target_kind, reason: d.reason },
+      });
     }
     case 'handoff.completed': {
       const d = event.data;
-      return point(e, 'handoff', d.handoff_id, 'closing', { status: 'completed', name: d.target, turnId: null, durationMs: d.wait_ms, detail: { target_kind: d.target_kind, reason: d.reason, accepted_by: d.accepted_by } });
+      return point(e, 'handoff', d.handoff_id, 'closing', {
+        status: 'completed',
+        name: d.target,
+        turnId: null,
+        durationMs: d.wait_ms,
+        detail: { target_kind: d.target_kind, reason: d.reason, accepted_by: d.accepted_by },
+      });
     }
     case 'audio.stream.started': {
       const d = event.data;
-      return point(e, 'audio_stream', d.stream_id, 'opening', { status: 'started', name: d.stream_id, turnId: null, durationMs: null, detail: { codec: d.codec, sample_rate: d.sample_rate, channels: d.channels, direction: d.direction } });
+      return point(e, 'audio_stream', d.stream_id, 'opening', {
+        status: 'started',
+        name: d.stream_id,
+        turnId: null,
+        durationMs: null,
+        detail: { codec: d.codec, sample_rate: d.sample_rate, channels: d.channels, direction: d.direction },
+      });
     }
     case 'audio.stream.stopped': {
       const d = event.data;
-      return point(e, 'audio_stream', d.stream_id, 'closing', { status: 'stopped', name: d.stream_id, turnId: null, durationMs: d.duration_ms, detail: { codec: d.codec, sample_rate: d.sample_rate, channels: d.channels, direction: d.direction, reason: d.reason } });
+      return point(e, 'audio_stream', d.stream_id, 'closing', {
+        status: 'stopped',
+        name: d.stream_id,
+        turnId: null,
+        durationMs: d.duration_ms,
+        detail: { codec: d.codec, sample_rate: d.sample_rate, channels: d.channels, direction: d.direction, reason: d.reason },
+      });
     }
     case 'provider.error.received': {
       const d = event.data;
       return point(e, 'provider_error', event.idempotency_key, 'opening', {
-        status: 'error', name: d.component, turnId: null, durationMs: null,
+        status: 'error',
+        name: d.component,
+        turnId: null,
+        durationMs: null,
         detail: { provider_error_code: d.provider_error_code, message: d.message, vendor: d.vendor, http_status: d.http_status, retryable: d.retryable },
       });
     }
@@ -86,7 +143,17 @@ export const traces: DocumentProjection<TraceFacts> = {
   version: 1,
   table: 'traces',
   key: ['call_id', 'kind', 'trace_id'],
-  handles: ['tool.call.started', 'tool.call.completed', 'tool.call.failed', 'workflow.state.changed', 'handoff.initiated', 'handoff.completed', 'audio.stream.started', 'audio.stream.stopped', 'provider.error.received'],
+  handles: [
+    'tool.call.started',
+    'tool.call.completed',
+    'tool.call.failed',
+    'workflow.state.changed',
+    'handoff.initiated',
+    'handoff.completed',
+    'audio.stream.started',
+    'audio.stream.stopped',
+    'provider.error.received',
+  ],
   facts: traceFacts,
   merge: (a, b) => ({ ...a, opening: earliest(a.opening, b.opening), closing: latest(a.closing, b.closing) }),
   row({ opening, closing }) {

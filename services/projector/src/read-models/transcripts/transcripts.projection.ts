@@ -16,18 +16,20 @@ export const transcripts: RegisterProjection = {
     if ((event.type !== 'transcript.final' && event.type !== 'transcript.partial') || !callId) return [];
     const d = event.data;
     const final = event.type === 'transcript.final';
-    return [{
-      call_id: callId,
-      turn_id: d.turn_id,
-      speaker: d.speaker,
-      is_final: final,
-      text: d.text,
-      start_ms: d.start_ms,
-      end_ms: d.end_ms,
-      confidence: d.confidence,
-      language: d.language,
-      occurred_at: event.occurred_at,
-      precedence: `${final ? 1 : 0}|${stamp}`,
-    }];
+    return [
+      {
+        call_id: callId,
+        turn_id: d.turn_id,
+        speaker: d.speaker,
+        is_final: final,
+        text: d.text,
+        start_ms: d.start_ms,
+        end_ms: d.end_ms,
+        confidence: d.confidence,
+        language: d.language,
+        occurred_at: event.occurred_at,
+        precedence: `${final ? 1 : 0}|${stamp}`,
+      },
+    ];
   },
 };
