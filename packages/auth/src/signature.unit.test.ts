@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signBody, verifySignature } from './signature';
@@ -40,5 +41,16 @@ describe('webhook signatures', () => {
     expect(verifySignature(request(seconds, previous), [secret, previous], now)).toEqual({ ok: true });
     expect(verifySignature(request(seconds, secret), [secret, previous], now)).toEqual({ ok: true });
     expect(verifySignature(request(seconds, previous), [secret], now)).toEqual({ ok: false, reason: 'mismatch' });
+  });
+});
+
+describe('the SDKs’ signing vectors (sdk/signing-vectors.json)', () => {
+  const { vectors } = JSON.parse(readFileSync(new URL('../../../sdk/signing-vectors.json', import.meta.url), 'utf8')) as {
+    vectors: { secret: string; timestamp: string; body: string; signature: string }[];
+  };
+
+  it.each(vectors)('signs $body at $timestamp as the vector says, and verifies it', ({ secret, timestamp, body, signature }) => {
+    expect(signBody(secret, timestamp, Buffer.from(body, 'utf8'))).toBe(signature);
+    expect(verifySignature({ timestamp, signature, body: Buffer.from(body, 'utf8') }, [secret], new Date(Number(timestamp) * 1000))).toEqual({ ok: true });
   });
 });
