@@ -1,5 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { reachable, type ServerUser } from './server-user';
@@ -64,8 +77,26 @@ export function locateCluster(stateDir: string): Cluster {
   return { dataDir, logFile: join(dirname(dataDir), 'postgres.log') };
 }
 
+/**
+ * Clusters under HOME of disposable servers (test infrastructure) whose state
+ * folder is gone or no longer links to them: a test run in a `mktemp -d`
+ * clone leaves one behind each time. A kept cluster is never removed here.
+ */
+function removeOrphans(log: (line: string) => void): void {
+  const clusters = join(HOME, 'clusters');
+  if (!existsSync(clusters)) return;
+  for (const id of readdirSync(clusters)) {
+    const home = join(clusters, id);
+    if (!existsSync(join(home, 'disposable')) || existsSync(join(home, 'data', 'postmaster.pid'))) continue;
+    const origin = readFileSync(join(home, 'origin'), 'utf8').trim();
+    if (locateCluster(origin).dataDir === join(home, 'data')) continue;
+    rmSync(home, { recursive: true, force: true });
+    log(`removed ${home}, the disposable cluster of ${origin}, which is gone`);
+  }
+}
+
 /** The cluster's place, made ready for the server's user: in `stateDir` when that user can reach it, otherwise under HOME. */
-export function prepareCluster(stateDir: string, user: ServerUser | undefined, log: (line: string) => void): Cluster {
+export function prepareCluster(stateDir: string, user: ServerUser | undefined, disposable: boolean, log: (line: string) => void): Cluster {
   const found = locateCluster(stateDir);
   const inPlace = found.dataDir === join(stateDir, 'postgres');
   if (!inPlace || !user) return owned(found, user);
@@ -75,10 +106,12 @@ export function prepareCluster(stateDir: string, user: ServerUser | undefined, l
       `the PostgreSQL cluster in ${found.dataDir} cannot be reached by the postgres user, since a folder above it is private; move it under ${HOME}/clusters/<id>/data and link it from there`,
     );
   }
+  removeOrphans(log);
   const home = join(HOME, 'clusters', randomUUID());
   mkdirSync(home, { recursive: true, mode: 0o755 });
-  // Says whose cluster this is, for an operator looking under HOME.
+  // Says whose cluster this is, for an operator looking under HOME, and whether it may go once that folder has.
   writeFileSync(join(home, 'origin'), `${stateDir}\n`);
+  if (disposable) writeFileSync(join(home, 'disposable'), '');
   const cluster = { dataDir: join(home, 'data'), logFile: join(home, 'postgres.log') };
   rmSync(found.dataDir, { recursive: true, force: true });
   symlinkSync(cluster.dataDir, found.dataDir);

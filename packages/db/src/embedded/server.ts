@@ -84,7 +84,7 @@ function recordedPort(stateDir: string): number | undefined {
 export async function startPostgres(paths: PostgresPaths, log: (line: string) => void): Promise<StartedPostgres> {
   const user = serverUser();
   const binaries = binariesFor(user, log);
-  const cluster = prepareCluster(paths.stateDir, user, log);
+  const cluster = prepareCluster(paths.stateDir, user, paths.disposable ?? false, log);
   const running = runningServer(binaries, cluster, user);
   if (running) {
     log(`PostgreSQL of ${cluster.dataDir} is already running (pid ${running.pid}, port ${running.port}); taking it over`);
