@@ -1,9 +1,7 @@
 export { deriveEvent, type Derived, type Effect } from './effects';
-export { callIdOf, projectEvent, type ProjectedEvent } from './projected-event';
+export { projectEvent, type ProjectedEvent } from './projected-event';
 export { READ_MODELS } from './read-models';
 export type { Cell, CounterProjection, Row } from './read-models/projection';
-export { METRICS } from './read-models/metric-rollups/metric-rollups.projection';
-export { mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, type Sketch } from './read-models/metric-rollups/sketch';
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 export { startProjector, type ProjectorOptions } from './projector';
 export { projectorModule } from './module';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '@earshot/db';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import { callScript } from '../../../projector/src/fixtures/call-script';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
 

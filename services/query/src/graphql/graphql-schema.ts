@@ -19,17 +19,14 @@ import {
   validationError,
 } from '@earshot/contracts';
 import type { Statements, TenantReads } from '@earshot/db';
-import {
-  readAlertPage,
-  readAs,
-  readCallDetail,
-  readCallPage,
-  readIncidentPage,
-  readLiveSnapshot,
-  readMetric,
-  readOutcomePage,
-  ROUTE_SCOPES,
-} from '@earshot/query';
+import { readAlertPage } from '../routes/alerts';
+import { readCallDetail, readCallPage } from '../routes/calls';
+import { readIncidentPage } from '../routes/incidents';
+import { readMetric } from '../routes/metrics';
+import { readOutcomePage } from '../routes/outcomes';
+import { readLiveSnapshot } from '../routes/realtime';
+import { ROUTE_SCOPES } from '../route-scopes';
+import { readAs } from '../tenant-scope';
 import { GraphqlTypes } from './types-from-zod';
 
 interface RootField<Args extends z.ZodType> {

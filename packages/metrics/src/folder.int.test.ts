@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, TenantReads, type ConnectionPool } from '@earshot/db';
-import { METRICS, PROJECTOR_MIGRATIONS, quantile, type Sketch } from '@earshot/projector';
-import { openTestDatabase } from '../../../../test/support/database';
-import { QUERY_MIGRATIONS } from '../query';
-import { readSeries, type SeriesRequest } from '../routes/metrics';
+import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { QUERY_MIGRATIONS } from '@earshot/query';
+import { METRICS } from './metric-names';
+import { quantile, type Sketch } from './sketch';
+import { openTestDatabase } from '../../../test/support/database';
+import { readSeries, type SeriesRequest } from './series';
 import { metricNamed, QUANTILES, type MetricSource } from './catalogue';
 import { foldAll, foldTenant } from './folder';
 

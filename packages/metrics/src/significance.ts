@@ -1,4 +1,4 @@
-import type { Sketch } from '@earshot/projector';
+import type { Sketch } from './sketch';
 
 /** The level below which a p-value counts as significant. */
 export const ALPHA = 0.05;

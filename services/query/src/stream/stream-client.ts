@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { StoredEvent } from '@earshot/contracts';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import type { LiveEvent, LiveSubscriber } from './live-events';
 import { encodePosition, type StreamPosition } from './stream-position';
 

@@ -1,5 +1,6 @@
 import { IsolationLevel, sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery, type TenantReads } from '@earshot/db';
-import { METRICS, SketchSum, type Sketch } from '@earshot/projector';
+import { METRICS } from './metric-names';
+import { SketchSum, type Sketch } from './sketch';
 import { QUANTILES } from './catalogue';
 
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import { callScript } from '../../../projector/src/fixtures/call-script';
 import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
 import { MAX_QUERY_COST, MAX_QUERY_DEPTH } from './graphql-routes';

@@ -1,4 +1,4 @@
-import { METRICS } from '@earshot/projector';
+import { METRICS } from './metric-names';
 import { METRIC_NAMES, MetricNameSchema, type MetricInterval, type MetricName } from '@earshot/contracts';
 
 type CallStatusMeasure = 'total' | 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';

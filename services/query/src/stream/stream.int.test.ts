@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { StoredEvent } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import { appendEvents } from '../../../projector/src/fixtures/append-events';
 import { callScript } from '../../../projector/src/fixtures/call-script';
 import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sketchOf } from '../../../projector/src/read-models/metric-rollups/sketch';
+import { sketchOf } from './sketch';
 import { mannWhitney, mannWhitneyValues, normalCdf, twoProportion } from './significance';
 
 describe('significance tests', () => {
