@@ -22,8 +22,15 @@ module.exports = {
       name: 'no-relative-import-across-workspaces',
       comment: 'A workspace is reached through its package name and entry point, never by a relative path into its files.',
       severity: 'error',
-      from: { path: '^(packages|services)/([^/]+)/' },
-      to: { dependencyTypes: ['local'], pathNot: '^$1/$2/' },
+      from: { path: '^(packages|services|sdk|console|iac)/([^/]+)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: ['aliased-workspace'], pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'no-relative-import-into-workspaces',
+      comment: 'Suites and benchmarks outside the workspaces use them by package name too.',
+      severity: 'error',
+      from: { path: '^(test|bench|deploy|scripts)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: ['aliased-workspace'], path: '^(packages|services)/' },
     },
     {
       name: 'projections-are-pure',

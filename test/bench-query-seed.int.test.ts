@@ -7,10 +7,7 @@ import { PROJECTOR_MIGRATIONS, READ_MODELS, startProjector } from '@earshot/proj
 import { foldTenant } from '@earshot/metrics';
 import { QUERY_MIGRATIONS } from '@earshot/query';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents } from '../bench/query-seed';
-import { appendEvents } from '../services/projector/src/fixtures/append-events';
-import { waitUntilCaughtUp } from '../services/projector/src/fixtures/caught-up';
-import { createTestDatabase, openTestDatabase } from './support/database';
-import { kafkaLog } from './support/infra';
+import { appendEvents, waitUntilCaughtUp, createTestDatabase, openTestDatabase, kafkaLog } from '@earshot/testing';
 
 const DAY = 86_400_000;
 

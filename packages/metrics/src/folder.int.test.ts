@@ -5,7 +5,7 @@ import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { QUERY_MIGRATIONS } from '@earshot/query';
 import { METRICS } from './metric-names';
 import { quantile, type Sketch } from './sketch';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { readSeries, type SeriesRequest } from './series';
 import { metricNamed, QUANTILES, type MetricSource } from './catalogue';
 import { foldAll, foldTenant } from './folder';

@@ -3,7 +3,7 @@ export { projectEvent, type ProjectedEvent } from './projected-event';
 export { READ_MODELS } from './read-models';
 export type { Cell, CounterProjection, Row } from './read-models/projection';
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
-export { startProjector, type ProjectorOptions } from './projector';
+export { PROJECTED_TOPICS, startProjector, type ProjectorOptions } from './projector';
 export { projectorModule } from './module';
 export { rebuildReadModels, type RebuildProgress, type RebuildSummary } from './replay/rebuild';
 export { EXPORT_FORMATS, exportLog, type ExportFormat } from './export/export-log';

@@ -4,11 +4,7 @@ import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from
 import { decodeDeadLetter, callIdOf } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { sampleEvent } from '@earshot/events/samples';
-import { openTestDatabase } from '../../../test/support/database';
-import { kafkaLog } from '../../../test/support/infra';
-import { appendEvents } from './fixtures/append-events';
-import { callScript } from './fixtures/call-script';
-import { waitUntilCaughtUp } from './fixtures/caught-up';
+import { openTestDatabase, kafkaLog, appendEvents, callScript, waitUntilCaughtUp } from '@earshot/testing';
 import { startProjector } from './projector';
 import { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf } from '@earshot/events';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { MAX_QUERY_COST, MAX_QUERY_DEPTH } from './graphql-routes';
 
 const BASE = Date.parse('2026-02-01T08:00:00.000Z');

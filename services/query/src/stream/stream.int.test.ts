@@ -3,9 +3,7 @@ import WebSocket from 'ws';
 import type { StoredEvent } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
-import { appendEvents } from '../../../projector/src/fixtures/append-events';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { appendEvents, callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { SLOW_CLIENT_CLOSE } from './stream-client';
 import { STREAM_PATH, STREAM_PROTOCOL } from './stream-route';
 

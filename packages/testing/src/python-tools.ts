@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname, '.cache', 'python');
+const ROOT = resolve(new URL('../../..', import.meta.url).pathname, '.cache', 'python');
 
 function python3(): string {
   for (const name of ['python3', 'python']) {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { infraDown, infraUp } from '../deploy/local/infra';
+import { infraDown, infraUp } from './local-infra/infra';
 
 declare module 'vitest' {
   export interface ProvidedContext {

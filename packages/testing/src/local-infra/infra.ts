@@ -8,7 +8,7 @@ import { startPostgres, stopPostgres } from '@earshot/db';
  * under `.data/infra`, started once and reused by later runs. Where
  * KAFKA_BROKERS / DATABASE_URL are set, those are used and nothing starts.
  */
-const root = resolve(new URL('../..', import.meta.url).pathname);
+const root = resolve(new URL('../../../..', import.meta.url).pathname);
 
 export interface Infra {
   kafkaBrokers: string;

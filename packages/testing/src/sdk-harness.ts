@@ -6,7 +6,7 @@ import { startFaultProxy, type FaultProxy } from './fault-proxy';
 
 /** The scenario list every SDK runs (sdk/scenarios.json). */
 export const SDK_SCENARIOS = (
-  JSON.parse(readFileSync(new URL('../../sdk/scenarios.json', import.meta.url), 'utf8')) as { scenarios: { id: string; what: string }[] }
+  JSON.parse(readFileSync(new URL('../../../sdk/scenarios.json', import.meta.url), 'utf8')) as { scenarios: { id: string; what: string }[] }
 ).scenarios.map((scenario) => scenario.id);
 
 /** A live Earshot for one SDK's suite: a fresh tenant, and the fault proxy in front of the server. */
