@@ -11,8 +11,9 @@ addEventListener('popstate', notify);
 /** The path inside the console, without the base: `/calls/abc`. */
 const currentPath = () => location.pathname.slice(BASE.length).replace(/\/$/, '') || '/';
 
+/** Goes to a path inside the console (`/calls?status=failed`). */
 export function navigate(href: string, options: { replace?: boolean } = {}): void {
-  const target = href.startsWith('/') ? `${BASE}${href === '/' ? '' : href}` : href;
+  const target = `${BASE}${href === '/' ? '' : href}`;
   if (options.replace) history.replaceState(null, '', target);
   else history.pushState(null, '', target);
   notify();
@@ -42,7 +43,7 @@ export function setQuery(changes: Record<string, string | null | undefined>, opt
     else query.set(name, value);
   }
   const search = query.toString();
-  navigate(`${location.pathname}${search ? `?${search}` : ''}`, options);
+  navigate(`${currentPath()}${search ? `?${search}` : ''}`, options);
 }
 
 /** Matches `/calls/:id` against a path; the parameters, or null. */

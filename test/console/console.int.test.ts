@@ -104,8 +104,7 @@ describe('the console', () => {
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(first.body.items.map((c) => `/console/calls/${c.id}`));
     const agent = first.body.items[0]?.agentId ?? '';
-    await page.getByLabel('Agent').fill(agent);
-    await page.getByLabel('Agent').press('Enter');
+    await page.getByLabel('Agent').selectOption(agent);
     await page.waitForURL(/agent=/);
     const filtered = await api<{ items: unknown[] }>(`/calls?limit=50&from=${since}&agentId=${agent}`);
     await expect.poll(() => page.getByTestId('call-row').count()).toBe(filtered.body.items.length);

@@ -13,8 +13,8 @@ export function Waterfall({ turns, targetMs, startedAt }: { turns: Turn[]; targe
     <div class="stack" style={{ gap: '12px' }}>
       <div class="legend" aria-hidden="true">
         {[...STAGES.map((s) => ({ id: s.id, label: s.label })), { id: 'unattributed', label: 'Unattributed' }].map((s) => (
-          <span key={s.id} style={missing.includes(s.label) ? { opacity: 0.5 } : undefined}>
-            <i class={`swatch ${s.id}`} />
+          <span key={s.id}>
+            <i class={`swatch ${s.id}`} style={missing.includes(s.label) ? { opacity: 0.35 } : undefined} />
             {s.label}
             {missing.includes(s.label) ? ' (not reported)' : ''}
           </span>

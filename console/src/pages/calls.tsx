@@ -54,7 +54,9 @@ export function CallsPage() {
   const filters = { agentId: agent || undefined, status, from: window.from.toISOString(), to: window.to.toISOString(), sort, limit: PAGE_SIZE };
   const page = useQuery({ queryKey: ['calls', filters, cursor], queryFn: () => api.calls({ ...filters, cursor }), placeholderData: keepPreviousData });
   const deployments = useQuery({ queryKey: ['deployments'], queryFn: () => api.deployments(), enabled: can(session, 'deployments:read') });
-  const agents = [...new Set([...(deployments.data ?? []).map((d) => d.agent), ...(page.data?.items ?? []).map((c) => c.agentId)])].sort();
+  const agents = [
+    ...new Set([...(deployments.data ?? []).map((d) => d.agent), ...(page.data?.items ?? []).map((c) => c.agentId), ...(agent ? [agent] : [])]),
+  ].sort();
 
   const refilter = (changes: Record<string, string | undefined>) => {
     trail.current = [];
@@ -72,12 +74,14 @@ export function CallsPage() {
       <PageHead title="Calls" sub="Every call, newest first; open one for its turns and transcript.">
         <label class="field">
           Agent
-          <input type="search" list="agents" placeholder="All agents" value={agent} onChange={(e) => refilter({ agent: e.currentTarget.value.trim() })} />
-          <datalist id="agents">
+          <select value={agent} onChange={(e) => refilter({ agent: e.currentTarget.value })}>
+            <option value="">All agents</option>
             {agents.map((a) => (
-              <option key={a} value={a} />
+              <option key={a} value={a}>
+                {a}
+              </option>
             ))}
-          </datalist>
+          </select>
         </label>
         <label class="field">
           Status

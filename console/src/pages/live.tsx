@@ -106,7 +106,7 @@ export function LivePage() {
                 <input type="search" placeholder="Any agent" value={agent} onInput={(e) => setAgent(e.currentTarget.value.trim())} />
               </label>
             </div>
-            <div class="event-list" aria-live={paused ? 'off' : 'polite'} aria-relevant="additions">
+            <div class="event-list" tabIndex={0} aria-label="Event stream" aria-live={paused ? 'off' : 'polite'} aria-relevant="additions">
               {shown.length === 0 ? (
                 <Empty>{events.length === 0 ? 'Waiting for events. Run npx earshot demo to send some.' : 'No event matches the filter.'}</Empty>
               ) : (
