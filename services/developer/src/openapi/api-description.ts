@@ -9,7 +9,7 @@ import { ROUTE_CONTRACTS } from './route-contracts';
 import { routeExamples } from './route-examples';
 
 /** Routes that are the description's own surfaces, not the API it describes. */
-export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream'] as const;
+export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream', '/console'] as const;
 
 const RATE_LIMIT_HEADERS = {
   'ratelimit-limit': { type: 'integer', description: 'requests allowed per minute for this key or tenant' },
