@@ -1,10 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
 import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
-import { envelope } from '../../../../test/support/gateway';
 import { UNDESCRIBED_PREFIXES } from './api-description';
 import { ROUTE_OPERATIONS, TAGS } from './route-operations';
 
@@ -171,53 +168,5 @@ describe('the operations of /openapi.json', () => {
     expect(headers.length).toBeGreaterThan(100);
     expect(headers.filter((header) => 'name' in header)).toEqual([]);
     expect(JSON.stringify(document)).not.toContain('"$id"');
-  });
-});
-
-describe('GET /postman', () => {
-  it('is a v2.1 collection with the key as bearer variable and a pre-request script whose signature the gateway accepts', async () => {
-    const response = await fetch(`${earshot.origin}/postman`);
-    expect(response.status).toBe(200);
-    const collection = (await response.json()) as {
-      info: { schema: string };
-      auth: unknown;
-      event: { listen: string; script: { exec: string[] } }[];
-      variable: { key: string; value: string }[];
-      item: unknown[];
-    };
-    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-    expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
-    expect(collection.variable.map((v) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey', 'webhookSecret']));
-    const requests = JSON.stringify(collection.item).match(/"path":\[[^\]]*\]/g) ?? [];
-    expect(requests).toContain('"path":["api","v1","webhooks","ingest"]');
-
-    // Run the collection's script as Postman would, with Postman's CryptoJS stood in for by node's HMAC, then send what it signed.
-    const body = JSON.stringify(envelope('postman-signed-1'));
-    const headers = new Map<string, string>();
-    const pm = {
-      variables: { get: (key: string) => (key === 'webhookSecret' ? tenant.webhookSecret : undefined), replaceIn: (text: string) => text },
-      request: {
-        url: { getPath: () => '/api/v1/webhooks/ingest' },
-        body: { raw: body },
-        headers: { upsert: ({ key, value }: { key: string; value: string }) => headers.set(key, value) },
-      },
-    };
-    const CryptoJS = {
-      enc: { Hex: 'hex' },
-      HmacSHA256: (message: string, secret: string) => ({ toString: () => createHmac('sha256', secret).update(message).digest('hex') }),
-    };
-    const script = collection.event.find((e) => e.listen === 'prerequest')?.script.exec.join('\n') ?? '';
-    runInNewContext(script, { pm, CryptoJS, Date });
-    const sent = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tenant.apiKey}`,
-        'content-type': 'application/json',
-        'x-earshot-provider': 'postman',
-        ...Object.fromEntries(headers),
-      },
-      body,
-    });
-    expect(sent.status, await sent.clone().text()).toBe(202);
   });
 });

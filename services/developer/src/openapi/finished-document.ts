@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { REQUEST_EXAMPLE } from './route-examples';
 import { TAGS } from './route-operations';
 
 type Schemas = Record<string, Record<string, unknown>>;
@@ -95,13 +96,18 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   503: 'A dependency is unavailable (UNAVAILABLE)',
 };
 
-function describedResponses(paths: OpenAPIV3_1.PathsObject): OpenAPIV3_1.PathsObject {
+/** Each response described by its status, each request example beside its body's schema (fastify-swagger drops one beside a `$ref`). */
+function describedOperations(paths: OpenAPIV3_1.PathsObject): OpenAPIV3_1.PathsObject {
   const described = structuredClone(paths);
   for (const item of Object.values(described))
-    for (const operation of Object.values(item ?? {}) as OpenAPIV3_1.OperationObject[])
+    for (const operation of Object.values(item ?? {}) as (OpenAPIV3_1.OperationObject & { [REQUEST_EXAMPLE]?: unknown })[]) {
       for (const [status, response] of Object.entries(operation.responses ?? {}))
         if ('description' in response && response.description === 'Default Response')
           response.description = STATUS_DESCRIPTIONS[status] ?? response.description;
+      const json = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
+      if (json && operation[REQUEST_EXAMPLE] !== undefined) json.example = operation[REQUEST_EXAMPLE];
+      delete operation[REQUEST_EXAMPLE];
+    }
   return described;
 }
 
@@ -110,5 +116,5 @@ export function finishedDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Do
   const schemas = standalone(schemasOf(document));
   for (const name of ['JsonValue', 'JsonValueInput']) if (schemas[name]) schemas[name] = ANY_JSON;
   const finished = mergedVariants(reachableOnly(withSchemas(document, schemas)));
-  return { ...finished, paths: describedResponses(finished.paths ?? {}), tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })) };
+  return { ...finished, paths: describedOperations(finished.paths ?? {}), tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
+import { AcceptedWriteSchema, ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
 import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/gateway';
 
 /**
@@ -85,7 +85,7 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
       [WEBHOOK_EVENT_HEADERS.idempotencyKey]: z.string().min(1).max(255),
     }),
     body: WebhookEventSchema,
-    response: { 200: AcceptedSchema, ...signedErrors },
+    response: { 200: AcceptedWriteSchema, ...signedErrors },
     signedWith: 'eventSignature',
   },
   'POST /api/v1/admin/tenants': {
