@@ -33,7 +33,7 @@ type Schema = Record<string, unknown> & { response?: Record<string, object> };
 
 /** What a route's policy adds to its operation: the scheme, the scope, the signature it needs, the rate-limit headers on every answer. */
 function accessOf(policy: RoutePolicy | undefined, schema: Schema, signedWith: string | undefined): Schema {
-  if (!policy) return { ...schema, security: [] };
+  if (!policy || policy.auth === 'public') return { ...schema, security: [] };
   if (policy.auth === 'admin') return { ...schema, security: [{ operator: [] }], 'x-scopes': ['operator'] };
   const response = Object.fromEntries(
     Object.entries(schema.response ?? {}).map(([status, body]) => [

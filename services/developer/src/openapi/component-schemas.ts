@@ -53,7 +53,7 @@ import {
   UsageMeterSchema,
   WebhookSecretRotatedSchema,
 } from '@earshot/contracts';
-import { AcceptedSchema, CreateTenantSchema, WebhookEventSchema } from '@earshot/gateway';
+import { AcceptedSchema, CreateTenantSchema, WebhookEventSchema } from '@earshot/contracts';
 
 /**
  * The contracts that become named components, so generated clients get one

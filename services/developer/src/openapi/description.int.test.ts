@@ -1,7 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { UNDESCRIBED_PREFIXES } from './api-description';
 import { ROUTE_OPERATIONS, TAGS } from './route-operations';
 

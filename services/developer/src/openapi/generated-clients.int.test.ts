@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { contractTools, openapiGeneratorJar, run, savedDescription } from '../../../../test/support/contract-tools';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { callScript, contractTools, type EarshotTenant, openapiGeneratorJar, run, savedDescription, startEarshot, type TestEarshot } from '@earshot/testing';
 
 let earshot: TestEarshot;
 let tenant: EarshotTenant;

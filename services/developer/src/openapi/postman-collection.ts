@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/gateway';
+import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
 import { TAGS } from './route-operations';
 import { schemaForPostman } from './postman-schema';
 

@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { npmBin, run } from '../../../../test/support/contract-tools';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { callScript, type EarshotTenant, npmBin, run, startEarshot, type TestEarshot } from '@earshot/testing';
 import { DESTRUCTIVE_FOLDER } from './postman-collection';
 import { ROUTE_OPERATIONS } from './route-operations';
 

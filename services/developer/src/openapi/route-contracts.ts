@@ -1,6 +1,17 @@
 import { z } from 'zod';
-import { AcceptedWriteSchema, ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
-import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/gateway';
+import {
+  AcceptedWriteSchema,
+  ErrorBodySchema,
+  HealthDegradedSchema,
+  HealthSchema,
+  IncomingEventSchema,
+  AcceptedSchema,
+  CreateTenantSchema,
+  INGEST_HEADERS,
+  MAX_BATCH,
+  WEBHOOK_EVENT_HEADERS,
+  WebhookEventSchema,
+} from '@earshot/contracts';
 
 /**
  * The zod contracts of the routes that parse their own bodies and so declare
@@ -59,6 +70,7 @@ const timestamp = 'Unix time in seconds; rejected outside ±5 minutes of server 
 
 export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
   'GET /health': { response: { 200: HealthSchema, 503: HealthDegradedSchema } },
+  'GET /api/v1/health': { response: { 200: HealthSchema, 503: HealthDegradedSchema } },
   'POST /api/v1/webhooks/ingest': {
     headers: z.object({
       [INGEST_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),

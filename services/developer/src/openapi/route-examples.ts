@@ -11,7 +11,7 @@ import {
   RotationInputSchema,
 } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
-import { CreateTenantSchema, WebhookEventSchema } from '@earshot/gateway';
+import { CreateTenantSchema, WebhookEventSchema } from '@earshot/contracts';
 
 type Schema = Record<string, unknown>;
 

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractTools, npmBin, openapiGeneratorJar, run, savedDescription } from '../../../../test/support/contract-tools';
-import { startEarshot, type TestEarshot } from '../../../../test/support/earshot';
+import { contractTools, npmBin, openapiGeneratorJar, run, savedDescription, startEarshot, type TestEarshot } from '@earshot/testing';
 
 const REDOCLY_CONFIG = new URL('./redocly.yaml', import.meta.url).pathname;
 
