@@ -62,5 +62,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantR
   // The schema as SDL, public like /openapi.json: a description of the API, not data; codegen tools and IDEs read it.
   // Printed from the SDL mercurius is given, not its schema object: mercurius may load another copy of graphql-js.
   const sdl = printSchema(buildSchema(graphqlSchema()));
-  app.get(SDL_PATH, { schema: { hide: true } }, async (_request, reply) => reply.type('application/graphql; charset=utf-8').send(sdl));
+  app.get(SDL_PATH, { schema: { hide: true }, config: { policy: { auth: 'public' } } }, async (_request, reply) =>
+    reply.type('application/graphql; charset=utf-8').send(sdl),
+  );
 }
