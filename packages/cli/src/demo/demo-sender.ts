@@ -15,7 +15,7 @@ export interface DemoTarget {
   tenantId?: string;
 }
 
-export interface DemoProgress {
+interface DemoProgress {
   envelopesSent: number;
   envelopesTotal: number;
   requests: number;
@@ -89,7 +89,7 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
           headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) },
         });
       } catch (error) {
-        if (attempt >= MAX_TRIES) throw new Error(`${target.url} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        if (attempt >= MAX_TRIES) throw new Error(`${target.url} did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         await sleep(250 * 2 ** attempt);
         continue;
       }

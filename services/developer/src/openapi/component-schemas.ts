@@ -139,7 +139,7 @@ class ComponentRegistry extends $ZodRegistry<GlobalMeta> {
   override get<S extends $ZodType>(schema: S): $replace<GlobalMeta, S> | undefined {
     const { id: _notAComponent, ...described } = z.globalRegistry.get(schema) ?? {};
     const merged = { ...described, ...this._map.get(schema) };
-    return Object.keys(merged).length > 0 ? (merged as $replace<GlobalMeta, S>) : undefined;
+    return Object.keys(merged).length > 0 ? merged : undefined;
   }
 }
 

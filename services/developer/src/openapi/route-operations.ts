@@ -26,7 +26,7 @@ export const TAGS = {
   Keys: 'API keys and the webhook secret: issue, list, rotate with an overlap, revoke.',
   Operator: 'Operator routes (the EARSHOT_ADMIN_TOKEN): tenants, plans, the delivery audit log and dead letters.',
 } as const;
-export type Tag = keyof typeof TAGS;
+type Tag = keyof typeof TAGS;
 
 /** Keyed by the route as Fastify registers it: method, a space, the URL with `:param`s. */
 export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {

@@ -31,7 +31,7 @@ interface DeploymentRow {
   deployed_by: string | null;
 }
 
-export function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
+function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('deployed_at', 'id', paging);
   const byAgent = agent === undefined ? sql`true` : sql`agent = ${agent}`;
   return sql`
