@@ -67,16 +67,16 @@ func (e AlertStatus) Valid() bool {
 
 // Defines values for CallDirection.
 const (
-	Inbound  CallDirection = "inbound"
-	Outbound CallDirection = "outbound"
+	CallDirectionInbound  CallDirection = "inbound"
+	CallDirectionOutbound CallDirection = "outbound"
 )
 
 // Valid indicates whether the value is a known member of the CallDirection enum.
 func (e CallDirection) Valid() bool {
 	switch e {
-	case Inbound:
+	case CallDirectionInbound:
 		return true
-	case Outbound:
+	case CallDirectionOutbound:
 		return true
 	default:
 		return false
@@ -85,28 +85,28 @@ func (e CallDirection) Valid() bool {
 
 // Defines values for CallSort.
 const (
-	DurationMs        CallSort = "durationMs"
-	MinusDurationMs   CallSort = "-durationMs"
-	MinusQualityScore CallSort = "-qualityScore"
-	MinusStartedAt    CallSort = "-startedAt"
-	QualityScore      CallSort = "qualityScore"
-	StartedAt         CallSort = "startedAt"
+	CallSortDurationMs        CallSort = "durationMs"
+	CallSortMinusDurationMs   CallSort = "-durationMs"
+	CallSortMinusQualityScore CallSort = "-qualityScore"
+	CallSortMinusStartedAt    CallSort = "-startedAt"
+	CallSortQualityScore      CallSort = "qualityScore"
+	CallSortStartedAt         CallSort = "startedAt"
 )
 
 // Valid indicates whether the value is a known member of the CallSort enum.
 func (e CallSort) Valid() bool {
 	switch e {
-	case DurationMs:
+	case CallSortDurationMs:
 		return true
-	case MinusDurationMs:
+	case CallSortMinusDurationMs:
 		return true
-	case MinusQualityScore:
+	case CallSortMinusQualityScore:
 		return true
-	case MinusStartedAt:
+	case CallSortMinusStartedAt:
 		return true
-	case QualityScore:
+	case CallSortQualityScore:
 		return true
-	case StartedAt:
+	case CallSortStartedAt:
 		return true
 	default:
 		return false
@@ -142,22 +142,22 @@ func (e CallStatus) Valid() bool {
 
 // Defines values for Comparison.
 const (
-	Gt  Comparison = "gt"
-	Gte Comparison = "gte"
-	Lt  Comparison = "lt"
-	Lte Comparison = "lte"
+	ComparisonGt  Comparison = "gt"
+	ComparisonGte Comparison = "gte"
+	ComparisonLt  Comparison = "lt"
+	ComparisonLte Comparison = "lte"
 )
 
 // Valid indicates whether the value is a known member of the Comparison enum.
 func (e Comparison) Valid() bool {
 	switch e {
-	case Gt:
+	case ComparisonGt:
 		return true
-	case Gte:
+	case ComparisonGte:
 		return true
-	case Lt:
+	case ComparisonLt:
 		return true
-	case Lte:
+	case ComparisonLte:
 		return true
 	default:
 		return false
@@ -166,16 +166,16 @@ func (e Comparison) Valid() bool {
 
 // Defines values for Environment.
 const (
-	Production Environment = "production"
-	Staging    Environment = "staging"
+	EnvironmentProduction Environment = "production"
+	EnvironmentStaging    Environment = "staging"
 )
 
 // Valid indicates whether the value is a known member of the Environment enum.
 func (e Environment) Valid() bool {
 	switch e {
-	case Production:
+	case EnvironmentProduction:
 		return true
-	case Staging:
+	case EnvironmentStaging:
 		return true
 	default:
 		return false
@@ -184,46 +184,46 @@ func (e Environment) Valid() bool {
 
 // Defines values for ErrorCode.
 const (
-	FORBIDDEN           ErrorCode = "FORBIDDEN"
-	IDEMPOTENCYCONFLICT ErrorCode = "IDEMPOTENCY_CONFLICT"
-	IDEMPOTENCYMISMATCH ErrorCode = "IDEMPOTENCY_MISMATCH"
-	INTERNAL            ErrorCode = "INTERNAL"
-	METHODNOTALLOWED    ErrorCode = "METHOD_NOT_ALLOWED"
-	NOTFOUND            ErrorCode = "NOT_FOUND"
-	PAYLOADTOOLARGE     ErrorCode = "PAYLOAD_TOO_LARGE"
-	PROVIDERERROR       ErrorCode = "PROVIDER_ERROR"
-	RATELIMITED         ErrorCode = "RATE_LIMITED"
-	UNAUTHORIZED        ErrorCode = "UNAUTHORIZED"
-	UNAVAILABLE         ErrorCode = "UNAVAILABLE"
-	VALIDATIONERROR     ErrorCode = "VALIDATION_ERROR"
+	ErrorCodeFORBIDDEN           ErrorCode = "FORBIDDEN"
+	ErrorCodeIDEMPOTENCYCONFLICT ErrorCode = "IDEMPOTENCY_CONFLICT"
+	ErrorCodeIDEMPOTENCYMISMATCH ErrorCode = "IDEMPOTENCY_MISMATCH"
+	ErrorCodeINTERNAL            ErrorCode = "INTERNAL"
+	ErrorCodeMETHODNOTALLOWED    ErrorCode = "METHOD_NOT_ALLOWED"
+	ErrorCodeNOTFOUND            ErrorCode = "NOT_FOUND"
+	ErrorCodePAYLOADTOOLARGE     ErrorCode = "PAYLOAD_TOO_LARGE"
+	ErrorCodePROVIDERERROR       ErrorCode = "PROVIDER_ERROR"
+	ErrorCodeRATELIMITED         ErrorCode = "RATE_LIMITED"
+	ErrorCodeUNAUTHORIZED        ErrorCode = "UNAUTHORIZED"
+	ErrorCodeUNAVAILABLE         ErrorCode = "UNAVAILABLE"
+	ErrorCodeVALIDATIONERROR     ErrorCode = "VALIDATION_ERROR"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCode enum.
 func (e ErrorCode) Valid() bool {
 	switch e {
-	case FORBIDDEN:
+	case ErrorCodeFORBIDDEN:
 		return true
-	case IDEMPOTENCYCONFLICT:
+	case ErrorCodeIDEMPOTENCYCONFLICT:
 		return true
-	case IDEMPOTENCYMISMATCH:
+	case ErrorCodeIDEMPOTENCYMISMATCH:
 		return true
-	case INTERNAL:
+	case ErrorCodeINTERNAL:
 		return true
-	case METHODNOTALLOWED:
+	case ErrorCodeMETHODNOTALLOWED:
 		return true
-	case NOTFOUND:
+	case ErrorCodeNOTFOUND:
 		return true
-	case PAYLOADTOOLARGE:
+	case ErrorCodePAYLOADTOOLARGE:
 		return true
-	case PROVIDERERROR:
+	case ErrorCodePROVIDERERROR:
 		return true
-	case RATELIMITED:
+	case ErrorCodeRATELIMITED:
 		return true
-	case UNAUTHORIZED:
+	case ErrorCodeUNAUTHORIZED:
 		return true
-	case UNAVAILABLE:
+	case ErrorCodeUNAVAILABLE:
 		return true
-	case VALIDATIONERROR:
+	case ErrorCodeVALIDATIONERROR:
 		return true
 	default:
 		return false
@@ -232,16 +232,16 @@ func (e ErrorCode) Valid() bool {
 
 // Defines values for ImpactTest.
 const (
-	MannWhitney    ImpactTest = "mann-whitney"
-	TwoProportionZ ImpactTest = "two-proportion-z"
+	ImpactTestMannWhitney    ImpactTest = "mann-whitney"
+	ImpactTestTwoProportionZ ImpactTest = "two-proportion-z"
 )
 
 // Valid indicates whether the value is a known member of the ImpactTest enum.
 func (e ImpactTest) Valid() bool {
 	switch e {
-	case MannWhitney:
+	case ImpactTestMannWhitney:
 		return true
-	case TwoProportionZ:
+	case ImpactTestTwoProportionZ:
 		return true
 	default:
 		return false
@@ -304,22 +304,22 @@ func (e IncidentStatus) Valid() bool {
 
 // Defines values for InvoiceStatus.
 const (
-	Draft  InvoiceStatus = "draft"
-	Issued InvoiceStatus = "issued"
-	Paid   InvoiceStatus = "paid"
-	Void   InvoiceStatus = "void"
+	InvoiceStatusDraft  InvoiceStatus = "draft"
+	InvoiceStatusIssued InvoiceStatus = "issued"
+	InvoiceStatusPaid   InvoiceStatus = "paid"
+	InvoiceStatusVoid   InvoiceStatus = "void"
 )
 
 // Valid indicates whether the value is a known member of the InvoiceStatus enum.
 func (e InvoiceStatus) Valid() bool {
 	switch e {
-	case Draft:
+	case InvoiceStatusDraft:
 		return true
-	case Issued:
+	case InvoiceStatusIssued:
 		return true
-	case Paid:
+	case InvoiceStatusPaid:
 		return true
-	case Void:
+	case InvoiceStatusVoid:
 		return true
 	default:
 		return false
@@ -328,16 +328,16 @@ func (e InvoiceStatus) Valid() bool {
 
 // Defines values for KeyKind.
 const (
-	Live KeyKind = "live"
-	Test KeyKind = "test"
+	KeyKindLive KeyKind = "live"
+	KeyKindTest KeyKind = "test"
 )
 
 // Valid indicates whether the value is a known member of the KeyKind enum.
 func (e KeyKind) Valid() bool {
 	switch e {
-	case Live:
+	case KeyKindLive:
 		return true
-	case Test:
+	case KeyKindTest:
 		return true
 	default:
 		return false
@@ -346,22 +346,22 @@ func (e KeyKind) Valid() bool {
 
 // Defines values for KeyStatus.
 const (
-	Active   KeyStatus = "active"
-	Expired  KeyStatus = "expired"
-	Revoked  KeyStatus = "revoked"
-	Rotating KeyStatus = "rotating"
+	KeyStatusActive   KeyStatus = "active"
+	KeyStatusExpired  KeyStatus = "expired"
+	KeyStatusRevoked  KeyStatus = "revoked"
+	KeyStatusRotating KeyStatus = "rotating"
 )
 
 // Valid indicates whether the value is a known member of the KeyStatus enum.
 func (e KeyStatus) Valid() bool {
 	switch e {
-	case Active:
+	case KeyStatusActive:
 		return true
-	case Expired:
+	case KeyStatusExpired:
 		return true
-	case Revoked:
+	case KeyStatusRevoked:
 		return true
-	case Rotating:
+	case KeyStatusRotating:
 		return true
 	default:
 		return false
@@ -397,28 +397,28 @@ func (e Meter) Valid() bool {
 
 // Defines values for MetricInterval.
 const (
-	N15M MetricInterval = "15m"
-	N1D  MetricInterval = "1d"
-	N1H  MetricInterval = "1h"
-	N1M  MetricInterval = "1m"
-	N5M  MetricInterval = "5m"
-	N6H  MetricInterval = "6h"
+	MetricIntervalN15M MetricInterval = "15m"
+	MetricIntervalN1D  MetricInterval = "1d"
+	MetricIntervalN1H  MetricInterval = "1h"
+	MetricIntervalN1M  MetricInterval = "1m"
+	MetricIntervalN5M  MetricInterval = "5m"
+	MetricIntervalN6H  MetricInterval = "6h"
 )
 
 // Valid indicates whether the value is a known member of the MetricInterval enum.
 func (e MetricInterval) Valid() bool {
 	switch e {
-	case N15M:
+	case MetricIntervalN15M:
 		return true
-	case N1D:
+	case MetricIntervalN1D:
 		return true
-	case N1H:
+	case MetricIntervalN1H:
 		return true
-	case N1M:
+	case MetricIntervalN1M:
 		return true
-	case N5M:
+	case MetricIntervalN5M:
 		return true
-	case N6H:
+	case MetricIntervalN6H:
 		return true
 	default:
 		return false
@@ -541,61 +541,61 @@ func (e MetricName) Valid() bool {
 
 // Defines values for Scope.
 const (
-	AlertsRead       Scope = "alerts:read"
-	AlertsWrite      Scope = "alerts:write"
-	AuditRead        Scope = "audit:read"
-	BillingRead      Scope = "billing:read"
-	CallsRead        Scope = "calls:read"
-	DeploymentsRead  Scope = "deployments:read"
-	DeploymentsWrite Scope = "deployments:write"
-	EventsWrite      Scope = "events:write"
-	ExportsRead      Scope = "exports:read"
-	IncidentsRead    Scope = "incidents:read"
-	IncidentsWrite   Scope = "incidents:write"
-	KeysRead         Scope = "keys:read"
-	KeysWrite        Scope = "keys:write"
-	MetricsRead      Scope = "metrics:read"
-	OutcomesRead     Scope = "outcomes:read"
-	OutcomesWrite    Scope = "outcomes:write"
-	UsageRead        Scope = "usage:read"
+	ScopeAlertsRead       Scope = "alerts:read"
+	ScopeAlertsWrite      Scope = "alerts:write"
+	ScopeAuditRead        Scope = "audit:read"
+	ScopeBillingRead      Scope = "billing:read"
+	ScopeCallsRead        Scope = "calls:read"
+	ScopeDeploymentsRead  Scope = "deployments:read"
+	ScopeDeploymentsWrite Scope = "deployments:write"
+	ScopeEventsWrite      Scope = "events:write"
+	ScopeExportsRead      Scope = "exports:read"
+	ScopeIncidentsRead    Scope = "incidents:read"
+	ScopeIncidentsWrite   Scope = "incidents:write"
+	ScopeKeysRead         Scope = "keys:read"
+	ScopeKeysWrite        Scope = "keys:write"
+	ScopeMetricsRead      Scope = "metrics:read"
+	ScopeOutcomesRead     Scope = "outcomes:read"
+	ScopeOutcomesWrite    Scope = "outcomes:write"
+	ScopeUsageRead        Scope = "usage:read"
 )
 
 // Valid indicates whether the value is a known member of the Scope enum.
 func (e Scope) Valid() bool {
 	switch e {
-	case AlertsRead:
+	case ScopeAlertsRead:
 		return true
-	case AlertsWrite:
+	case ScopeAlertsWrite:
 		return true
-	case AuditRead:
+	case ScopeAuditRead:
 		return true
-	case BillingRead:
+	case ScopeBillingRead:
 		return true
-	case CallsRead:
+	case ScopeCallsRead:
 		return true
-	case DeploymentsRead:
+	case ScopeDeploymentsRead:
 		return true
-	case DeploymentsWrite:
+	case ScopeDeploymentsWrite:
 		return true
-	case EventsWrite:
+	case ScopeEventsWrite:
 		return true
-	case ExportsRead:
+	case ScopeExportsRead:
 		return true
-	case IncidentsRead:
+	case ScopeIncidentsRead:
 		return true
-	case IncidentsWrite:
+	case ScopeIncidentsWrite:
 		return true
-	case KeysRead:
+	case ScopeKeysRead:
 		return true
-	case KeysWrite:
+	case ScopeKeysWrite:
 		return true
-	case MetricsRead:
+	case ScopeMetricsRead:
 		return true
-	case OutcomesRead:
+	case ScopeOutcomesRead:
 		return true
-	case OutcomesWrite:
+	case ScopeOutcomesWrite:
 		return true
-	case UsageRead:
+	case ScopeUsageRead:
 		return true
 	default:
 		return false

@@ -102,7 +102,25 @@ func (s *Subscription) dial(ctx context.Context) (*websocket.Conn, error) {
 	}
 	// An event is larger than the library's 32 KiB default when its data is.
 	conn.SetReadLimit(16 << 20)
+	// The server greets once it delivers to this connection: events sent
+	// after Subscribe answers are on it.
+	if err := s.greeting(ctx, conn); err != nil {
+		_ = conn.CloseNow()
+		return nil, err
+	}
 	return conn, nil
+}
+
+func (s *Subscription) greeting(ctx context.Context, conn *websocket.Conn) error {
+	_, text, err := conn.Read(ctx)
+	if err != nil {
+		return fmt.Errorf("earshot: opening the stream: %w", err)
+	}
+	event, err := s.message(text)
+	if err == nil && event != nil {
+		err = fmt.Errorf("earshot: the stream sent an event before its greeting")
+	}
+	return err
 }
 
 // Position is the position of the last message read, for StreamParams.After.

@@ -104,11 +104,14 @@ func writeCatalogue(components map[string]any, file string) error {
 	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
+// Enum values carry their type's name (ScopeCallsRead, not CallsRead), and
 // skip-prune keeps every component: no path refers to them, since the SDK's
 // operations are written by hand and only the models are generated.
 const codegenConfig = `package: earshot
 generate:
   models: true
+compatibility:
+  always-prefix-enum-values: true
 output-options:
   skip-prune: true
   name-normalizer: ToCamelCaseWithInitialisms
