@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -19,8 +21,8 @@ var nestedNames = map[string]string{
 	"IncidentCreateParamsSeverity": "IncidentSeverity",
 	"IncidentListParamsStatus":     "IncidentStatus",
 	"CallListParamsSort":           "CallSort",
-	"DeploymentImpactBefore":       "ImpactWindow",
-	"DeploymentImpactMetricBefore": "ImpactValue",
+	"DeploymentImpactAfter":        "ImpactWindow",
+	"DeploymentImpactMetricAfter":  "ImpactValue",
 	"DeploymentImpactMetricTest":   "ImpactTest",
 	"UsagePeriodMeterMeter":        "Meter",
 	"IngestRejectedCode":           "ErrorCode",
@@ -163,12 +165,13 @@ func (s *schemas) normalize(schema any, name string, top bool) map[string]any {
 
 func (s *schemas) properties(out, in, properties map[string]any, name string, top bool) {
 	props := map[string]any{}
-	for key, value := range properties {
+	// In sorted order, so that a shape two properties share is named the same at every run.
+	for _, key := range slices.Sorted(maps.Keys(properties)) {
 		if top && key == "ok" {
 			continue
 		}
 		child := name + pascal(key)
-		props[key] = s.nested(child, s.normalize(value, child, false))
+		props[key] = s.nested(child, s.normalize(properties[key], child, false))
 	}
 	out["properties"] = props
 	if required, ok := in["required"].([]any); ok {
