@@ -1,6 +1,6 @@
 // Command genmodels regenerates models.gen.go from the API description a live
-// Earshot serves at /openapi.json: it names the schemas the SDK uses (see
-// models.go), rewrites them as the OpenAPI 3.0 components oapi-codegen reads,
+// Earshot serves at /openapi.json: it names the schemas the SDK uses (as
+// sdk/models.json lists them), rewrites them as the OpenAPI 3.0 components oapi-codegen reads,
 // and runs oapi-codegen (types only) on them.
 //
 //	go generate ./...                                   # from EARSHOT_BASE_URL, else http://127.0.0.1:8080
@@ -26,8 +26,9 @@ const oapiCodegen = "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2
 func main() {
 	spec := flag.String("spec", defaultSpec(), "URL or file of the served API description")
 	out := flag.String("out", ".", "the folder to write models.gen.go and catalogue.gen.go in")
+	names := flag.String("names", "../models.json", "the models to generate and their names (sdk/models.json)")
 	flag.Parse()
-	if err := run(*spec, *out); err != nil {
+	if err := run(*spec, *names, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "genmodels:", err)
 		os.Exit(1)
 	}
@@ -40,7 +41,11 @@ func defaultSpec() string {
 	return "http://127.0.0.1:8080/openapi.json"
 }
 
-func run(spec, out string) error {
+func run(spec, namesFile, out string) error {
+	names, err := readNames(namesFile)
+	if err != nil {
+		return err
+	}
 	raw, err := load(spec)
 	if err != nil {
 		return err
@@ -49,7 +54,7 @@ func run(spec, out string) error {
 	if err := json.Unmarshal(raw, &document); err != nil {
 		return fmt.Errorf("%s is not JSON: %w", spec, err)
 	}
-	components, err := componentsOf(document)
+	components, err := componentsOf(document, names)
 	if err != nil {
 		return err
 	}

@@ -9,50 +9,27 @@ import (
 	"unicode"
 )
 
-// nestedNames renames a hoisted nested schema where Parent+Property reads badly.
-var nestedNames = map[string]string{
-	"UsageItem":                    "UsageDay",
-	"APIKeyScope":                  "Scope",
-	"APIKeyEnvironment":            "Environment",
-	"APIKeyStatus":                 "KeyStatus",
-	"AlertComparison":              "Comparison",
-	"AlertSeverity":                "Severity",
-	"AlertRuleCreateParamsMetric":  "MetricName",
-	"IncidentCreateParamsSeverity": "IncidentSeverity",
-	"IncidentListParamsStatus":     "IncidentStatus",
-	"CallListParamsSort":           "CallSort",
-	"DeploymentImpactAfter":        "ImpactWindow",
-	"DeploymentImpactMetricAfter":  "ImpactValue",
-	"DeploymentImpactMetricTest":   "ImpactTest",
-	"UsagePeriodMeterMeter":        "Meter",
-	"IngestRejectedCode":           "ErrorCode",
-	"IngestRejectedField":          "FieldError",
-	"KeyCreateParamsKind":          "KeyKind",
-	"EventCallDirection":           "CallDirection",
-	"MetricSeriesInterval":         "MetricInterval",
-	"AuditEntryActorKind":          "ActorKind",
-}
-
 // schemas collects the components: each model of the table and every object
 // nested in one, hoisted under its parent's name so that Go sees named types.
 // Nested schemas of the same shape share the first name given to that shape.
 type schemas struct {
 	named   map[string]any
 	byShape map[string]string
+	renames map[string]string
 }
 
-func componentsOf(document map[string]any) (map[string]any, error) {
-	s := &schemas{named: map[string]any{}, byShape: map[string]string{}}
-	for _, m := range models {
+func componentsOf(document map[string]any, names modelNames) (map[string]any, error) {
+	s := &schemas{named: map[string]any{}, byShape: map[string]string{}, renames: names.Renames}
+	for _, m := range names.Models {
 		source, err := sourceOf(document, m)
 		if err != nil {
 			return nil, err
 		}
-		picked, err := pointer(source, m.at)
+		picked, err := pointer(source, m.At)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s%s: %w", m.name, m.op, m.at, err)
+			return nil, fmt.Errorf("%s: %s%s: %w", m.Name, m.Operation, m.At, err)
 		}
-		s.add(m.name, s.normalize(picked, m.name, true))
+		s.add(m.Name, s.normalize(picked, m.Name, true))
 	}
 	return s.named, nil
 }
@@ -74,7 +51,7 @@ func (s *schemas) hoist(name string, schema map[string]any) map[string]any {
 	if existing, ok := s.byShape[shapeOf(schema)]; ok {
 		return ref(existing)
 	}
-	if renamed, ok := nestedNames[name]; ok {
+	if renamed, ok := s.renames[name]; ok {
 		name = renamed
 	}
 	s.add(name, schema)

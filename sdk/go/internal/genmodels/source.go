@@ -8,12 +8,12 @@ import (
 
 // sourceOf finds the schema a model is taken from in the description.
 func sourceOf(document map[string]any, m model) (any, error) {
-	method, path, _ := strings.Cut(m.op, " ")
+	method, path, _ := strings.Cut(m.Operation, " ")
 	operation, ok := dig(document, "paths", path, strings.ToLower(method)).(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: the description has no operation %s", m.name, m.op)
+		return nil, fmt.Errorf("%s: the description has no operation %s", m.Name, m.Operation)
 	}
-	switch m.from {
+	switch m.From {
 	case "body":
 		return dig(operation, "requestBody", "content", "application/json", "schema"), nil
 	case "response":
@@ -23,11 +23,11 @@ func sourceOf(document map[string]any, m model) (any, error) {
 				return schema, nil
 			}
 		}
-		return nil, fmt.Errorf("%s: %s answers no JSON", m.name, m.op)
+		return nil, fmt.Errorf("%s: %s answers no JSON", m.Name, m.Operation)
 	case "query":
 		return queryObject(operation), nil
 	}
-	return nil, fmt.Errorf("%s: unknown source %q", m.name, m.from)
+	return nil, fmt.Errorf("%s: unknown source %q", m.Name, m.From)
 }
 
 // queryObject is an operation's query parameters as one object schema. The
