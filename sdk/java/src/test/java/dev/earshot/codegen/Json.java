@@ -1,0 +1,29 @@
+package dev.earshot.codegen;
+
+import java.util.List;
+import java.util.Map;
+
+/** Walking a parsed JSON document. */
+final class Json {
+  private Json() {}
+
+  static Object dig(Object value, String... keys) {
+    for (String key : keys) {
+      if (!(value instanceof Map<?, ?> map)) return null;
+      value = map.get(key);
+    }
+    return value;
+  }
+
+  /** Follows a JSON pointer ("/properties/items/items") into a schema. */
+  static Object pointer(Object value, String at, String model) {
+    if (at.isEmpty()) return value;
+    for (String token : at.substring(1).split("/")) {
+      if (value instanceof Map<?, ?> map) value = map.get(token);
+      else if (value instanceof List<?> list && token.matches("\\d+") && Integer.parseInt(token) < list.size()) value = list.get(Integer.parseInt(token));
+      else value = null;
+      if (value == null) throw new IllegalArgumentException(model + ": nothing at " + at);
+    }
+    return value;
+  }
+}
