@@ -2,6 +2,7 @@ package dev.earshot;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * The Earshot API client: one object, the API's resources as its methods.
@@ -40,11 +41,12 @@ public final class Earshot {
   private final WebhookService webhooks;
 
   private Earshot(Builder builder) {
-    String apiKey = firstOf(builder.apiKey, System.getenv("EARSHOT_API_KEY"));
+    String apiKey = firstOf(builder.apiKey, builder.environment.apply("EARSHOT_API_KEY"));
     if (apiKey == null) throw new IllegalArgumentException("earshot: no API key: call apiKey(...) or set EARSHOT_API_KEY");
-    String baseUrl = apiBase(firstOf(builder.baseUrl, System.getenv("EARSHOT_BASE_URL"), DEFAULT_BASE_URL));
-    this.webhookSecret = firstOf(builder.webhookSecret, System.getenv("EARSHOT_WEBHOOK_SECRET"));
-    HttpClient http = builder.httpClient != null ? builder.httpClient : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    String baseUrl = apiBase(firstOf(builder.baseUrl, builder.environment.apply("EARSHOT_BASE_URL"), DEFAULT_BASE_URL));
+    this.webhookSecret = firstOf(builder.webhookSecret, builder.environment.apply("EARSHOT_WEBHOOK_SECRET"));
+    // HTTP/1.1: over plain http the JDK would offer an h2c upgrade, which Node servers take for a protocol switch and answer wrongly.
+    HttpClient http = builder.httpClient != null ? builder.httpClient : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
     this.transport = new Transport(apiKey, baseUrl, builder.timeout, builder.maxRetries, http);
     this.calls = new CallService(transport);
     this.outcomes = new OutcomeService(transport);
@@ -181,8 +183,15 @@ public final class Earshot {
     private Duration timeout = Duration.ofSeconds(60);
     private int maxRetries = 2;
     private HttpClient httpClient;
+    private Function<String, String> environment = System::getenv;
 
     private Builder() {}
+
+    /** Where the EARSHOT_* defaults are read from (the process environment), for tests. */
+    Builder environment(Function<String, String> environment) {
+      this.environment = environment;
+      return this;
+    }
 
     /** The API key (default EARSHOT_API_KEY). */
     public Builder apiKey(String apiKey) {
