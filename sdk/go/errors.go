@@ -35,6 +35,7 @@ type Error struct {
 	Header     http.Header
 }
 
+// Error says the status, code and message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("earshot: %d %s: %s", e.StatusCode, e.Code, e.Message)
 }

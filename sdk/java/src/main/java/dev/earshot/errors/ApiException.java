@@ -14,8 +14,11 @@ import java.util.Optional;
 public class ApiException extends EarshotException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status. */
   private final int status;
+  /** The Error shape's code. */
   private final String code;
+  /** The server's id of the request. */
   private final String requestId;
   private final transient List<FieldError> fields;
   private final transient HttpHeaders headers;
