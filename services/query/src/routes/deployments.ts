@@ -54,14 +54,14 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
 }
 
 /** GET /deployments (newest first, `agent` filter) and POST /deployments (a deployment.recorded event). */
-export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
+export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/deployments',
     {
       schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /deployments', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
@@ -74,7 +74,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     '/deployments',
     {
       schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /deployments', requestsPerMinute) },
+      config: { policy: policyOf('POST /deployments') },
     },
     async (request, reply) => {
       const input = request.body;
