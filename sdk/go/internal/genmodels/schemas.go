@@ -16,10 +16,14 @@ type schemas struct {
 	named   map[string]any
 	byShape map[string]string
 	renames map[string]string
+	// components are the description's own named schemas, which a $ref points into.
+	components map[string]any
+	resolving  map[string]bool
 }
 
 func componentsOf(document map[string]any, names modelNames) (map[string]any, error) {
-	s := &schemas{named: map[string]any{}, byShape: map[string]string{}, renames: names.Renames}
+	components, _ := dig(document, "components", "schemas").(map[string]any)
+	s := &schemas{named: map[string]any{}, byShape: map[string]string{}, renames: names.Renames, components: components, resolving: map[string]bool{}}
 	for _, m := range names.Models {
 		source, err := sourceOf(document, m)
 		if err != nil {
@@ -61,13 +65,13 @@ func (s *schemas) hoist(name string, schema map[string]any) map[string]any {
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
 
 // normalize rewrites an OpenAPI 3.1 schema as the 3.0 oapi-codegen reads:
-// nullability as `nullable`, a value-or-null union as the value, free-form
-// JSON (JsonValue) as any value; validation keywords (patterns, bounds,
+// nullability as `nullable`, a value-or-null union as the value, a $ref as
+// what it names, free-form JSON (JsonValue) as any value; validation keywords (patterns, bounds,
 // formats) are left to the server. The answer's constant `ok` is dropped.
 func (s *schemas) normalize(schema any, name string, top bool) map[string]any {
 	in, _ := schema.(map[string]any)
-	if r, ok := in["$ref"].(string); ok && strings.HasPrefix(r, "#/components/schemas/JsonValue") {
-		return map[string]any{}
+	if r, ok := in["$ref"].(string); ok {
+		return s.resolve(strings.TrimPrefix(r, "#/components/schemas/"), in, name, top)
 	}
 	out := map[string]any{}
 	if d, ok := in["description"].(string); ok {
@@ -136,6 +140,24 @@ func (s *schemas) normalize(schema any, name string, top bool) map[string]any {
 		s.properties(out, in, properties, name, top)
 	} else if out["type"] == "object" && out["additionalProperties"] == nil {
 		out["additionalProperties"] = map[string]any{}
+	}
+	return out
+}
+
+// resolve reads a $ref as the schema it names, so that a model's shape and
+// name do not depend on which parts of the description are components. The
+// free-form JSON value (JsonValue), and any schema that refers to itself, is
+// any value.
+func (s *schemas) resolve(component string, in map[string]any, name string, top bool) map[string]any {
+	target, ok := s.components[component]
+	if !ok || strings.HasPrefix(component, "JsonValue") || s.resolving[component] {
+		return map[string]any{}
+	}
+	s.resolving[component] = true
+	defer delete(s.resolving, component)
+	out := s.normalize(target, name, top)
+	if d, ok := in["description"].(string); ok {
+		out["description"] = d
 	}
 	return out
 }

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -14,7 +16,8 @@ import java.util.TreeSet;
  * Names the schemas of the served API description that the SDK uses (as
  * sdk/models.json lists them) and rewrites them as the OpenAPI 3.0
  * components openapi-generator reads: nullability as {@code nullable}, a
- * value-or-null union as the value, free-form JSON as any value; objects and
+ * value-or-null union as the value, a $ref as what it names, free-form JSON
+ * as any value; objects and
  * choices of strings nested in a model become models of their own, named
  * parent + property, and a shape met twice keeps its first name. The Go
  * SDK's internal/genmodels does the same, so both name every model alike.
@@ -25,14 +28,18 @@ final class ModelSchemas {
   private final Map<String, Object> named = new TreeMap<>();
   private final Map<String, String> byShape = new HashMap<>();
   private final Map<String, String> renames;
+  /** The description's own named schemas, which a $ref points into. */
+  private final Map<?, ?> components;
+  private final Set<String> resolving = new HashSet<>();
 
-  private ModelSchemas(Map<String, String> renames) {
+  private ModelSchemas(Map<String, String> renames, Map<?, ?> components) {
     this.renames = renames;
+    this.components = components;
   }
 
   /** The components for every model of the list, taken from the description. */
   static Map<String, Object> componentsOf(Map<String, Object> document, ModelNames names) {
-    var schemas = new ModelSchemas(names.renames());
+    var schemas = new ModelSchemas(names.renames(), Json.dig(document, "components", "schemas") instanceof Map<?, ?> c ? c : Map.of());
     for (var model : names.models()) {
       Object picked = Json.pointer(Sources.sourceOf(document, model), model.at(), model.name());
       schemas.add(model.name(), schemas.normalize(picked, model.name(), true));
@@ -68,8 +75,8 @@ final class ModelSchemas {
   @SuppressWarnings("unchecked")
   private Map<String, Object> normalize(Object schema, String name, boolean top) {
     Map<String, Object> in = schema instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+    if (in.get("$ref") instanceof String r) return resolve(r.replaceFirst("^#/components/schemas/", ""), in, name, top);
     var out = new TreeMap<String, Object>();
-    if (in.get("$ref") instanceof String r && r.startsWith("#/components/schemas/JsonValue")) return out;
     if (in.get("description") instanceof String d) out.put("description", d);
     boolean nullable = false;
     if (in.get("type") instanceof String t) {
@@ -114,6 +121,24 @@ final class ModelSchemas {
       out.put("additionalProperties", new TreeMap<>());
     }
     return out;
+  }
+
+  /**
+   * Reads a $ref as the schema it names, so that a model's shape and name do
+   * not depend on which parts of the description are components. The
+   * free-form JSON value (JsonValue), and any schema that refers to itself, is
+   * any value.
+   */
+  private Map<String, Object> resolve(String component, Map<String, Object> in, String name, boolean top) {
+    Object target = components.get(component);
+    if (target == null || component.startsWith("JsonValue") || !resolving.add(component)) return new TreeMap<>();
+    try {
+      var out = normalize(target, name, top);
+      if (in.get("description") instanceof String d) out.put("description", d);
+      return out;
+    } finally {
+      resolving.remove(component);
+    }
   }
 
   private void properties(Map<String, Object> out, Map<String, Object> in, Map<String, Object> properties, String name, boolean top) {
