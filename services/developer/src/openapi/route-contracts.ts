@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
-import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
+import {
+  ErrorBodySchema,
+  HealthDegradedSchema,
+  HealthSchema,
+  IncomingEventSchema,
+  AcceptedSchema,
+  CreateTenantSchema,
+  INGEST_HEADERS,
+  MAX_BATCH,
+  WEBHOOK_EVENT_HEADERS,
+  WebhookEventSchema,
+} from '@earshot/contracts';
 
 /**
  * The zod contracts of the routes that parse their own bodies and so declare
