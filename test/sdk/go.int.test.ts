@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '../support/sdk-harness';
+import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '@earshot/testing';
 
 const SDK = resolve(new URL('../../sdk/go', import.meta.url).pathname);
 const TOOLS = resolve(new URL('../../.cache/go-bin', import.meta.url).pathname);

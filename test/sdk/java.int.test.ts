@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '../support/sdk-harness';
+import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '@earshot/testing';
 
 const SDK = resolve(new URL('../../sdk/java', import.meta.url).pathname);
 const REPORTS = join(SDK, 'target', 'surefire-reports');
