@@ -29,7 +29,7 @@ func componentsOf(document map[string]any, names modelNames) (map[string]any, er
 		if err != nil {
 			return nil, err
 		}
-		picked, err := pointer(source, m.At)
+		picked, err := pointer(source, m.At, components)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s%s: %w", m.Name, m.Operation, m.At, err)
 		}

@@ -73,12 +73,14 @@ func dig(value any, keys ...string) any {
 	return value
 }
 
-// pointer follows a JSON pointer ("/properties/items/items") into a schema.
-func pointer(value any, at string) (any, error) {
+// pointer follows a JSON pointer ("/properties/items/items") into a schema,
+// and through each $ref it meets into the description's components.
+func pointer(value any, at string, components map[string]any) (any, error) {
 	if at == "" {
 		return value, nil
 	}
 	for _, token := range strings.Split(strings.TrimPrefix(at, "/"), "/") {
+		value = dereference(value, components)
 		switch v := value.(type) {
 		case map[string]any:
 			value = v[token]
@@ -96,4 +98,20 @@ func pointer(value any, at string) (any, error) {
 		}
 	}
 	return value, nil
+}
+
+// dereference answers the component a {"$ref": …} names, or the value itself.
+func dereference(value any, components map[string]any) any {
+	for range 10 {
+		m, ok := value.(map[string]any)
+		if !ok {
+			return value
+		}
+		r, ok := m["$ref"].(string)
+		if !ok {
+			return value
+		}
+		value = components[strings.TrimPrefix(r, "#/components/schemas/")]
+	}
+	return value
 }

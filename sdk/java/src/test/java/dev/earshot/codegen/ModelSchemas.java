@@ -39,9 +39,10 @@ final class ModelSchemas {
 
   /** The components for every model of the list, taken from the description. */
   static Map<String, Object> componentsOf(Map<String, Object> document, ModelNames names) {
-    var schemas = new ModelSchemas(names.renames(), Json.dig(document, "components", "schemas") instanceof Map<?, ?> c ? c : Map.of());
+    Map<?, ?> components = Json.dig(document, "components", "schemas") instanceof Map<?, ?> c ? c : Map.of();
+    var schemas = new ModelSchemas(names.renames(), components);
     for (var model : names.models()) {
-      Object picked = Json.pointer(Sources.sourceOf(document, model), model.at(), model.name());
+      Object picked = Json.pointer(Sources.sourceOf(document, model), model.at(), model.name(), components);
       schemas.add(model.name(), schemas.normalize(picked, model.name(), true));
     }
     return schemas.named;
