@@ -5,6 +5,7 @@ import type { MigrationSet } from '@earshot/db';
 import { RATE_LIMIT_MIGRATIONS, RateLimiter } from '@earshot/rate-limit';
 import { registerAuthHook, registerRateLimitHook, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { registerApiKeyRoutes } from './routes/api-keys';
+import { registerOwnTenantRoutes } from './routes/tenant';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret';
 
@@ -50,6 +51,7 @@ export function keysModule(runtime: Runtime, overrides: KeysOptions = {}): Modul
           registerApiKeyRoutes(api, { db, requestsPerMinute: config.EARSHOT_KEY_REQUESTS_PER_MIN });
           registerWebhookSecretRoutes(api, db, box, config.EARSHOT_KEY_REQUESTS_PER_MIN);
           registerTenantRoutes(api, db);
+          registerOwnTenantRoutes(api, db, config.EARSHOT_KEY_REQUESTS_PER_MIN);
         },
         { prefix: '/api/v1' },
       );
