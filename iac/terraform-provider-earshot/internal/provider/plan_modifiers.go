@@ -13,15 +13,9 @@ import (
 
 // networksRequireReplace replaces a key whose allowlist names other networks;
 // a respelling of the same networks (203.0.113.5 and 203.0.113.5/32) does not.
-type networksRequireReplace struct{}
+type networksRequireReplace struct{ described }
 
-func (m networksRequireReplace) Description(_ context.Context) string {
-	return "replaces the key when the allowlist names other networks"
-}
-
-func (m networksRequireReplace) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
+var replaceForOtherNetworks = networksRequireReplace{"replaces the key when the allowlist names other networks"}
 
 func (m networksRequireReplace) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.PlanValue.IsUnknown() {
@@ -47,14 +41,13 @@ func networksOf(ctx context.Context, set types.Set) []string {
 
 // stringElements applies a string validator to each element of a set.
 type stringElements struct {
+	described
 	element validator.String
 }
 
-func (v stringElements) Description(ctx context.Context) string {
-	return "each element " + v.element.Description(ctx)
+func eachElement(element validator.String) stringElements {
+	return stringElements{described("each element " + element.Description(context.Background())), element}
 }
-
-func (v stringElements) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v stringElements) ValidateSet(ctx context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -79,18 +72,15 @@ func (v stringElements) ValidateSet(ctx context.Context, req validator.SetReques
 // replacedWhenCleared replaces the resource when a field is removed that the
 // API's PATCH cannot clear (the contract says which fields accept null).
 type replacedWhenCleared struct {
+	described
 	patch contract.Field
 }
 
-func (m replacedWhenCleared) Description(_ context.Context) string {
-	if m.patch.Nullable {
-		return "cleared in place"
+func replaceWhenCleared(patch contract.Field) replacedWhenCleared {
+	if patch.Nullable {
+		return replacedWhenCleared{"cleared in place", patch}
 	}
-	return "removing it replaces the resource: the API cannot clear it in place"
-}
-
-func (m replacedWhenCleared) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
+	return replacedWhenCleared{"removing it replaces the resource: the API cannot clear it in place", patch}
 }
 
 func (m replacedWhenCleared) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {

@@ -52,7 +52,7 @@ func (r *alertWebhookResource) Schema(_ context.Context, _ resource.SchemaReques
 			"url": schema.StringAttribute{
 				MarkdownDescription: "The endpoint's URL (http or https).",
 				Required:            true,
-				Validators:          []validator.String{contractString{input.Field("url")}},
+				Validators:          []validator.String{checkString(input.Field("url"))},
 			},
 			"enabled": schema.BoolAttribute{
 				MarkdownDescription: "Whether notifications are sent.",

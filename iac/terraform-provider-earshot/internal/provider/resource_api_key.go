@@ -77,14 +77,14 @@ func (r *apiKeyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "A label for the key.",
 				Required:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{contractString{input.Field("name")}},
+				Validators:          []validator.String{checkString(input.Field("name"))},
 			},
 			"scopes": schema.SetAttribute{
 				MarkdownDescription: "What the key may do, e.g. `calls:read`, `metrics:read`, `events:write`. At most the scopes of the provider's own key.",
 				ElementType:         types.StringType,
 				Required:            true,
 				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
-				Validators:          []validator.Set{contractCount{input.Field("scopes")}, stringElements{contractString{*input.Field("scopes").Items}}},
+				Validators:          []validator.Set{checkCount(input.Field("scopes")), eachElement(checkString(*input.Field("scopes").Items))},
 			},
 			"environment": schema.StringAttribute{
 				MarkdownDescription: "`production` (an `ear_live_` key) or `staging` (an `ear_test_` key).",
@@ -92,7 +92,7 @@ func (r *apiKeyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed:            true,
 				Default:             stringdefault.StaticString(input.Field("environment").DefaultString()),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{contractString{input.Field("environment")}},
+				Validators:          []validator.String{checkString(input.Field("environment"))},
 			},
 			"workspace": schema.StringAttribute{
 				MarkdownDescription: "The workspace the key belongs to.",
@@ -100,22 +100,22 @@ func (r *apiKeyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed:            true,
 				Default:             stringdefault.StaticString(input.Field("workspace").DefaultString()),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{contractString{input.Field("workspace")}},
+				Validators:          []validator.String{checkString(input.Field("workspace"))},
 			},
 			"ip_allowlist": schema.SetAttribute{
 				MarkdownDescription: "IPv4 or IPv6 addresses or CIDRs the key may be used from; any address when left out. " +
 					"An address means its /32 or /128, and a CIDR's host bits are ignored (`10.0.0.1/8` is `10.0.0.0/8`).",
 				ElementType:   types.StringType,
 				Optional:      true,
-				PlanModifiers: []planmodifier.Set{networksRequireReplace{}},
-				Validators:    []validator.Set{contractCount{input.Field("ipAllowlist")}, stringElements{contractString{*input.Field("ipAllowlist").Items}}},
+				PlanModifiers: []planmodifier.Set{replaceForOtherNetworks},
+				Validators:    []validator.Set{checkCount(input.Field("ipAllowlist")), eachElement(checkString(*input.Field("ipAllowlist").Items))},
 			},
 			"expires_at": schema.StringAttribute{
 				MarkdownDescription: "When the key stops working (RFC 3339, in the future when created); never when left out.",
 				CustomType:          timetypes.RFC3339Type{},
 				Optional:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{contractString{input.Field("expiresAt")}},
+				Validators:          []validator.String{checkString(input.Field("expiresAt"))},
 			},
 			"rotation_trigger": schema.StringAttribute{
 				MarkdownDescription: "Any value; changing it rotates the key. If the key is rotated outside Terraform, the next plan " +
@@ -127,7 +127,7 @@ func (r *apiKeyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Optional:            true,
 				Computed:            true,
 				Default:             int64default.StaticInt64(overlap.DefaultInt()),
-				Validators:          []validator.Int64{contractInt64{overlap}},
+				Validators:          []validator.Int64{checkInt64(overlap)},
 			},
 			"secret": schema.StringAttribute{
 				MarkdownDescription: "The API key itself. Shown by the API once, at creation and at each rotation; null after an import.",

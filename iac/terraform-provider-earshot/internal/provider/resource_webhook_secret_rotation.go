@@ -64,7 +64,7 @@ func (r *webhookSecretRotationResource) Schema(_ context.Context, _ resource.Sch
 				Computed:            true,
 				Default:             int64default.StaticInt64(overlap.DefaultInt()),
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
-				Validators:          []validator.Int64{contractInt64{overlap}},
+				Validators:          []validator.Int64{checkInt64(overlap)},
 			},
 			"webhook_secret": schema.StringAttribute{
 				MarkdownDescription: "The new webhook secret (`whsec_…`). Shown by the API once; null after an import.",

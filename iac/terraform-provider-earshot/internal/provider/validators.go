@@ -9,16 +9,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
+// described gives a validator or plan modifier its description, in plain text and Markdown alike.
+type described string
+
+func (d described) Description(_ context.Context) string { return string(d) }
+
+func (d described) MarkdownDescription(_ context.Context) string { return string(d) }
+
+const asTheAPI described = "as the Earshot API validates the field"
+
 // contractString checks a string attribute against the API's rule for the same field.
 type contractString struct {
+	described
 	field contract.Field
 }
 
-func (v contractString) Description(_ context.Context) string {
-	return "as the Earshot API validates the field"
-}
-
-func (v contractString) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func checkString(field contract.Field) contractString { return contractString{asTheAPI, field} }
 
 func (v contractString) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -31,14 +37,11 @@ func (v contractString) ValidateString(_ context.Context, req validator.StringRe
 
 // contractInt64 checks an integer attribute against the API's bounds for the same field.
 type contractInt64 struct {
+	described
 	field contract.Field
 }
 
-func (v contractInt64) Description(_ context.Context) string {
-	return "as the Earshot API validates the field"
-}
-
-func (v contractInt64) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func checkInt64(field contract.Field) contractInt64 { return contractInt64{asTheAPI, field} }
 
 func (v contractInt64) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -51,14 +54,11 @@ func (v contractInt64) ValidateInt64(_ context.Context, req validator.Int64Reque
 
 // contractCount checks a set's size against the API's bounds for the list it becomes.
 type contractCount struct {
+	described
 	field contract.Field
 }
 
-func (v contractCount) Description(_ context.Context) string {
-	return "as many items as the Earshot API accepts"
-}
-
-func (v contractCount) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func checkCount(field contract.Field) contractCount { return contractCount{asTheAPI, field} }
 
 func (v contractCount) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
