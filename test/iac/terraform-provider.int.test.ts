@@ -7,7 +7,7 @@ import { generate } from '../../iac/terraform-provider-earshot/internal/contract
 import { devProvider, PROVIDER_DIR } from '../../iac/terraform-provider-earshot/tools/dev-provider';
 import { docsSources, generateDocs } from '../../iac/terraform-provider-earshot/tools/docs';
 import { terraformCli, type TerraformCli } from '../../iac/terraform-provider-earshot/tools/terraform-cli';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../support/earshot';
+import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 
 const STATICCHECK = 'honnef.co/go/tools/cmd/staticcheck@v0.8.2';
 

@@ -17,7 +17,7 @@ import { terraformCli } from './terraform-cli';
 
 const run = promisify(execFile);
 
-export const TFPLUGINDOCS = 'github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0';
+const TFPLUGINDOCS = 'github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0';
 
 /** The provider's schema as the CLI reports it, under the name tfplugindocs looks for. */
 async function providerSchema(work: string): Promise<string> {

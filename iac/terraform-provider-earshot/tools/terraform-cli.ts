@@ -14,8 +14,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const OPENTOFU_MODULE = 'github.com/opentofu/opentofu';
-export const OPENTOFU_VERSION = 'v1.12.6';
+const OPENTOFU_MODULE = 'github.com/opentofu/opentofu';
+const OPENTOFU_VERSION = 'v1.12.6';
 
 const REPOSITORY = resolve(new URL('../../..', import.meta.url).pathname);
 const CACHE = join(REPOSITORY, '.cache', 'opentofu', OPENTOFU_VERSION);
@@ -48,7 +48,7 @@ async function lock(dir: string): Promise<() => void> {
 }
 
 /** Builds OpenTofu from the Go module proxy unless it is built already; answers its path and the seconds spent. */
-export async function openTofu(): Promise<{ path: string; builtSeconds: number }> {
+async function openTofu(): Promise<{ path: string; builtSeconds: number }> {
   const path = join(CACHE, 'tofu');
   if (existsSync(path)) return { path, builtSeconds: 0 };
   const release = await lock(CACHE);

@@ -5,12 +5,21 @@ import { loadConfig } from '@earshot/config';
 import { inTenant, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { decodeDeadLetter, decodeEvent, encodeDeadLetter } from '@earshot/events';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
+import { keysModule } from '@earshot/keys';
 import { createKafkaLog, TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules, type RunningModules } from '@earshot/server';
 import type { FastifyInstance } from 'fastify';
-import { createTestDatabase } from '../../../test/support/database';
-import { ADMIN_TOKEN, envelope, ingestHeaders, readTopic, TestClock, type TenantCredentials } from '../../../test/support/gateway';
-import { kafkaBrokers, uniqueNamespace } from '../../../test/support/infra';
+import {
+  createTestDatabase,
+  ADMIN_TOKEN,
+  envelope,
+  ingestHeaders,
+  readTopic,
+  TestClock,
+  type TenantCredentials,
+  kafkaBrokers,
+  uniqueNamespace,
+} from '@earshot/testing';
 import { auditModule, AUDIT_MIGRATIONS } from './audit';
 import { storeAuditBatch } from './audit-store';
 
@@ -65,7 +74,7 @@ describe('audit service', () => {
       EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     });
     const { runtime, modules } = createRuntime({ config, service: 'test-audit', migrations: [...GATEWAY_MIGRATIONS, ...AUDIT_MIGRATIONS], now: clock.now });
-    running = await startModules(resolveTargets(['gateway', 'audit'], [...modules, gatewayModule(runtime), auditModule(runtime)]));
+    running = await startModules(resolveTargets(['gateway', 'keys', 'audit'], [...modules, gatewayModule(runtime), keysModule(runtime), auditModule(runtime)]));
     app = runtime.http();
     await app.ready();
     db = openDatabase({ url: database.url, applicationName: 'test-audit-reader' });

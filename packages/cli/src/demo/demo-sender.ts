@@ -1,6 +1,6 @@
 import { signBody } from '@earshot/auth';
 import { CURRENT_EVENT_VERSION, type IncomingEventInput } from '@earshot/contracts';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import type { DemoOutcome } from './call-script';
 import type { DemoDelivery, DemoTraffic } from './demo-traffic';
 

@@ -3,8 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
-import { envelope } from '../../../../test/support/gateway';
+import { startEarshot, type EarshotTenant, type TestEarshot, envelope } from '@earshot/testing';
 import { UNDESCRIBED_PREFIXES } from './api-description';
 
 type Operation = {

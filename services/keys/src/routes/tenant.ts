@@ -6,12 +6,12 @@ import type { ConnectionPool } from '@earshot/db';
 import { ERRORS } from '../route-policy';
 
 /** GET /tenant: the caller's own tenant, to any of its keys whatever its scopes (a key always knows whose it is). */
-export function registerOwnTenantRoutes(app: FastifyInstance, db: ConnectionPool, requestsPerMinute: number): void {
+export function registerOwnTenantRoutes(app: FastifyInstance, db: ConnectionPool): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/tenant',
     {
       schema: { response: { 200: TenantAnswerSchema, ...ERRORS } },
-      config: { policy: { auth: 'apiKey', scope: SCOPES, rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] } },
+      config: { policy: { auth: 'apiKey', scope: SCOPES } },
     },
     async (request) => {
       const tenantId = request.caller?.tenant.id;

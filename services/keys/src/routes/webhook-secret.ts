@@ -14,12 +14,12 @@ import { ERRORS, keysPolicy } from '../route-policy';
  * switch without a gap. A second rotation within the overlap retires the
  * oldest secret at once (two secrets verify at most).
  */
-export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox, requestsPerMinute: number): void {
+export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox): void {
   app
     .withTypeProvider<ZodTypeProvider>()
     .get(
       '/webhook-secret',
-      { schema: { response: { 200: WebhookSecretStatusSchema, ...ERRORS } }, config: { policy: keysPolicy('keys:read', requestsPerMinute) } },
+      { schema: { response: { 200: WebhookSecretStatusSchema, ...ERRORS } }, config: { policy: keysPolicy('keys:read') } },
       async (request) => {
         const tenantId = request.caller?.tenant.id;
         if (!tenantId) throw new Error('GET /webhook-secret reached its handler without a caller');
@@ -34,7 +34,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, db: Connection
     '/webhook-secret/rotate',
     {
       schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ERRORS } },
-      config: { policy: keysPolicy('keys:write', requestsPerMinute) },
+      config: { policy: keysPolicy('keys:write') },
     },
     async (request) => {
       const caller = request.caller;

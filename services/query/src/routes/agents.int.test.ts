@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import type { z } from 'zod';
+import type { AgentListSchema } from '@earshot/contracts';
+import { callScript, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const DAY = Date.parse('2026-02-01T00:00:00Z');
+
+type AgentPage = z.infer<typeof AgentListSchema>;
 
 describe('GET /agents', () => {
   let query: TestQuery;
@@ -26,8 +29,9 @@ describe('GET /agents', () => {
   afterAll(async () => query?.stop());
 
   it('names every agent of the tenant’s calls and deployments, by id, with calls, last call and latest version', async () => {
-    const page = (await query.get('/agents', acme.apiKey)).json();
-    const lastCall = async (agentId: string) => (await query.get(`/calls?agentId=${agentId}&sort=-startedAt&limit=1`, acme.apiKey)).json().items[0].startedAt;
+    const page = (await query.get('/agents', acme.apiKey)).json<AgentPage>();
+    const lastCall = async (agentId: string) =>
+      (await query.get(`/calls?agentId=${agentId}&sort=-startedAt&limit=1`, acme.apiKey)).json<{ items: { startedAt: string }[] }>().items[0]?.startedAt;
     expect(page).toEqual({
       ok: true,
       nextCursor: null,
@@ -37,13 +41,13 @@ describe('GET /agents', () => {
         { id: 'agent_support', calls: 2, lastCallAt: await lastCall('agent_support'), version: 'v2', deployedAt: '2026-01-15T00:00:00.000Z' },
       ],
     });
-    expect((await query.get('/agents', globex.apiKey)).json().items.map((a: { id: string }) => a.id)).toEqual(['agent_globex']);
+    expect((await query.get('/agents', globex.apiKey)).json<AgentPage>().items.map((a) => a.id)).toEqual(['agent_globex']);
   });
 
   it('pages by id with the cursor it gives', async () => {
-    const first = (await query.get('/agents?limit=2', acme.apiKey)).json();
-    expect(first.items.map((a: { id: string }) => a.id)).toEqual(['agent_billing', 'agent_sales']);
-    const second = (await query.get(`/agents?limit=2&cursor=${first.nextCursor}`, acme.apiKey)).json();
+    const first = (await query.get('/agents?limit=2', acme.apiKey)).json<AgentPage>();
+    expect(first.items.map((a) => a.id)).toEqual(['agent_billing', 'agent_sales']);
+    const second = (await query.get(`/agents?limit=2&cursor=${first.nextCursor ?? ''}`, acme.apiKey)).json<AgentPage>();
     expect(second).toMatchObject({ items: [{ id: 'agent_support' }], nextCursor: null });
   });
 });

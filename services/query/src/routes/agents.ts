@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AgentListQuerySchema, AgentListSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type TenantReads } from '@earshot/db';
-import { windowOf } from '../keyset';
-import { pageOf, pagingOf } from '../paging';
+import { pageOf, pagingOf, windowOf } from '@earshot/server';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -23,12 +22,12 @@ interface AgentRow {
  * with its call count, last call and latest deployed version. Agents are not
  * registered anywhere; they exist by being named.
  */
-export function registerAgentRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerAgentRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/agents',
     {
       schema: { querystring: AgentListQuerySchema, response: { 200: AgentListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /agents', requestsPerMinute) },
+      config: { policy: policyOf('GET /agents') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);

@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AlertListQuerySchema, AlertListSchema, type AlertSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { iso, newestFirst } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { iso, newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -73,12 +72,12 @@ export async function readAlertPage(tx: Statements, query: z.infer<typeof AlertL
 }
 
 /** GET /alerts: newest first, `status` (firing or resolved) filter. Alerts are fired by the alerting rules, not written here. */
-export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/alerts',
     {
       schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /alerts', requestsPerMinute) },
+      config: { policy: policyOf('GET /alerts') },
     },
     async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)),
   );

@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AuditListSchema, AuditQuerySchema, type AuditEntrySchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -47,12 +46,12 @@ function entryOf(row: AuditRow): z.infer<typeof AuditEntrySchema> {
 }
 
 /** GET /audit: who did what to the tenant's data, newest first (writes through the API and operator actions). */
-export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/audit',
     {
       schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /audit', requestsPerMinute) },
+      config: { policy: policyOf('GET /audit') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);

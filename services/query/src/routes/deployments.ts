@@ -15,8 +15,7 @@ import {
   type CursorKinds,
 } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -58,14 +57,14 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
 }
 
 /** GET /deployments (newest first, `agent` filter), GET /deployments/{id}, and POST /deployments (a deployment.recorded event). */
-export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
+export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/deployments',
     {
       schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /deployments', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
@@ -78,7 +77,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     '/deployments/:id',
     {
       schema: { params: RecordIdParamsSchema, response: { 200: DeploymentAnswerSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
-      config: { policy: policyOf('GET /deployments/:id', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments/:id') },
     },
     async (request) => {
       const { id } = request.params;
@@ -100,7 +99,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     '/deployments',
     {
       schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /deployments', requestsPerMinute) },
+      config: { policy: policyOf('POST /deployments') },
     },
     async (request, reply) => {
       const input = request.body;

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing';
+import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing-rules';
 import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { windowOf } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { windowOf, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
@@ -48,12 +47,12 @@ function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
  * calls and their minutes, ingest API requests), newest first, and the
  * current billing period priced by the tenant's plan.
  */
-export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
+export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/usage',
     {
       schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /usage', requestsPerMinute) },
+      config: { policy: policyOf('GET /usage') },
     },
     async (request) => {
       const { from, to } = request.query;

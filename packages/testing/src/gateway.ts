@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { signBody } from '@earshot/auth';
+import { loadConfig } from '@earshot/config';
+import { decodeDeadLetter, decodeDelivery } from '@earshot/events';
+import { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from '@earshot/gateway';
+import { keysModule } from '@earshot/keys';
+import { createKafkaLog, TOPICS, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
+import { createRuntime, resolveTargets, startModules } from '@earshot/server';
+import { createTestDatabase } from './database';
+import { kafkaBrokers, uniqueNamespace } from './infra';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TenantCredentials {
+  tenant: { id: string; name: string };
+  apiKey: string;
+  webhookSecret: string;
+}
+
+/** A movable clock for the gateway: signatures, windows and idempotency retention all read it. */
+export class TestClock {
+  constructor(private at = Date.parse('2026-03-02T10:00:05Z')) {}
+  now = (): Date => new Date(this.at);
+  advance(ms: number): void {
+    this.at += ms;
+  }
+  seconds(): number {
+    return Math.floor(this.at / 1000);
+  }
+}
+
+export interface TestGateway {
+  app: FastifyInstance;
+  clock: TestClock;
+  databaseUrl: string;
+  namespace: string;
+  /** A separate reader of the gateway's topics. */
+  reader: EventLog;
+  createTenant(name?: string): Promise<TenantCredentials>;
+  /** Every record on a topic so far. */
+  records(topic: TopicName): Promise<LogRecord[]>;
+  /** How many records a topic holds. */
+  count(topic: TopicName): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** A gateway module on a real broker and a fresh database, driven with app.inject(). */
+export async function startTestGateway(
+  label: string,
+  setup: { env?: Record<string, string>; options?: GatewayOptions; brokers?: string[]; clock?: TestClock } = {},
+): Promise<TestGateway> {
+  const brokers = setup.brokers ?? kafkaBrokers();
+  const database = await createTestDatabase(label);
+  const namespace = uniqueNamespace(label);
+  const clock = setup.clock ?? new TestClock();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    KAFKA_BROKERS: brokers.join(','),
+    EARSHOT_LOG_NAMESPACE: namespace,
+    EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
+    EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
+    ...setup.env,
+  });
+  const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...GATEWAY_MIGRATIONS], now: clock.now });
+  // The keys service too: tenants are created through its operator route.
+  const running = await startModules(resolveTargets(['gateway', 'keys'], [...modules, gatewayModule(runtime, setup.options), keysModule(runtime)]));
+  const app = runtime.http();
+  await app.ready();
+  const reader = await createKafkaLog({ brokers, clientId: `test-${label}-reader`, namespace });
+
+  return {
+    app,
+    clock,
+    databaseUrl: database.url,
+    namespace,
+    reader,
+    async createTenant(name = 'Acme Voice') {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/tenants',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name },
+      });
+      if (response.statusCode !== 201) throw new Error(`creating a tenant answered ${response.statusCode}: ${response.body}`);
+      return response.json<TenantCredentials>();
+    },
+    records: (topic) => readTopic(reader, topic),
+    count: async (topic) => (await reader.ends(topic)).reduce((sum, p) => sum + Number(p.end), 0),
+    async stop() {
+      await running.stop();
+      await reader.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function readTopic(reader: EventLog, topic: TopicName): Promise<LogRecord[]> {
+  const records: LogRecord[] = [];
+  await reader.replay({ topics: [topic], from: 'earliest', onBatch: async (batch) => void records.push(...batch) });
+  return records;
+}
+
+export const deadLetters = async (gateway: TestGateway) => (await gateway.records(TOPICS.deadLetters)).map((r) => decodeDeadLetter(r.value));
+export const deliveries = async (gateway: TestGateway) => (await gateway.records(TOPICS.deliveries)).map((r) => decodeDelivery(r.value));
+
+export interface SignedRequestOptions {
+  body: string | Buffer;
+  credentials: Pick<TenantCredentials, 'apiKey' | 'webhookSecret'>;
+  timestamp: number;
+  provider?: string;
+  /** Sign these bytes instead of the body (to send a body the signature does not cover). */
+  signed?: string | Buffer;
+}
+
+/** Headers of a signed ingest request, exactly as a provider sends them. */
+export function ingestHeaders({ body, credentials, timestamp, provider = 'vapi', signed }: SignedRequestOptions): Record<string, string> {
+  const ts = String(timestamp);
+  return {
+    authorization: `Bearer ${credentials.apiKey}`,
+    'content-type': 'application/json',
+    'x-earshot-timestamp': ts,
+    'x-earshot-signature': signBody(credentials.webhookSecret, ts, Buffer.from(signed ?? body)),
+    'x-earshot-provider': provider,
+  };
+}
+
+/** A valid call.started envelope. */
+export function envelope(idempotencyKey: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'call.started',
+    version: '2026-01-01',
+    idempotency_key: idempotencyKey,
+    occurred_at: '2026-03-02T09:59:58.120Z',
+    call: { provider_call_id: 'call_7d2b9c', agent_id: 'support-agent', direction: 'inbound' },
+    data: { call_type: 'phone', language: 'en-US' },
+    ...overrides,
+  };
+}
