@@ -1,4 +1,5 @@
 export * from './chromium';
+export * from './contract-tools';
 export * from './database';
 export * from './earshot';
 export * from './fault-proxy';

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { buildSchema, printSchema } from 'graphql';
 import mercurius from 'mercurius';
 import { ApiError } from '@earshot/contracts';
 import type { TenantReads } from '@earshot/db';
 import type { RoutePolicy } from '@earshot/server';
 import { costLimit } from './query-cost';
+import { depthLimit } from './query-depth';
 import { GRAPHQL_SCOPES, graphqlResolvers, graphqlSchema } from './graphql-schema';
 
 /** A query refused before it ran names each reason (unknown field, depth, cost) as a VALIDATION_ERROR; other errors pass unchanged. */
@@ -15,6 +17,9 @@ function refusedQuery(error: Error & { errors?: readonly { message: string }[] }
 
 export const GRAPHQL_PATH = '/graphql';
 export const MAX_QUERY_DEPTH = 6;
+/** Deep enough for the standard introspection query (graphql-js's getIntrospectionQuery, which clients and IDEs send); no deeper. */
+export const MAX_INTROSPECTION_DEPTH = 16;
+export const SDL_PATH = `${GRAPHQL_PATH}/schema.graphql`;
 export const MAX_QUERY_COST = 10_000;
 
 /**
@@ -34,8 +39,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantR
     resolvers: graphqlResolvers(reads, now),
     path: GRAPHQL_PATH,
     graphiql: false,
-    queryDepth: MAX_QUERY_DEPTH,
-    validationRules: [costLimit(MAX_QUERY_COST)],
+    validationRules: [depthLimit(MAX_QUERY_DEPTH, MAX_INTROSPECTION_DEPTH), costLimit(MAX_QUERY_COST)],
     // Errors before execution (auth, syntax, depth, cost) go on to the app's one error handler, as on every route.
     errorHandler: (error) => {
       throw refusedQuery(error);
@@ -55,4 +59,10 @@ export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantR
       return { statusCode: 200, response: { ...formatted.response, errors } };
     },
   });
+  // The schema as SDL, public like /openapi.json: a description of the API, not data; codegen tools and IDEs read it.
+  // Printed from the SDL mercurius is given, not its schema object: mercurius may load another copy of graphql-js.
+  const sdl = printSchema(buildSchema(graphqlSchema()));
+  app.get(SDL_PATH, { schema: { hide: true }, config: { policy: { auth: 'public' } } }, async (_request, reply) =>
+    reply.type('application/graphql; charset=utf-8').send(sdl),
+  );
 }

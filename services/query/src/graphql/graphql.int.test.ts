@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callIdOf } from '@earshot/events';
 import { callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
-import { MAX_QUERY_COST, MAX_QUERY_DEPTH } from './graphql-routes';
+import { MAX_INTROSPECTION_DEPTH, MAX_QUERY_COST, MAX_QUERY_DEPTH } from './graphql-routes';
 
 const BASE = Date.parse('2026-02-01T08:00:00.000Z');
 
@@ -175,10 +175,8 @@ describe('/graphql', () => {
     expect(costly.status).toBe(400);
     expect(costly.body).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     expect(JSON.stringify(costly.body)).toContain(`${MAX_QUERY_COST}`);
-    const tooDeep = await graphql(
-      acme.apiKey,
-      '{ call(id: "x") { turns { latency { totalMs } } } __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } }',
-    );
+    const nested = (levels: number) => `${'fields { type { '.repeat(levels)}name${' } }'.repeat(levels)}`;
+    const tooDeep = await graphql(acme.apiKey, `{ calls { items { id } } __schema { types { ${nested(MAX_INTROSPECTION_DEPTH)} } } }`);
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     expect(JSON.stringify(tooDeep.body)).toMatch(/depth/i);
