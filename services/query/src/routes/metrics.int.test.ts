@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_NAMES } from '@earshot/contracts';
 import { callScript, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const DAY = Date.parse('2026-02-01T00:00:00Z');
@@ -28,6 +29,15 @@ describe('GET /metrics and GET /realtime', () => {
 
   const series = async (tenant: QueryTenant, params: string) =>
     (await query.get(`/metrics?from=2026-02-01T00:00:00Z&to=2026-02-03T00:00:00Z&${params}`, tenant.apiKey)).json();
+
+  it('lists the catalogue: every metric name with its description and unit', async () => {
+    const catalogue = (await query.get('/metrics/catalogue', acme.apiKey)).json();
+    expect(catalogue.ok).toBe(true);
+    expect(catalogue.items.map((m: { name: string }) => m.name)).toEqual([...METRIC_NAMES]);
+    expect(catalogue.items).toContainEqual({ name: 'latency.total_ms.p95', description: expect.stringContaining('p95'), unit: 'ms' });
+    const unscoped = await query.createKey(acme.id, { scopes: ['calls:read'] });
+    expect((await query.get('/metrics/catalogue', unscoped)).statusCode).toBe(403);
+  });
 
   it('counts calls by status per bucket, and the success rate', async () => {
     const total = await series(acme, 'name=calls.total&interval=1d');
