@@ -9,6 +9,7 @@ import type { RoutePolicy } from '@earshot/server';
 export const ROUTE_SCOPES = {
   'GET /realtime': 'metrics:read',
   'GET /metrics': 'metrics:read',
+  'GET /metrics/catalogue': 'metrics:read',
   'GET /calls': 'calls:read',
   'GET /calls/:id': 'calls:read',
   'GET /outcomes': 'outcomes:read',
@@ -23,6 +24,7 @@ export const ROUTE_SCOPES = {
   'DELETE /alerts/rules/:id': 'alerts:write',
   'GET /deployments': 'deployments:read',
   'POST /deployments': 'deployments:write',
+  'GET /deployments/:id': 'deployments:read',
   'GET /deployments/:id/impact': 'deployments:read',
   'GET /usage': 'usage:read',
   'GET /billing/invoices': 'billing:read',

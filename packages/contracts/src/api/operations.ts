@@ -61,6 +61,12 @@ export const MetricSeriesSchema = z.object({
 });
 export type MetricSeries = z.infer<typeof MetricSeriesSchema>;
 
+/** GET /metrics/catalogue: every metric GET /metrics answers, with what it measures and its unit. */
+export const MetricCatalogueSchema = z.object({
+  ok: z.literal(true),
+  items: z.array(z.object({ name: MetricNameSchema, description: z.string(), unit: z.string() })),
+});
+
 /** The spec's Live snapshot, with the window it covers. */
 export const LiveSnapshotSchema = z.object({
   ok: z.literal(true),

@@ -36,6 +36,17 @@ describe('GET/POST /deployments', () => {
     expect(audit.items).toHaveLength(3);
   });
 
+  it('answers one deployment by id, only to its tenant', async () => {
+    const created = (await query.post('/deployments', acme.apiKey, { agent: 'agent_billing', version: 'v3', deployedAt: '2026-03-04T09:00:00Z' })).json();
+    const one = await query.get(`/deployments/${created.id}`, acme.apiKey);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({
+      ok: true,
+      deployment: { id: created.id, agent: 'agent_billing', version: 'v3', deployedAt: '2026-03-04T09:00:00.000Z' },
+    });
+    expect((await query.get(`/deployments/${created.id}`, globex.apiKey)).json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
   it('refuses a deployment without a version (400)', async () => {
     expect((await query.post('/deployments', acme.apiKey, { agent: 'a' })).json()).toMatchObject({
       code: 'VALIDATION_ERROR',

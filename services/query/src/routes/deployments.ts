@@ -3,10 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AcceptedWriteSchema,
+  ApiError,
+  DeploymentDetailSchema,
   DeploymentInputSchema,
   DeploymentListQuerySchema,
   DeploymentListSchema,
+  ErrorBodySchema,
   IdempotencyHeadersSchema,
+  RecordIdParamsSchema,
   type DeploymentSchema,
   type CursorKinds,
 } from '@earshot/contracts';
@@ -53,7 +57,7 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
   };
 }
 
-/** GET /deployments (newest first, `agent` filter) and POST /deployments (a deployment.recorded event). */
+/** GET /deployments (newest first, `agent` filter), GET /deployments/{id} and POST /deployments (a deployment.recorded event). */
 export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -67,6 +71,26 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
       const paging = pagingOf(request.query, CURSOR);
       const rows = await readAs(reads, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
       return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
+    },
+  );
+
+  routes.get(
+    '/deployments/:id',
+    {
+      schema: { params: RecordIdParamsSchema, response: { 200: DeploymentDetailSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
+      config: { policy: policyOf('GET /deployments/:id', requestsPerMinute) },
+    },
+    async (request) => {
+      const [row] = await readAs(
+        reads,
+        request,
+        (tx) =>
+          tx.query(
+            sql`select id, agent, version, deployed_at, previous_version, environment, description, deployed_by from deployments where id = ${request.params.id}`,
+          ) as Promise<DeploymentRow[]>,
+      );
+      if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
+      return { ok: true as const, deployment: deploymentOf(row) };
     },
   );
 

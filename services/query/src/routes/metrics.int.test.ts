@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_NAMES } from '@earshot/contracts';
 import { callScript } from '../../../projector/src/fixtures/call-script';
 import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
 
@@ -79,6 +80,12 @@ describe('GET /metrics and GET /realtime', () => {
         .points.every((p: { value: unknown }) => p.value === null),
     ).toBe(true);
     expect((await query.get('/metrics', acme.apiKey)).json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ path: 'query.name' }] });
+  });
+
+  it('lists the catalogue: every metric name with its description and unit', async () => {
+    const catalogue = (await query.get('/metrics/catalogue', acme.apiKey)).json();
+    expect(catalogue.items.map((m: { name: string }) => m.name).sort()).toEqual([...METRIC_NAMES].sort());
+    expect(catalogue.items.find((m: { name: string }) => m.name === 'calls.success_rate')).toMatchObject({ unit: 'ratio' });
   });
 
   it('gives the live snapshot over the last 15 minutes', async () => {
