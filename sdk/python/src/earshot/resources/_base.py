@@ -7,6 +7,7 @@ from urllib.parse import quote
 from uuid import UUID
 
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from .._pagination import AsyncPagedList, SyncPagedList
 from .._transport import AsyncTransport, Request, SyncTransport
@@ -16,17 +17,26 @@ Id = Union[str, UUID]
 """An id, as a string or (for calls) a UUID."""
 
 
+def _api_names(model: Type[BaseModel], values: Mapping[str, Any]) -> Dict[str, Any]:
+    """The values under the API's names, made JSON; a None given for a body field is sent as null."""
+    # The server is the one judge of a request (its VALIDATION_ERROR names the fields), as in every Earshot SDK:
+    # here names are only mapped, snake_case to the API's, and values made JSON.
+    aliases = {name: field.alias or name for name, field in model.model_fields.items()}
+    jsonable: Dict[str, Any] = to_jsonable_python({aliases.get(key, key): value for key, value in values.items()})
+    return jsonable
+
+
 def params(model: Type[BaseModel], filters: Mapping[str, Any]) -> Dict[str, Any]:
-    """Filters checked by their generated model (snake_case or the API's names) and sent under the API's names."""
-    dumped: Dict[str, Any] = model.model_validate(dict(filters)).model_dump(by_alias=True, exclude_none=True, mode="json")
-    return dumped
+    """Filters under the API's names: ``agent_id`` or ``agentId``, as the generated model names them."""
+    return _api_names(model, {key: value for key, value in filters.items() if value is not None})
 
 
 def body(model: Type[M], given: Union[M, Mapping[str, Any], None], fields: Mapping[str, Any]) -> Dict[str, Any]:
-    """A request body from a model instance, a dict or keyword arguments, checked by its generated model."""
-    value = given if isinstance(given, model) else model.model_validate({**dict(given or {}), **fields})
-    dumped: Dict[str, Any] = value.model_dump(by_alias=True, exclude_unset=True, mode="json")
-    return dumped
+    """A request body from a model instance, a dict or keyword arguments, under the API's names."""
+    if isinstance(given, model):
+        dumped: Dict[str, Any] = given.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        return {**dumped, **_api_names(model, fields)}
+    return _api_names(model, {**dict(given or {}), **fields})
 
 
 def segment(value: Id) -> str:
