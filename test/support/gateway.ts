@@ -4,6 +4,7 @@ import { signBody } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { decodeDeadLetter, decodeDelivery } from '@earshot/events';
 import { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from '@earshot/gateway';
+import { keysModule } from '@earshot/keys';
 import { createKafkaLog, TOPICS, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules } from '@earshot/server';
 import { createTestDatabase } from './database';
@@ -62,7 +63,8 @@ export async function startTestGateway(
     ...setup.env,
   });
   const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...GATEWAY_MIGRATIONS], now: clock.now });
-  const running = await startModules(resolveTargets(['gateway'], [...modules, gatewayModule(runtime, setup.options)]));
+  // The keys service too: tenants are created through its operator route.
+  const running = await startModules(resolveTargets(['gateway', 'keys'], [...modules, gatewayModule(runtime, setup.options), keysModule(runtime)]));
   const app = runtime.http();
   await app.ready();
   const reader = await createKafkaLog({ brokers, clientId: `test-${label}-reader`, namespace });

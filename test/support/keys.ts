@@ -4,10 +4,10 @@ import { createTenant, SecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
-import { keysModule, KEYS_MIGRATIONS, type KeysOptions } from '@earshot/keys';
+import { keysModule, KEYS_MIGRATIONS } from '@earshot/keys';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { queryModule, QUERY_MIGRATIONS } from '@earshot/query';
-import { createRuntime, resolveTargets, startModules, type RunningModules } from '@earshot/server';
+import { createRuntime, resolveTargets, startModules, type AccessOptions, type RunningModules } from '@earshot/server';
 import { createTestDatabase } from './database';
 import { ADMIN_TOKEN, TestClock, type TenantCredentials } from './gateway';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -40,7 +40,8 @@ export interface TestKeys {
   stop(): Promise<void>;
 }
 
-export const KEYS_TEST_OPTIONS: KeysOptions = { usageFlushMs: 50, changeCheckMs: 100 };
+/** Usage and changes seen quickly, so tests of revocation and usage need not wait. */
+const KEYS_TEST_OPTIONS: AccessOptions = { usageFlushMs: 50, changeCheckMs: 100 };
 
 /** The keys, query and gateway modules on a fresh database and log namespace, driven with app.inject() on a movable clock. */
 export async function startTestKeys(label: string, env: Record<string, string> = {}): Promise<TestKeys> {
@@ -58,9 +59,9 @@ export async function startTestKeys(label: string, env: Record<string, string> =
   };
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).
   const migrations = [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...KEYS_MIGRATIONS];
-  const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now });
+  const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now, access: KEYS_TEST_OPTIONS });
   const running = await startModules(
-    resolveTargets(['keys', 'query', 'gateway'], [...modules, keysModule(runtime, KEYS_TEST_OPTIONS), queryModule(runtime), gatewayModule(runtime)]),
+    resolveTargets(['keys', 'query', 'gateway'], [...modules, keysModule(runtime), queryModule(runtime), gatewayModule(runtime)]),
   );
   const app = runtime.http();
   await app.ready();
@@ -92,8 +93,9 @@ export async function startTestKeys(label: string, env: Record<string, string> =
         service: `test-${label}-other`,
         migrations: KEYS_MIGRATIONS,
         now: clock.now,
+        access: KEYS_TEST_OPTIONS,
       });
-      const started = await startModules(resolveTargets(['keys'], [...other.modules, keysModule(other.runtime, KEYS_TEST_OPTIONS)]));
+      const started = await startModules(resolveTargets(['keys'], [...other.modules, keysModule(other.runtime)]));
       others.push(started);
       await other.runtime.http().ready();
       return { app: other.runtime.http(), stop: () => started.stop() };

@@ -1,1 +1,2 @@
 export { main } from './main';
+export { composeTargets } from './targets';

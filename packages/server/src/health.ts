@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
+export const HEALTH_ROUTES = ['/health', '/api/v1/health'] as const;
+
 export interface DependencyHealth {
   connected: boolean;
   latencyMs: number;
@@ -29,11 +31,14 @@ export class HealthChecks {
     return { status: 503, body: { ok: false, error: `degraded: ${down.join(', ')} unreachable`, code: 'UNAVAILABLE', service, ...results, database } };
   }
 
+  /** Both routes, on every process whatever its target: `/health` for probes, `/api/v1/health` under the API's base URL. */
   register(app: FastifyInstance, service: string): void {
-    app.get('/health', { config: { public: true } }, async (_request, reply) => {
-      const { status, body } = await this.report(service);
-      return reply.status(status).send(body);
-    });
+    for (const url of HEALTH_ROUTES) {
+      app.get(url, { config: { policy: { auth: 'public' } } }, async (_request, reply) => {
+        const { status, body } = await this.report(service);
+        return reply.status(status).send(body);
+      });
+    }
   }
 }
 

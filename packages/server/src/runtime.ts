@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { loadMasterKey, SecretBox } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
 import {
@@ -14,6 +15,7 @@ import {
   type MigrationSet,
 } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
+import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
@@ -31,12 +33,14 @@ export interface Runtime {
   tenantReads(): TenantReads;
   log(): EventLog;
   http(): FastifyInstance;
+  /** The key cache, secret box, rate limiter and idempotency stores, one each per process; the `access` module also enforces every route's policy. */
+  access(): Access;
   health: HealthChecks;
   /** Injected so tests can move time (idempotency windows, signatures, rollups). */
   now(): Date;
 }
 
-export type InfrastructureName = 'database' | 'log' | 'http';
+export type InfrastructureName = 'database' | 'log' | 'http' | 'access';
 
 export interface RuntimeOptions {
   config: Config;
@@ -46,6 +50,7 @@ export interface RuntimeOptions {
   now?: () => Date;
   /** Runs on the HTTP app before any route is added (the API description must see every route, /health included). */
   onHttp?: (app: FastifyInstance) => Promise<void>;
+  access?: AccessOptions;
 }
 
 export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
@@ -54,6 +59,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
   let tenantReads: TenantReads | undefined;
   let log: EventLog | undefined;
   let http: FastifyInstance | undefined;
+  let access: Access | undefined;
   const need = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`${name} is not started: declare it in the module's dependsOn`);
     return value;
@@ -66,6 +72,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     tenantReads: () => need(tenantReads, 'database'),
     log: () => need(log, 'log'),
     http: () => need(http, 'http'),
+    access: () => need(access, 'access'),
     health,
     now: options.now ?? (() => new Date()),
   };
@@ -138,6 +145,27 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         http = app;
         const drain = drainable(app);
         return { stop: drain };
+      },
+    },
+    {
+      name: 'access',
+      dependsOn: ['database', 'http'],
+      start: async () => {
+        const report = (what: string) => (error: unknown) => console.error(`[access] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+        const secrets = new SecretBox(loadMasterKey(config));
+        const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report }, options.access);
+        const app = runtime.http();
+        await app.register(apiScope, {
+          access: opened.access,
+          adminToken: config.EARSHOT_ADMIN_TOKEN,
+          environments: config.EARSHOT_KEY_ENVIRONMENTS,
+          keyRequestsPerMinute: config.EARSHOT_KEY_REQUESTS_PER_MIN,
+          now: runtime.now,
+        });
+        // Requests in flight still count and authenticate until the server has drained: stop with it.
+        app.addHook('onClose', () => opened.stop());
+        access = opened.access;
+        return { stop: async () => undefined };
       },
     },
   ];

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
-import { registerAuthHook, runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
+import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { evaluateRules } from './evaluator';
 import { startNotifier } from './notifier';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -25,19 +24,13 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
   return {
     name: 'alerting',
     // It reads the projector's read models but not through the projector: --target=alerting runs apart from it.
-    dependsOn: ['database', 'log', 'http'],
+    dependsOn: ['database', 'log', 'http', 'access'],
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
       await runtime.http().register(
         async (api: FastifyInstance) => {
           useZodContracts(api, runtime.config);
-          registerAuthHook(api, {
-            keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000),
-            adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
-            now: runtime.now,
-            environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
-          });
           registerWebhookRoutes(api, db, runtime.now);
         },
         { prefix: '/api/v1' },
@@ -45,7 +38,7 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
       const notifier = await startNotifier({
         db,
         log,
-        config: runtime.config,
+        secrets: runtime.access().secrets,
         now: runtime.now,
         attempts: options.notificationAttempts,
         backoffMs: options.notificationBackoffMs,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { loadMasterKey, SecretBox, signBody } from '@earshot/auth';
-import type { Config } from '@earshot/config';
+import { signBody, type SecretBox } from '@earshot/auth';
 import type { StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
 import { decodeEvent } from '@earshot/events';
@@ -9,7 +8,8 @@ import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/lo
 export interface NotifierOptions {
   db: ConnectionPool;
   log: EventLog;
-  config: Config;
+  /** Opens the tenant's webhook secret, which signs each notification. */
+  secrets: SecretBox;
   now: () => Date;
   group?: string;
   /** Attempts per notification, the first included. */
@@ -35,7 +35,7 @@ export function notificationBody(event: StoredEvent): string {
  * recorded. At least once: the log position is committed after delivery.
  */
 export async function startNotifier(options: NotifierOptions): Promise<Running> {
-  const box = new SecretBox(loadMasterKey(options.config));
+  const box = options.secrets;
   const attempts = options.attempts ?? 6;
   const backoffMs = options.backoffMs ?? 1_000;
   const timeoutMs = options.timeoutMs ?? 10_000;

@@ -37,7 +37,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
     '/alerts/webhook',
     {
       schema: { body: AlertWebhookInputSchema, response: { 200: AlertWebhookSchema, ...ERRORS } },
-      config: { policy: { auth: 'apiKey', scope: 'alerts:write', rateLimits: [] } },
+      config: { policy: { auth: 'apiKey', scope: 'alerts:write' } },
     },
     async (request) => {
       const tenantId = tenantOf(request.caller);
@@ -55,7 +55,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
     '/alerts/webhook',
     {
       schema: { response: { 200: AlertWebhookSchema, ...ERRORS } },
-      config: { policy: { auth: 'apiKey', scope: 'alerts:read', rateLimits: [] } },
+      config: { policy: { auth: 'apiKey', scope: 'alerts:read' } },
     },
     async (request) => {
       const [row] = (await inTenant(db, tenantOf(request.caller), (tx) => tx.query(sql`select url, enabled, updated_at from alert_webhooks`))) as {
@@ -71,7 +71,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
     '/alerts/notifications',
     {
       schema: { querystring: AlertNotificationListQuerySchema, response: { 200: AlertNotificationListSchema, ...ERRORS } },
-      config: { policy: { auth: 'apiKey', scope: 'alerts:read', rateLimits: [] } },
+      config: { policy: { auth: 'apiKey', scope: 'alerts:read' } },
     },
     async (request) => {
       const paging = pagingOf(request.query, { value: 'time', id: 'text' });

@@ -5,6 +5,7 @@ import { loadConfig } from '@earshot/config';
 import { inTenant, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { decodeDeadLetter, decodeEvent, encodeDeadLetter } from '@earshot/events';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
+import { keysModule } from '@earshot/keys';
 import { createKafkaLog, TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules, type RunningModules } from '@earshot/server';
 import type { FastifyInstance } from 'fastify';
@@ -65,7 +66,7 @@ describe('audit service', () => {
       EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     });
     const { runtime, modules } = createRuntime({ config, service: 'test-audit', migrations: [...GATEWAY_MIGRATIONS, ...AUDIT_MIGRATIONS], now: clock.now });
-    running = await startModules(resolveTargets(['gateway', 'audit'], [...modules, gatewayModule(runtime), auditModule(runtime)]));
+    running = await startModules(resolveTargets(['gateway', 'keys', 'audit'], [...modules, gatewayModule(runtime), keysModule(runtime), auditModule(runtime)]));
     app = runtime.http();
     await app.ready();
     db = openDatabase({ url: database.url, applicationName: 'test-audit-reader' });

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MigrationSet } from '@earshot/db';
-import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
-import { openIntake } from '@earshot/gateway';
-import { registerAuthHook, type Module, type Runtime } from '@earshot/server';
+import { Intake } from '@earshot/intake';
+import type { Module, Runtime } from '@earshot/server';
 import { startAuditConsumer } from './audit-consumer';
 import type { AuditBatchOutcome } from './audit-store';
 import { registerDeadLetterRoutes } from './routes/dead-letters';
@@ -25,23 +24,15 @@ export interface AuditOptions {
 export function auditModule(runtime: Runtime, options: AuditOptions = {}): Module {
   return {
     name: 'audit',
-    dependsOn: ['database', 'log', 'http'],
+    dependsOn: ['database', 'log', 'http', 'access'],
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
-      const shared = openIntake({ db, log, now: runtime.now });
+      // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
+      const intake = new Intake({ log, idempotency: runtime.access().idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000 });
       await runtime.http().register(async (audit: FastifyInstance) => {
-        // Admin routes only, so the key cache is never consulted; the hook needs one all the same.
-        const keys = new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000);
-        registerAuthHook(audit, {
-          keys,
-          adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
-          now: runtime.now,
-          environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
-        });
         registerDeliveryRoutes(audit, db);
-        registerDeadLetterRoutes(audit, db, shared.intake, runtime.now);
-        audit.addHook('onClose', () => shared.close());
+        registerDeadLetterRoutes(audit, db, intake, runtime.now);
       });
       const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch });
       return { stop: () => consumer.stop() };

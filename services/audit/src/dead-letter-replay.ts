@@ -1,6 +1,6 @@
 import { ApiError } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
-import type { EnvelopeInput, EnvelopeOutcome, EnvelopeResult, Intake, Sender } from '@earshot/gateway';
+import type { EnvelopeInput, EnvelopeOutcome, EnvelopeResult, Intake, Sender } from '@earshot/intake';
 
 export interface HeldDeadLetter {
   id: string;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiKeyCache, loadMasterKey, SecretBox } from '@earshot/auth';
-import { registerAuthHook, runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
+import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { closePeriods } from './period-closer';
 import { registerPlanRoutes } from './plan-routes';
 
@@ -23,19 +22,13 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
   const settleMs = options.settleMs ?? 60_000;
   return {
     name: 'billing',
-    dependsOn: ['database', 'log', 'http'],
+    dependsOn: ['database', 'log', 'http', 'access'],
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
       await runtime.http().register(
         async (api: FastifyInstance) => {
           useZodContracts(api, runtime.config);
-          registerAuthHook(api, {
-            keys: new ApiKeyCache(db, new SecretBox(loadMasterKey(runtime.config)), 10_000),
-            adminToken: runtime.config.EARSHOT_ADMIN_TOKEN,
-            now: runtime.now,
-            environments: runtime.config.EARSHOT_KEY_ENVIRONMENTS,
-          });
           registerPlanRoutes(api, { db, log, appendTimeoutMs: options.appendTimeoutMs ?? 5_000 });
         },
         { prefix: '/api/v1' },

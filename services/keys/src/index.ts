@@ -1,1 +1,1 @@
-export { keysModule, KEYS_MIGRATIONS, type KeysOptions } from './keys';
+export { keysModule, KEYS_MIGRATIONS } from './keys';

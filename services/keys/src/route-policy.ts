@@ -1,9 +1,9 @@
 import { ErrorBodySchema } from '@earshot/contracts';
 import type { RoutePolicy } from '@earshot/server';
 
-/** Managing keys and the webhook secret needs `keys:write`; reading the key records, `keys:read`. Every route shares the per-key request limit. */
-export function keysPolicy(scope: 'keys:read' | 'keys:write', requestsPerMinute: number): RoutePolicy {
-  return { auth: 'apiKey', scope, rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] };
+/** Managing keys and the webhook secret needs `keys:write`; reading the key records, `keys:read`. */
+export function keysPolicy(scope: 'keys:read' | 'keys:write'): RoutePolicy {
+  return { auth: 'apiKey', scope };
 }
 
 export const OPERATOR: RoutePolicy = { auth: 'admin' };

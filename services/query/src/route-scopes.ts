@@ -33,7 +33,7 @@ export const ROUTE_SCOPES = {
 
 export type QueryRoute = keyof typeof ROUTE_SCOPES;
 
-/** A route's policy: its scope from the table, and the per-key request limit every API route shares with the gateway. */
-export function policyOf(route: QueryRoute, requestsPerMinute: number): RoutePolicy {
-  return { auth: 'apiKey', scope: ROUTE_SCOPES[route], rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] };
+/** A route's policy: its scope from the table (the platform adds the per-key request limit every API route shares). */
+export function policyOf(route: QueryRoute): RoutePolicy {
+  return { auth: 'apiKey', scope: ROUTE_SCOPES[route] };
 }

@@ -7,3 +7,4 @@ export * from './billing';
 export * from './deployment-impact';
 export * from './keys';
 export * from './cursor';
+export * from './ingest';

@@ -141,3 +141,9 @@ export const TenantDeletedSchema = z.object({
   id: z.uuid(),
   rowsDeleted: z.number().int().describe('rows removed from every table holding the tenant’s data'),
 });
+
+/** POST /admin/tenants (operator): a tenant and its first key, production (ear_live_) or staging (ear_test_). */
+export const CreateTenantSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  environment: z.enum(KEY_ENVIRONMENTS).default('production'),
+});

@@ -1,4 +1,6 @@
+export { apiScope, type ApiScopeOptions } from './api-scope';
 export { allowsAddress } from './ip-allowlist';
-export { bearer, header, registerAuthHook, type AuthDependencies } from './request-auth';
-export { registerRateLimitHook } from './request-limits';
-export { scopesOf, type RoutePolicy, type RouteRateLimit } from './route-policy';
+export { eventCount, receiveBody, receivedBody, type ReceivedBody } from './received-body';
+export { bearer, header } from './request-headers';
+export { scopesOf, type RoutePolicy, type RouteRateLimit, type SignaturePolicy } from './route-policy';
+export { openAccess, type Access, type AccessOptions } from './runtime-access';

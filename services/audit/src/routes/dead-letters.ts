@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
-import type { Intake } from '@earshot/gateway';
+import type { Intake } from '@earshot/intake';
 import { DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
 import { replayDeadLetter, type HeldDeadLetter } from '../dead-letter-replay';
 import { decodeCursor, pageOf } from '../page-cursor';

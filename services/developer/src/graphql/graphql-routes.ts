@@ -24,8 +24,8 @@ export const MAX_QUERY_COST = 10_000;
  * checks its own scope. Malformed, too deep or too costly queries are 400s
  * in the Error shape, before any read.
  */
-export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): Promise<void> {
-  const policy: RoutePolicy = { auth: 'apiKey', scope: GRAPHQL_SCOPES, rateLimits: [{ name: 'requests', per: 'key', limit: requestsPerMinute }] };
+export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): Promise<void> {
+  const policy: RoutePolicy = { auth: 'apiKey', scope: GRAPHQL_SCOPES };
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...route.config, policy };
   });

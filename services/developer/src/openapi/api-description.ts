@@ -40,7 +40,7 @@ type Schema = Record<string, unknown> & { response?: Record<string, object> };
 
 /** What a route's policy adds to its operation: the scheme, the scope, the rate-limit headers on every answer. */
 function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
-  if (!policy) return { ...schema, security: [] };
+  if (!policy || policy.auth === 'public') return { ...schema, security: [] };
   if (policy.auth === 'admin') return { ...schema, security: [{ operator: [] }], 'x-scopes': ['operator'] };
   const response = Object.fromEntries(
     Object.entries(schema.response ?? {}).map(([status, body]) => [

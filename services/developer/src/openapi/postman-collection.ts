@@ -1,6 +1,6 @@
 import { convert } from 'openapi-to-postmanv2';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/gateway';
+import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
 
 /**
  * Signs every webhook request the way the gateway checks it: the timestamp,

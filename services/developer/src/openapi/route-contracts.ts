@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
-import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/gateway';
+import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
 
 /**
  * The zod contracts of the routes that parse their own bodies and so declare
@@ -37,6 +37,10 @@ const timestamp = 'Unix time in seconds; rejected outside ±5 minutes of server 
 
 export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
   'GET /health': { summary: 'Health of the process and its database (no key)', response: { 200: HealthSchema, 503: HealthDegradedSchema } },
+  'GET /api/v1/health': {
+    summary: 'Health of the process and its database, under the base URL (no key)',
+    response: { 200: HealthSchema, 503: HealthDegradedSchema },
+  },
   'POST /api/v1/webhooks/ingest': {
     summary: `Ingest one signed event envelope, or a JSON array of up to ${MAX_BATCH}`,
     headers: z.object({

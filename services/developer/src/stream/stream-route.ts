@@ -13,7 +13,6 @@ import { decodePosition, logPositions, reaches, type StreamPosition } from './st
 export const STREAM_PATH = '/api/v1/stream';
 /** The subprotocol the server speaks; a browser passes its key as a second one, `bearer.<key>`. */
 export const STREAM_PROTOCOL = 'earshot.v1';
-const KEY_PROTOCOL = 'bearer.';
 
 export const StreamQuerySchema = z.strictObject({
   types: z
@@ -38,16 +37,6 @@ export const StreamQuerySchema = z.strictObject({
 
 export interface StreamOptions extends StreamLimits {
   heartbeatMs: number;
-}
-
-/** A browser cannot set headers on a WebSocket: its key rides as the subprotocol `bearer.<key>`, read here as the Authorization header. */
-export function registerSubprotocolKey(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.headers.authorization) return;
-    const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-    const key = offered.find((p) => p.startsWith(KEY_PROTOCOL));
-    if (key) request.headers.authorization = `Bearer ${key.slice(KEY_PROTOCOL.length)}`;
-  });
 }
 
 /** Sends what a resuming client missed, from its own reader of the log, until it reaches where the log ended when it connected. */

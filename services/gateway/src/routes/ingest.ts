@@ -1,17 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '@earshot/contracts';
-import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '../intake';
-import { header } from '@earshot/server';
-import { receivedBody, type WebhookPolicy } from '../route-policy';
-
-/** Envelopes a body may batch. */
-export const MAX_BATCH = 500;
-
-export const INGEST_HEADERS = {
-  timestamp: 'x-earshot-timestamp',
-  signature: 'x-earshot-signature',
-  provider: 'x-earshot-provider',
-} as const;
+import { ApiError, INGEST_HEADERS, MAX_BATCH } from '@earshot/contracts';
+import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '@earshot/intake';
+import { header, receivedBody } from '@earshot/server';
+import type { WebhookPolicy } from '../route-policy';
 
 const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -21,7 +12,7 @@ const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
  * the log holds everything it acknowledges.
  */
 export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
-  app.post('/api/v1/webhooks/ingest', { config: { policy: policy.access, signature: policy.signature } }, async (request, reply) => {
+  app.post('/api/v1/webhooks/ingest', { config: { policy } }, async (request, reply) => {
     const body = receivedBody(request.body);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const provider = header(request, INGEST_HEADERS.provider);

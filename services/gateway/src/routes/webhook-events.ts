@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, PROVIDER_EVENT_TYPES } from '@earshot/contracts';
-import type { EnvelopeOutcome, Intake, Sender } from '../intake';
-import { header } from '@earshot/server';
-import { receivedBody, type WebhookPolicy } from '../route-policy';
-import { failure, INGEST_HEADERS } from './ingest';
-
-export const WEBHOOK_EVENT_HEADERS = {
-  timestamp: 'x-timestamp',
-  signature: 'x-signature',
-  idempotencyKey: 'idempotency-key',
-} as const;
-
-/** The flat event of spec row 5. */
-export const WebhookEventSchema = z.object({
-  type: z.enum(PROVIDER_EVENT_TYPES),
-  agent_id: z.string().min(1),
-  provider_call_id: z.string().min(1),
-  latency_ms: z.int().min(0),
-});
+import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, INGEST_HEADERS, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
+import type { EnvelopeOutcome, Intake, Sender } from '@earshot/intake';
+import { header, receivedBody } from '@earshot/server';
+import type { WebhookPolicy } from '../route-policy';
+import { failure } from './ingest';
 
 /**
  * POST /api/v1/webhooks/events: the flat event mapped to a canonical
@@ -28,7 +14,7 @@ export const WebhookEventSchema = z.object({
  * is a new event.
  */
 export function registerWebhookEventsRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
-  app.post('/api/v1/webhooks/events', { config: { policy: policy.access, signature: policy.signature } }, async (request, reply) => {
+  app.post('/api/v1/webhooks/events', { config: { policy } }, async (request, reply) => {
     const body = receivedBody(request.body);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const sender: Sender = { tenantId: caller.tenant.id, provider: header(request, INGEST_HEADERS.provider) ?? 'custom', receivedAt: now() };

@@ -19,7 +19,6 @@ import { ERRORS, ERRORS_FOR_ONE, keysPolicy } from '../route-policy';
 
 export interface KeyRouteDependencies {
   db: ConnectionPool;
-  requestsPerMinute: number;
 }
 
 function callerOf(request: FastifyRequest): AuthenticatedKey {
@@ -53,10 +52,10 @@ function audit(db: ConnectionPool, request: FastifyRequest, action: string, reco
  * No Idempotency-Key replay here: a replay would have to store the key it
  * showed, and keys are never stored.
  */
-export function registerApiKeyRoutes(app: FastifyInstance, { db, requestsPerMinute }: KeyRouteDependencies): void {
+export function registerApiKeyRoutes(app: FastifyInstance, { db }: KeyRouteDependencies): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const reading = { policy: keysPolicy('keys:read', requestsPerMinute) };
-  const writing = { policy: keysPolicy('keys:write', requestsPerMinute) };
+  const reading = { policy: keysPolicy('keys:read') };
+  const writing = { policy: keysPolicy('keys:write') };
 
   routes.post('/keys', { schema: { body: ApiKeyInputSchema, response: { 201: IssuedApiKeySchema, ...ERRORS } }, config: writing }, async (request, reply) => {
     const caller = callerOf(request);

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
-import { deleteTenant, getTenant, listTenants, setTenantStatus } from '@earshot/auth';
+import { createTenant, deleteTenant, getTenant, listTenants, setTenantStatus, type SecretBox } from '@earshot/auth';
 import {
   ApiError,
+  CreateTenantSchema,
   TenantAnswerSchema,
   TenantDeletedSchema,
   TenantListQuerySchema,
@@ -11,6 +12,7 @@ import {
   TenantParamsSchema,
   type TenantStatus,
   type TenantSummary,
+  validationError,
 } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
 import { pageOf, windowOf } from '../page';
@@ -25,11 +27,29 @@ function found(tenant: TenantSummary | undefined, id: string): TenantSummary {
  * The operator's tenants under /admin/tenants (Bearer EARSHOT_ADMIN_TOKEN):
  * list, get, suspend (every key of the tenant refused, everywhere within a
  * second), resume, and delete with every row of its data. Creating one is
- * the gateway's POST /admin/tenants.
+ * POST /admin/tenants: the tenant, its first key with every scope, and
+ * its webhook secret, shown once.
  */
-export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool): void {
+export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool, secrets: SecretBox): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const config = { policy: OPERATOR };
+
+  app.post('/admin/tenants', { config }, async (request, reply) => {
+    const input = CreateTenantSchema.safeParse(request.body);
+    if (!input.success) throw validationError(input.error, 'tenant');
+    const created = await createTenant(db, secrets, input.data);
+    await recordAudit(db, {
+      tenantId: created.tenant.id,
+      actor: { kind: 'operator' },
+      at: request.arrivedAt,
+      action: 'tenant.created',
+      target: created.tenant.id,
+      ip: request.ip,
+      requestId: request.id,
+      detail: { name: created.tenant.name, environment: input.data.environment },
+    });
+    return reply.status(201).send({ ok: true, ...created });
+  });
 
   routes.get('/admin/tenants', { schema: { querystring: TenantListQuerySchema, response: { 200: TenantListSchema, ...ERRORS } }, config }, async (request) => {
     const rows = await listTenants(db, { status: request.query.status, ...windowOf(request.query) }, request.arrivedAt);

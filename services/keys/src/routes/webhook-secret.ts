@@ -12,12 +12,12 @@ import { ERRORS, keysPolicy } from '../route-policy';
  * switch without a gap. A second rotation within the overlap retires the
  * oldest secret at once (two secrets verify at most).
  */
-export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox, requestsPerMinute: number): void {
+export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/webhook-secret/rotate',
     {
       schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ERRORS } },
-      config: { policy: keysPolicy('keys:write', requestsPerMinute) },
+      config: { policy: keysPolicy('keys:write') },
     },
     async (request) => {
       const caller = request.caller;

@@ -96,7 +96,7 @@ function changeOf(rule: Omit<AlertRule, 'id' | 'changedBy' | 'changedAt'>, actio
  * holding the whole rule, so the rules read model (and the evaluator) never
  * depend on the order changes arrive in.
  */
-export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const by = (request: FastifyRequest) => request.caller?.keyName ?? null;
   const ruleErrors = { ...COMMON_ERRORS, 404: ErrorBodySchema };
@@ -105,7 +105,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
     '/alerts/rules',
     {
       schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+      config: { policy: policyOf('GET /alerts/rules') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
@@ -124,7 +124,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
     '/alerts/rules/:id',
     {
       schema: { params: RecordIdParamsSchema, response: { 200: AlertRuleAnswerSchema, ...ruleErrors } },
-      config: { policy: policyOf('GET /alerts/rules', requestsPerMinute) },
+      config: { policy: policyOf('GET /alerts/rules') },
     },
     async (request) => ({ ok: true as const, rule: await existingRule(reads, request, request.params.id) }),
   );
@@ -133,7 +133,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
     '/alerts/rules',
     {
       schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /alerts/rules', requestsPerMinute) },
+      config: { policy: policyOf('POST /alerts/rules') },
     },
     async (request, reply) => {
       const input = request.body;
@@ -153,7 +153,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
         body: AlertRulePatchSchema,
         response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
       },
-      config: { policy: policyOf('PATCH /alerts/rules/:id', requestsPerMinute) },
+      config: { policy: policyOf('PATCH /alerts/rules/:id') },
     },
     async (request, reply) => {
       const current = await existingRule(reads, request, request.params.id);
@@ -174,7 +174,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
         headers: IdempotencyHeadersSchema,
         response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
       },
-      config: { policy: policyOf('DELETE /alerts/rules/:id', requestsPerMinute) },
+      config: { policy: policyOf('DELETE /alerts/rules/:id') },
     },
     async (request, reply) => {
       const current = await existingRule(reads, request, request.params.id);

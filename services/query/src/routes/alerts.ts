@@ -73,12 +73,12 @@ export async function readAlertPage(tx: Statements, query: z.infer<typeof AlertL
 }
 
 /** GET /alerts: newest first, `status` (firing or resolved) filter. Alerts are fired by the alerting rules, not written here. */
-export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/alerts',
     {
       schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /alerts', requestsPerMinute) },
+      config: { policy: policyOf('GET /alerts') },
     },
     async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)),
   );

@@ -47,12 +47,12 @@ function entryOf(row: AuditRow): z.infer<typeof AuditEntrySchema> {
 }
 
 /** GET /audit: who did what to the tenant's data, newest first (writes through the API and operator actions). */
-export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/audit',
     {
       schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /audit', requestsPerMinute) },
+      config: { policy: policyOf('GET /audit') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);

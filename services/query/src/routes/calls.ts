@@ -141,14 +141,14 @@ export async function readCallDetail(tx: Statements, id: string): Promise<CallDe
 }
 
 /** GET /calls and GET /calls/{id}. */
-export function registerCallRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerCallRoutes(app: FastifyInstance, reads: TenantReads): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/calls',
     {
       schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /calls', requestsPerMinute) },
+      config: { policy: policyOf('GET /calls') },
     },
     async (request) => renderedAs<CallListPage>(pageText(await readAs(reads, request, (tx) => readRenderedCallPage(tx, request.query)))),
   );
@@ -157,7 +157,7 @@ export function registerCallRoutes(app: FastifyInstance, reads: TenantReads, req
     '/calls/:id',
     {
       schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /calls/:id', requestsPerMinute) },
+      config: { policy: policyOf('GET /calls/:id') },
     },
     async (request) => {
       const { id } = request.params;

@@ -135,7 +135,7 @@ export async function deploymentImpact(
 }
 
 /** GET /deployments/{id}/impact?windowMinutes=60: did this release make the agent slower, fail more or sound worse? */
-export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number): void {
+export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: TenantReads): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/deployments/:id/impact',
     {
@@ -144,7 +144,7 @@ export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: Tena
         querystring: DeploymentImpactQuerySchema,
         response: { 200: DeploymentImpactSchema, ...COMMON_ERRORS, 404: ErrorBodySchema },
       },
-      config: { policy: policyOf('GET /deployments/:id/impact', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments/:id/impact') },
     },
     async (request) =>
       readAs(reads, request, async (tx) => {

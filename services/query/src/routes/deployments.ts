@@ -58,14 +58,14 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
 }
 
 /** GET /deployments (newest first, `agent` filter), GET /deployments/{id} and POST /deployments (a deployment.recorded event). */
-export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number, now: () => Date): void {
+export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/deployments',
     {
       schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /deployments', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments') },
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
@@ -78,7 +78,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     '/deployments/:id',
     {
       schema: { params: RecordIdParamsSchema, response: { 200: DeploymentDetailSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
-      config: { policy: policyOf('GET /deployments/:id', requestsPerMinute) },
+      config: { policy: policyOf('GET /deployments/:id') },
     },
     async (request) => {
       const [row] = await readAs(
@@ -98,7 +98,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     '/deployments',
     {
       schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /deployments', requestsPerMinute) },
+      config: { policy: policyOf('POST /deployments') },
     },
     async (request, reply) => {
       const input = request.body;

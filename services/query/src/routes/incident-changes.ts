@@ -32,7 +32,7 @@ const IncidentPatchSchema = z
   .meta({ minProperties: 1 });
 
 /** PATCH /incidents/{id}: moves an incident along open → acknowledged → resolved (or any other status), with a note for its timeline. */
-export function registerIncidentChangeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerIncidentChangeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites): void {
   app.withTypeProvider<ZodTypeProvider>().patch(
     '/incidents/:id',
     {
@@ -42,7 +42,7 @@ export function registerIncidentChangeRoutes(app: FastifyInstance, reads: Tenant
         body: IncidentPatchSchema,
         response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
       },
-      config: { policy: policyOf('PATCH /incidents/:id', requestsPerMinute) },
+      config: { policy: policyOf('PATCH /incidents/:id') },
     },
     async (request, reply) => {
       const { id } = request.params;

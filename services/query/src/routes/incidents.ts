@@ -71,14 +71,14 @@ export async function readIncidentPage(tx: Statements, query: z.infer<typeof Inc
 }
 
 /** GET /incidents (newest first, `status` filter) and POST /incidents (an incident.created event). */
-export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/incidents',
     {
       schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /incidents', requestsPerMinute) },
+      config: { policy: policyOf('GET /incidents') },
     },
     async (request) => readAs(reads, request, (tx) => readIncidentPage(tx, request.query)),
   );
@@ -87,7 +87,7 @@ export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads,
     '/incidents',
     {
       schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /incidents', requestsPerMinute) },
+      config: { policy: policyOf('POST /incidents') },
     },
     async (request, reply) => {
       const input = request.body;

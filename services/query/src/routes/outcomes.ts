@@ -61,14 +61,14 @@ export async function readOutcomePage(tx: Statements, query: z.infer<typeof Outc
 }
 
 /** GET /outcomes (newest first, `callId` filter) and POST /outcomes (an upsert by id, through the log). */
-export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, requestsPerMinute: number): void {
+export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/outcomes',
     {
       schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /outcomes', requestsPerMinute) },
+      config: { policy: policyOf('GET /outcomes') },
     },
     async (request) => readAs(reads, request, (tx) => readOutcomePage(tx, request.query)),
   );
@@ -77,7 +77,7 @@ export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, 
     '/outcomes',
     {
       schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
-      config: { policy: policyOf('POST /outcomes', requestsPerMinute) },
+      config: { policy: policyOf('POST /outcomes') },
     },
     async (request, reply) => {
       const input = request.body;

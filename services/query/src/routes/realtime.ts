@@ -58,12 +58,12 @@ export async function readLiveSnapshot(tx: Statements, at: Date): Promise<z.infe
 }
 
 /** GET /realtime: the spec's Live snapshot over LIVE_WINDOW_MS. */
-export function registerRealtimeRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
+export function registerRealtimeRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/realtime',
     {
       schema: { response: { 200: LiveSnapshotSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /realtime', requestsPerMinute) },
+      config: { policy: policyOf('GET /realtime') },
     },
     async (request) => readAs(reads, request, (tx) => readLiveSnapshot(tx, now())),
   );

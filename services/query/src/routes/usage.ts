@@ -48,12 +48,12 @@ function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
  * calls and their minutes, ingest API requests), newest first, and the
  * current billing period priced by the tenant's plan.
  */
-export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, requestsPerMinute: number, now: () => Date): void {
+export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/usage',
     {
       schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /usage', requestsPerMinute) },
+      config: { policy: policyOf('GET /usage') },
     },
     async (request) => {
       const { from, to } = request.query;

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
+  AcceptedSchema,
   ApiError,
+  type Accepted,
   fieldIssues,
   IncomingEventSchema,
   receiveEvent,
@@ -16,8 +18,6 @@ import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
-export const AcceptedSchema = z.object({ ok: z.literal(true), id: z.string(), duplicate: z.boolean() });
-export type Accepted = z.infer<typeof AcceptedSchema>;
 
 export type DeadLettered = { ok: false; code: 'VALIDATION_ERROR'; error: string; fields: FieldIssue[]; deadLetterId: string };
 export type EnvelopeResult = Accepted | DeadLettered | { ok: false; code: 'IDEMPOTENCY_CONFLICT'; error: string };

@@ -16,3 +16,10 @@ export function receiveBody(raw: Buffer): ReceivedBody {
 export function eventCount(body: ReceivedBody): number {
   return body.json.ok && Array.isArray(body.json.value) ? Math.max(1, body.json.value.length) : 1;
 }
+
+/** The body the raw-body parser of a signed route kept; a request without a body has zero bytes. */
+export function receivedBody(body: unknown): ReceivedBody {
+  if (body === undefined || body === null) return receiveBody(Buffer.alloc(0));
+  if (typeof body === 'object' && 'raw' in body && 'json' in body) return body as ReceivedBody;
+  throw new Error('the raw-body parser did not run for this route: a signed route keeps its exact bytes');
+}

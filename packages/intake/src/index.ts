@@ -1,0 +1,1 @@
+export { ACCEPTED_STATUS, Intake, type DeliveryNote, type EnvelopeInput, type EnvelopeOutcome, type EnvelopeResult, type Sender } from './intake';
