@@ -4939,6 +4939,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Health of the process and its database, under the base URL (no key) */
         get: {
             parameters: {
                 query?: never;
