@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.data/**', '.cache/**', 'reports/**', 'coverage/**', '**/dist/**'] },
+  { ignores: ['**/node_modules/**', '.data/**', '.cache/**', 'reports/**', 'coverage/**', '**/dist/**', 'sdk/typescript/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

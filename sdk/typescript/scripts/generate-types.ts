@@ -40,8 +40,9 @@ export async function fetchDescription(address: string): Promise<OpenAPI3> {
 /** The module text openapi-typescript makes of a description. */
 export async function generateTypes(description: OpenAPI3): Promise<string> {
   // The served document names the caller's origin as its server: not part of the types.
-  const { servers: _servers, ...stable } = description;
-  const ast = await openapiTS(stable as OpenAPI3, {
+  const stable = { ...description };
+  delete stable.servers;
+  const ast = await openapiTS(stable, {
     alphabetize: true,
     transform: (_schema, { path }) => (path && JSON_VALUE_SCHEMA.test(path) ? ts.factory.createTypeReferenceNode('JsonValue') : undefined),
   });

@@ -41,7 +41,7 @@ async function webSocketClass(given: WebSocketClass | undefined): Promise<WebSoc
   const global = (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
   if (global) return global;
   const { WebSocket } = await import('ws');
-  return WebSocket as unknown as WebSocketClass;
+  return WebSocket;
 }
 
 /** The stream's WebSocket URL: the base URL's, with ws(s) and the filters. */

@@ -66,9 +66,9 @@ async function persistently<T>(summary: DemoSummary, url: string, request: () =>
       const transient = error instanceof ConnectionError || (error instanceof ApiError && error.status >= 500);
       if (!transient) throw error;
       if (attempt >= MAX_TRIES)
-        throw new Error(
-          error instanceof ConnectionError ? `${url} did not answer: ${error.message}` : `${url} answered ${(error as ApiError).status}: ${error.message}`,
-        );
+        throw new Error(error instanceof ApiError ? `${url} answered ${error.status}: ${error.message}` : `${url} did not answer: ${error.message}`, {
+          cause: error,
+        });
       await sleep(250 * 2 ** attempt);
     }
   }

@@ -31,17 +31,16 @@ describe('every resource', () => {
     const deployment = await earshot.deployments.create({ agent: 'agent_resources', version: 'v2', previousVersion: 'v1' });
     expect(await earshot.deployments.retrieve(deployment.id)).toMatchObject({ id: deployment.id, version: 'v2', previousVersion: 'v1' });
     expect((await earshot.deployments.list({ agent: 'agent_resources' }).firstPage()).items[0]).toMatchObject({ id: deployment.id });
-    expect(await earshot.deployments.impact(deployment.id, { windowMinutes: 60 })).toMatchObject({
-      deployment: { id: deployment.id },
-      metrics: expect.any(Array),
-    });
+    const impact = await earshot.deployments.impact(deployment.id, { windowMinutes: 60 });
+    expect(impact.deployment.id).toBe(deployment.id);
+    expect(Array.isArray(impact.metrics)).toBe(true);
 
     const catalogue = await earshot.metrics.catalogue();
     expect(catalogue.map((m) => m.name)).toContain('calls.total');
     const series = await earshot.metrics.series({ name: 'calls.total', interval: '1h' });
-    expect(series).toMatchObject({ name: 'calls.total', interval: '1h', points: expect.any(Array) });
-    expect((await earshot.realtime.retrieve()).live).toMatchObject({ concurrentCalls: expect.any(Number) });
-    expect((await earshot.usage.retrieve()).period).toMatchObject({ currency: expect.any(String) });
+    expect([series.name, series.interval, Array.isArray(series.points)]).toEqual(['calls.total', '1h', true]);
+    expect((await earshot.realtime.retrieve()).live.concurrentCalls).toBeGreaterThanOrEqual(0);
+    expect((await earshot.usage.retrieve()).period.currency).toMatch(/^[A-Za-z]{3}$/);
     expect((await earshot.invoices.list().firstPage()).items).toEqual(expect.any(Array));
     expect((await earshot.audit.list({ action: 'deployment.recorded' }).firstPage()).items[0]).toMatchObject({ action: 'deployment.recorded' });
 

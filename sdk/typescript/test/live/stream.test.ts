@@ -11,20 +11,20 @@ describe('the event stream', () => {
     const reading = (async () => {
       for await (const message of stream) received.push(message);
     })();
-    await eventually(async () => stream.position, 'the stream to be ready');
+    await eventually(() => stream.position, 'the stream to be ready');
 
     const first = callEvents(`${agentId}-1`, agentId);
     await earshot.ingest.send(first);
-    await eventually(async () => (received.length >= 3 ? true : undefined), 'the first call on the stream');
+    await eventually(() => (received.length >= 3 ? true : undefined), 'the first call on the stream');
 
     await faults.dropStreams();
     // Sent while the stream is down: it must catch up on these after it reconnects.
     const second = callEvents(`${agentId}-2`, agentId);
     await earshot.ingest.send(second);
-    await eventually(async () => (received.length >= 6 ? true : undefined), 'the second call after the resume');
+    await eventually(() => (received.length >= 6 ? true : undefined), 'the second call after the resume');
     const third = callEvents(`${agentId}-3`, agentId);
     await earshot.ingest.send(third);
-    await eventually(async () => (received.length >= 9 ? true : undefined), 'the third call');
+    await eventually(() => (received.length >= 9 ? true : undefined), 'the third call');
     await new Promise((resolve) => setTimeout(resolve, 500));
     stream.close();
     await reading;
@@ -33,6 +33,8 @@ describe('the event stream', () => {
     const keys = received.map((m) => m.event.idempotency_key);
     expect(new Set(keys).size).toBe(keys.length);
     const callOf = (event: object) => (event as { call?: { provider_call_id?: string } }).call?.provider_call_id;
-    expect(received.map((m) => `${callOf(m.event)} ${m.event.type}`)).toEqual([...first, ...second, ...third].map((e) => `${callOf(e)} ${e.type}`));
+    expect(received.map((m) => `${callOf(m.event)} ${String(m.event.type)}`)).toEqual(
+      [...first, ...second, ...third].map((e) => `${callOf(e)} ${String(e.type)}`),
+    );
   });
 });

@@ -56,7 +56,7 @@ export const faults = {
 };
 
 /** Waits until `check` answers something other than undefined (the read models follow the log within moments). */
-export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
