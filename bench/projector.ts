@@ -7,9 +7,7 @@ import type { StoredEvent } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
-import { eventRecord } from '../services/projector/src/fixtures/append-events';
-import { callScript } from '../services/projector/src/fixtures/call-script';
-import { waitUntilCaughtUp } from '../services/projector/src/fixtures/caught-up';
+import { eventRecord, callScript, waitUntilCaughtUp } from '@earshot/testing';
 import type { Bench } from './run';
 
 /**

@@ -5,7 +5,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
-import { callIdOf, deriveEvent, mergeSketches, projectEvent, type Cell, type CounterProjection, type Row, type Sketch } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
+import { mergeSketches, type Sketch } from '@earshot/metrics';
+import { deriveEvent, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/projector';
 
 /**
  * The bulk path of bench/query. One tenant's events go through the

@@ -5,16 +5,8 @@ import pg from 'pg';
 import { createApiKey, createTenant, SCOPES, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, TenantReads, type ConnectionPool, type Statements } from '@earshot/db';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import {
-  callDetailStatement,
-  callPageStatement,
-  callPaging,
-  foldTenant,
-  liveStatement,
-  QUERY_MIGRATIONS,
-  seriesStatement,
-  METRIC_CATALOGUE,
-} from '@earshot/query';
+import { foldTenant, METRIC_CATALOGUE, seriesStatement } from '@earshot/metrics';
+import { callDetailStatement, callPageStatement, callPaging, liveStatement, QUERY_MIGRATIONS } from '@earshot/query';
 import { CallListQuerySchema } from '@earshot/contracts';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';

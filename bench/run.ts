@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { infraDown, infraUp } from '../deploy/local/infra';
+import { infraDown, infraUp } from '@earshot/testing';
 
 /**
  * `npm run bench -- <name> [options]`: brings up the same infrastructure as the

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { removeCluster, stopPostgres } from '@earshot/db';
-import { DemoCredentialsSchema } from '../packages/cli/src/demo/demo-credentials';
-import { sendDemoTraffic } from '../packages/cli/src/demo/demo-sender';
-import { generateDemoTraffic } from '../packages/cli/src/demo/demo-traffic';
+import { DemoCredentialsSchema, generateDemoTraffic, sendDemoTraffic } from '@earshot/cli';
 import { cleanEnv, startEarshot } from '../test/e2e/earshot-process';
 import type { Bench } from './run';
 

@@ -10,7 +10,8 @@ const report = 'reports/vitest.json';
 mkdirSync('reports', { recursive: true });
 rmSync(report, { force: true });
 
-const tsx = (args, options = {}) => spawnSync(process.execPath, ['--import', 'tsx', 'deploy/local/infra.ts', ...args], { encoding: 'utf8', ...options });
+const tsx = (args, options = {}) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'packages/testing/src/local-infra/infra.ts', ...args], { encoding: 'utf8', ...options });
 
 const up = tsx(['up', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
 if (up.status !== 0) {

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { signBody } from '@earshot/auth';
 import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
-import { startEarshot, type TestEarshot } from './support/earshot';
-import { ADMIN_TOKEN } from './support/gateway';
+import { startEarshot, type TestEarshot, ADMIN_TOKEN } from '@earshot/testing';
 
 interface Operation {
   method: string;

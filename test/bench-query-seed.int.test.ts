@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS, READ_MODELS, startProjector } from '@earshot/projector';
-import { foldTenant, QUERY_MIGRATIONS } from '@earshot/query';
+import { foldTenant } from '@earshot/metrics';
+import { QUERY_MIGRATIONS } from '@earshot/query';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents } from '../bench/query-seed';
-import { appendEvents } from '../services/projector/src/fixtures/append-events';
-import { waitUntilCaughtUp } from '../services/projector/src/fixtures/caught-up';
-import { createTestDatabase, openTestDatabase } from './support/database';
-import { kafkaLog } from './support/infra';
+import { appendEvents, waitUntilCaughtUp, createTestDatabase, openTestDatabase, kafkaLog } from '@earshot/testing';
 
 const DAY = 86_400_000;
 

@@ -8,10 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '@earshot/contracts';
 import { cleanEnv, startEarshot, type EarshotProcess } from './e2e/earshot-process';
 import { openDatabase } from '@earshot/db';
-import { createTestDatabase } from './support/database';
-import { ADMIN_TOKEN, type TenantCredentials } from './support/gateway';
-import { kafkaBrokers, uniqueNamespace } from './support/infra';
-import { scanForPlaintext } from './support/plaintext-scan';
+import { createTestDatabase, ADMIN_TOKEN, type TenantCredentials, kafkaBrokers, uniqueNamespace, scanForPlaintext } from '@earshot/testing';
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const TARGETS = 'gateway,query,keys';

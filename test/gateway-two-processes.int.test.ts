@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog, TOPICS, type EventLog } from '@earshot/log';
-import { createTestDatabase } from './support/database';
-import { ADMIN_TOKEN, envelope, ingestHeaders, type TenantCredentials } from './support/gateway';
-import { kafkaBrokers, uniqueNamespace } from './support/infra';
+import { createTestDatabase, ADMIN_TOKEN, envelope, ingestHeaders, type TenantCredentials, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const TENANT_REQUESTS_PER_MIN = 60;

@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callIdOf } from '@earshot/projector';
-import type { CallFate } from '../../packages/cli/src/demo/call-script';
-import { sendDemoTraffic, type DemoTarget } from '../../packages/cli/src/demo/demo-sender';
-import { generateDemoTraffic, TENANT_PROVIDER, type DemoTraffic } from '../../packages/cli/src/demo/demo-traffic';
+import { callIdOf } from '@earshot/events';
+import { generateDemoTraffic, sendDemoTraffic, TENANT_PROVIDER, type CallFate, type DemoTarget, type DemoTraffic } from '@earshot/cli';
 import type { Service, Topology } from './topologies';
 
 interface Tenant {

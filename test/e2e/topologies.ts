@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeCluster, stopPostgres } from '@earshot/db';
-import { createTestDatabase } from '../support/database';
-import { kafkaBrokers, uniqueNamespace } from '../support/infra';
+import { createTestDatabase, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import { cleanEnv, startEarshot, type EarshotProcess } from './earshot-process';
 
 export type Service = 'gateway' | 'keys' | 'query' | 'audit';

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTopology } from '../e2e/topologies';
-import { pythonTools } from '../support/python-tools';
-import { runSuite } from '../support/sdk-harness';
+import { pythonTools, runSuite } from '@earshot/testing';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '../support/sdk-harness';
+import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '@earshot/testing';
 
 const SDK = new URL('../../sdk/typescript/', import.meta.url).pathname;
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { ApiKeyCache } from './key-cache';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey, rotateApiKey, type NewApiKey } from './key-records';

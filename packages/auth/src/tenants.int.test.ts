@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { SCOPES } from './api-key';
 import { ApiKeyCache } from './key-cache';

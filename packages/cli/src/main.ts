@@ -1,6 +1,4 @@
-export interface CommandRunner {
-  run(args: string[]): Promise<number>;
-}
+import type { CommandRunner } from './command-runner';
 
 interface Command {
   name: string;

@@ -2,6 +2,7 @@ import { alertingModule, ALERTING_MIGRATIONS } from '@earshot/alerting';
 import { auditModule, AUDIT_MIGRATIONS } from '@earshot/audit';
 import { billingModule } from '@earshot/billing';
 import type { Config } from '@earshot/config';
+import { consoleModule } from '@earshot/console/server';
 import { describeRoutes, developerModule } from '@earshot/developer';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
 import { keysModule, KEYS_MIGRATIONS } from '@earshot/keys';
@@ -30,6 +31,7 @@ export function composeTargets(config: Config): { runtime: Runtime; modules: Mod
     developerModule(runtime),
     alertingModule(runtime),
     billingModule(runtime),
+    consoleModule(runtime, { redirectRoot: config.DATABASE_URL === undefined }),
   ];
   // The demonstration tenant comes with the zero-setup mode, or wherever its key is configured.
   const demo = config.DATABASE_URL === undefined || config.EARSHOT_DEMO_API_KEY !== undefined ? [demoTenantModule(runtime)] : [];

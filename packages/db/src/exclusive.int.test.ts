@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { exclusively, openDatabase, type ConnectionPool } from '../src';
 
 describe('work that runs in one process at a time', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from '../src';
 
 const TENANT_A = '00000000-0000-4000-8000-00000000000a';

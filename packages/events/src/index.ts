@@ -15,3 +15,4 @@ export { createSchemaRegistry, type SchemaEntry, type SchemaRegistry } from './r
 export { readSchemaFiles, SCHEMAS_ROOT, type SchemaFile } from './schema-files';
 export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
 export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';
+export { callIdOf } from './call-id';

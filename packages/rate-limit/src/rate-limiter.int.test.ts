@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, type ConnectionPool } from '@earshot/db';
-import { openTestDatabase } from '../../../test/support/database';
+import { openTestDatabase } from '@earshot/testing';
 import { RATE_LIMIT_MIGRATIONS } from './index';
 import { RateLimiter } from './rate-limiter';
 

@@ -8,3 +8,4 @@ export * from './request-validation';
 export * from './periodic';
 export * from './response-serializer';
 export * from './zod-contracts';
+export * from './paging';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '@earshot/auth';
 import { sampleEvent } from '@earshot/events/samples';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
+import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 import { alertingModule, ALERTING_MIGRATIONS, evaluateRules } from './index';
 
 interface Received {

@@ -2,7 +2,7 @@ import { v5 as uuidV5 } from 'uuid';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
 import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
-import { metricNamed, readSeries } from '@earshot/query';
+import { metricNamed, readSeries } from '@earshot/metrics';
 import { decide, type RuleState } from './rule-state';
 import { appendTenantEvents, type TenantEvent } from './tenant-events';
 

@@ -8,7 +8,7 @@ import {
   ErrorBodySchema,
 } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf } from '@earshot/query';
+import { newestFirst, pageOf, pagingOf } from '@earshot/server';
 
 const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema } as const;
 

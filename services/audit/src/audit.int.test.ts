@@ -9,9 +9,17 @@ import { keysModule } from '@earshot/keys';
 import { createKafkaLog, TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules, type RunningModules } from '@earshot/server';
 import type { FastifyInstance } from 'fastify';
-import { createTestDatabase } from '../../../test/support/database';
-import { ADMIN_TOKEN, envelope, ingestHeaders, readTopic, TestClock, type TenantCredentials } from '../../../test/support/gateway';
-import { kafkaBrokers, uniqueNamespace } from '../../../test/support/infra';
+import {
+  createTestDatabase,
+  ADMIN_TOKEN,
+  envelope,
+  ingestHeaders,
+  readTopic,
+  TestClock,
+  type TenantCredentials,
+  kafkaBrokers,
+  uniqueNamespace,
+} from '@earshot/testing';
 import { auditModule, AUDIT_MIGRATIONS } from './audit';
 import { storeAuditBatch } from './audit-store';
 

@@ -3,10 +3,7 @@ import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent } from '@earshot/events';
 import { gatewayModule } from '@earshot/gateway';
 import { rebuildReadModels } from '@earshot/projector';
-import { callScript } from '../../projector/src/fixtures/call-script';
-import { waitUntilCaughtUp } from '../../projector/src/fixtures/caught-up';
-import { envelope, ingestHeaders } from '../../../test/support/gateway';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
+import { callScript, waitUntilCaughtUp, envelope, ingestHeaders, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 import { billingModule } from './billing';
 import { closePeriods } from './period-closer';
 

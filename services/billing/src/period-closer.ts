@@ -2,10 +2,7 @@ import { CURRENT_EVENT_VERSION, StoredEventSchema, type EventData, type StoredEv
 import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
-import { periodAt, periodName } from './billing-period';
-import { eventLines } from './event-shapes';
-import { readPlan, readQuantities } from './period-usage';
-import { priceUsage } from './pricing';
+import { periodAt, periodName, eventLines, readPlan, readQuantities, priceUsage } from '@earshot/billing-rules';
 
 /** Who appends invoices, where a provider's name goes. */
 export const BILLING_PROVIDER = 'earshot-billing';

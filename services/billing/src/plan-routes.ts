@@ -15,7 +15,7 @@ import { sql, type ConnectionPool } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
-import { planEventData } from './event-shapes';
+import { planEventData } from '@earshot/billing-rules';
 import { BILLING_PROVIDER } from './period-closer';
 
 const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema } as const;

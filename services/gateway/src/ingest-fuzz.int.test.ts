@@ -4,7 +4,7 @@ import { signBody } from '@earshot/auth';
 import { ErrorBodySchema, PROVIDER_EVENT_TYPES } from '@earshot/contracts';
 import { decodeEvent, eventId } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
-import { deadLetters, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '../../../test/support/gateway';
+import { deadLetters, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 
 /** What an answer says became of each envelope: appended (or a duplicate of one) under an id, or dead-lettered. */
 interface Fate {

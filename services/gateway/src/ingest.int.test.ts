@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeEvent } from '@earshot/events';
+import { decodeEvent, eventId } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
-import { deadLetters, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '../../../test/support/gateway';
-import { eventId } from '@earshot/events';
+import { deadLetters, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 
 const URL = '/api/v1/webhooks/ingest';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKafka, stopKafka } from '../../../deploy/local/kafka';
-import { envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '../../../test/support/gateway';
+import { startKafka, stopKafka } from '@earshot/testing';
+import { envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 
 // A broker of this test's own: the shared one must never be stopped.
 const paths = {

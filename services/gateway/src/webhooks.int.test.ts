@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@earshot/db';
 import { loadMasterKey, rotateWebhookSecret, SecretBox, signBody } from '@earshot/auth';
-import { deliveries, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '../../../test/support/gateway';
+import { deliveries, envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 import { eventId } from '@earshot/events';
 
 const masterKey = Buffer.alloc(32, 7).toString('base64');

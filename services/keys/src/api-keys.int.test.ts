@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '@earshot/contracts';
-import { envelope, ingestHeaders, type TenantCredentials } from '../../../test/support/gateway';
-import { startTestKeys, type TestKeys } from '../../../test/support/keys';
-import { scanForPlaintext } from '../../../test/support/plaintext-scan';
+import { envelope, ingestHeaders, type TenantCredentials, startTestKeys, type TestKeys, scanForPlaintext } from '@earshot/testing';
 
 const HOUR = 3_600_000;
 

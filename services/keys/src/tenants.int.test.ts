@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TenantCredentials } from '../../../test/support/gateway';
-import { startTestKeys, type TestKeys } from '../../../test/support/keys';
+import { ADMIN_TOKEN, type TenantCredentials, startTestKeys, type TestKeys } from '@earshot/testing';
 
 describe('the operator’s tenants, and refusals that hold in every process', () => {
   let keys: TestKeys;

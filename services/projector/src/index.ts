@@ -1,11 +1,9 @@
 export { deriveEvent, type Derived, type Effect } from './effects';
-export { callIdOf, projectEvent, type ProjectedEvent } from './projected-event';
+export { projectEvent, type ProjectedEvent } from './projected-event';
 export { READ_MODELS } from './read-models';
 export type { Cell, CounterProjection, Row } from './read-models/projection';
-export { METRICS } from './read-models/metric-rollups/metric-rollups.projection';
-export { mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, type Sketch } from './read-models/metric-rollups/sketch';
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
-export { startProjector, type ProjectorOptions } from './projector';
+export { PROJECTED_TOPICS, startProjector, type ProjectorOptions } from './projector';
 export { projectorModule } from './module';
 export { rebuildReadModels, type RebuildProgress, type RebuildSummary } from './replay/rebuild';
 export { EXPORT_FORMATS, exportLog, type ExportFormat } from './export/export-log';

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from '@earshot/db';
-import { decodeDeadLetter } from '@earshot/events';
+import { decodeDeadLetter, callIdOf } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { sampleEvent } from '@earshot/events/samples';
-import { openTestDatabase } from '../../../test/support/database';
-import { kafkaLog } from '../../../test/support/infra';
-import { appendEvents } from './fixtures/append-events';
-import { callScript } from './fixtures/call-script';
-import { waitUntilCaughtUp } from './fixtures/caught-up';
-import { callIdOf } from './projected-event';
+import { openTestDatabase, kafkaLog, appendEvents, callScript, waitUntilCaughtUp } from '@earshot/testing';
 import { startProjector } from './projector';
 import { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 

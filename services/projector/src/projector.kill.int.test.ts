@@ -1,20 +1,24 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
 import { createKafkaLog, type EventLog } from '@earshot/log';
-import { openTestDatabase } from '../../../test/support/database';
-import { kafkaBrokers, uniqueNamespace } from '../../../test/support/infra';
-import { appendEvents } from './fixtures/append-events';
-import { callScript } from './fixtures/call-script';
-import { isCaughtUp, waitUntilCaughtUp } from './fixtures/caught-up';
-import { readModelSnapshot } from './fixtures/snapshot';
+import {
+  openTestDatabase,
+  kafkaBrokers,
+  uniqueNamespace,
+  appendEvents,
+  callScript,
+  isCaughtUp,
+  waitUntilCaughtUp,
+  readModelSnapshot,
+  PROJECTOR_PROCESS,
+} from '@earshot/testing';
 import { startProjector } from './projector';
 import { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 
-const child = fileURLToPath(new URL('./fixtures/projector-process.ts', import.meta.url));
+const child = PROJECTOR_PROCESS;
 const tenants = [randomUUID(), randomUUID()];
 const randomDelay = (maxMs: number) => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * maxMs)));
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_SCOPES } from './route-scopes';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../test/support/query';
+import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const GET_ROUTES = [
   '/realtime',

@@ -5,7 +5,8 @@ import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
-import { foldAll } from './metrics/folder';
+import { registerGraphqlRoutes } from './graphql/graphql-routes';
+import { foldAll } from '@earshot/metrics';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
 import { registerAuditRoutes } from './routes/audit';
@@ -19,6 +20,8 @@ import { registerMetricRoutes } from './routes/metrics';
 import { registerOutcomeRoutes } from './routes/outcomes';
 import { registerRealtimeRoutes } from './routes/realtime';
 import { registerUsageRoutes } from './routes/usage';
+import { LiveEvents } from './stream/live-events';
+import { registerStreamRoute } from './stream/stream-route';
 import { TenantWrites } from './tenant-writes';
 
 /** The query service's own migrations (none of its tables remain), besides the tables it shares: keys, idempotency keys, rate-limit windows, the audit log. */
@@ -33,16 +36,22 @@ export const QUERY_MIGRATIONS: readonly MigrationSet[] = [
 export interface QueryOptions {
   /** How long a write waits for the log before answering 503. */
   appendTimeoutMs?: number;
+  /** Live events held for a resuming stream client while it catches up. */
+  streamMaxQueuedEvents?: number;
   /** How often closed hours of metric rollups are folded into hour and day folds (reads stay exact in between; only slower). */
   foldIntervalMs?: number;
 }
 
 const DEFAULTS: Required<QueryOptions> = {
   appendTimeoutMs: 5_000,
+  streamMaxQueuedEvents: 10_000,
   foldIntervalMs: 5_000,
 };
 
-/** The query service: every REST read of the read models, and the tenant's writes through the log, under /api/v1. */
+/**
+ * The query service: every REST read of the read models and the tenant's
+ * writes through the log under /api/v1, GraphQL, and the live event stream.
+ */
 export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Module {
   const options = { ...DEFAULTS, ...overrides };
   return {
@@ -82,6 +91,17 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
         },
         { prefix: '/api/v1' },
       );
+      const live = new LiveEvents(runtime.log(), report('a streamed event did not decode'));
+      const stream = {
+        heartbeatMs: runtime.config.EARSHOT_STREAM_HEARTBEAT_MS,
+        maxBufferedBytes: runtime.config.EARSHOT_STREAM_BUFFER_BYTES,
+        maxQueuedEvents: options.streamMaxQueuedEvents,
+      };
+      await runtime.http().register(async (root: FastifyInstance) => {
+        root.addHook('onClose', () => live.stop());
+        await registerGraphqlRoutes(root, reads, runtime.now);
+        await registerStreamRoute(root, runtime.log(), live, { auth: 'apiKey', scope: 'calls:read' }, stream);
+      });
       // Stopping happens in onClose above, when the HTTP module closes after this one.
       return { stop: async () => undefined };
     },

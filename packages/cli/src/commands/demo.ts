@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { demoFile, readDemoCredentials } from '../demo/demo-credentials';
 import { DEFAULT_EVENTS_PER_SECOND, sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
 import { generateDemoTraffic } from '../demo/demo-traffic';

@@ -3,7 +3,7 @@ import { loadConfig } from '@earshot/config';
 import { ALL_TOPICS, type TopicName } from '@earshot/log';
 import { EXPORT_FORMATS, exportLog, type ExportFormat } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { composeTargets } from '../targets';
 import { parseFrom, parseTime } from './log-range';
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import ms, { type StringValue } from 'ms';
 import { ApiKeyAnswerSchema, ApiKeyListSchema, IssuedApiKeySchema, type ApiKeyRecord } from '@earshot/contracts';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { tenantApi } from '../tenant-api';
 
 const USAGE = [

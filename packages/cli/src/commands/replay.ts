@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '@earshot/config';
 import { rebuildReadModels } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { composeTargets } from '../targets';
 import { parseFrom } from './log-range';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { WebhookSecretRotatedSchema } from '@earshot/contracts';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { tenantApi } from '../tenant-api';
 import { duration } from './keys';
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { composeTargets } from '../targets';
 import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';

@@ -3,7 +3,7 @@ import Table from 'cli-table3';
 import type { z } from 'zod';
 import { loadConfig } from '@earshot/config';
 import { TenantAnswerSchema, TenantDeletedSchema, TenantListSchema, type TenantSummary } from '@earshot/contracts';
-import type { CommandRunner } from '../main';
+import type { CommandRunner } from '../command-runner';
 import { withOperatorToken } from '../demo/operator-token';
 import { localOrigin } from '../local-instance';
 

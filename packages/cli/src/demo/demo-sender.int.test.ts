@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEvent } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
-import { startTestGateway, TestClock, type TenantCredentials, type TestGateway } from '../../../../test/support/gateway';
+import { startTestGateway, TestClock, type TenantCredentials, type TestGateway } from '@earshot/testing';
 import { sendDemoTraffic, type DemoTarget } from './demo-sender';
 import { generateDemoTraffic } from './demo-traffic';
 

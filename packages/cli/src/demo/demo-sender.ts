@@ -1,6 +1,6 @@
 import { ApiError, ConnectionError, Earshot, MAX_BATCH_EVENTS, NotFoundError, RateLimitError, type IngestEvent, type OutcomeInput } from '@earshot/sdk';
 import { CURRENT_EVENT_VERSION, type IncomingEventInput } from '@earshot/contracts';
-import { callIdOf } from '@earshot/projector';
+import { callIdOf } from '@earshot/events';
 import type { DemoOutcome } from './call-script';
 import type { DemoDelivery, DemoTraffic } from './demo-traffic';
 

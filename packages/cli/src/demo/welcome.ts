@@ -13,6 +13,7 @@ export function welcomeLines({ origin, demo, operatorTokenFile, dataDir }: Welco
   const lines = ['', `  API base URL     ${origin}/api/v1`, `  API explorer     ${origin}/developers/explorer`, `  Health           ${origin}/health`];
   if (demo) {
     lines.push(
+      `  Console          ${origin}/console#key=${demo.apiKey}`,
       `  Demo API key     ${demo.apiKey}`,
       `  Webhook secret   ${demo.webhookSecret}`,
       `  (kept in ${dataDir}/demo.json; stream demo calls with: npx earshot demo --calls 200)`,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { migrate, type ConnectionPool } from '@earshot/db';
-import { openTestDatabase } from '../../../../test/support/database';
-import { uniqueNamespace } from '../../../../test/support/infra';
+import { openTestDatabase, uniqueNamespace } from '@earshot/testing';
 import { eventLogContract } from '../contract/event-log.contract';
 import { EMBEDDED_LOG_MIGRATIONS } from './migrations';
 import { createEmbeddedLog } from './embedded-log';

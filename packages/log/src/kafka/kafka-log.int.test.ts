@@ -1,4 +1,4 @@
 import { eventLogContract } from '../contract/event-log.contract';
-import { kafkaLog } from '../../../../test/support/infra';
+import { kafkaLog } from '@earshot/testing';
 
 eventLogContract('Kafka', () => kafkaLog('log'));

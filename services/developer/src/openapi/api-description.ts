@@ -1,15 +1,16 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { jsonValue } from '@earshot/contracts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { scopesOf, type RoutePolicy } from '@earshot/server';
-import { ROUTE_CONTRACTS } from './route-contracts';
+import { COMPONENTS } from './component-schemas';
+import { finishedDocument } from './finished-document';
+import { ROUTE_CONTRACTS, SIGNATURE_SCHEMES } from './route-contracts';
 import { routeExamples } from './route-examples';
+import { ROUTE_OPERATIONS } from './route-operations';
 
 /** Routes that are the description's own surfaces, not the API it describes. */
-export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream'] as const;
+export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream', '/console'] as const;
 
 const RATE_LIMIT_HEADERS = {
   'ratelimit-limit': { type: 'integer', description: 'requests allowed per minute for this key or tenant' },
@@ -25,21 +26,13 @@ const DESCRIPTION = [
   'Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 adds `Retry-After`.',
 ].join('\n\n');
 
-/**
- * Named schemas become components; the free-form JSON of event data must be
- * one, since it refers to itself. zod's global registry, so what the
- * contracts say with .describe() and .meta() (a PATCH body's minProperties)
- * reaches the document.
- */
-const COMPONENTS = z.globalRegistry;
-COMPONENTS.add(jsonValue, { ...COMPONENTS.get(jsonValue), id: 'JsonValue' });
 const toJsonSchema = createJsonSchemaTransform({ schemaRegistry: COMPONENTS });
 const withComponents = createJsonSchemaTransformObject({ schemaRegistry: COMPONENTS });
 
 type Schema = Record<string, unknown> & { response?: Record<string, object> };
 
-/** What a route's policy adds to its operation: the scheme, the scope, the rate-limit headers on every answer. */
-function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
+/** What a route's policy adds to its operation: the scheme, the scope, the signature it needs, the rate-limit headers on every answer. */
+function accessOf(policy: RoutePolicy | undefined, schema: Schema, signedWith: string | undefined): Schema {
   if (!policy || policy.auth === 'public') return { ...schema, security: [] };
   if (policy.auth === 'admin') return { ...schema, security: [{ operator: [] }], 'x-scopes': ['operator'] };
   const response = Object.fromEntries(
@@ -48,14 +41,23 @@ function accessOf(policy: RoutePolicy | undefined, schema: Schema): Schema {
       { ...body, headers: status === '429' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS },
     ]),
   );
-  return { ...schema, response, security: [{ bearer: [...scopesOf(policy)] }], 'x-scopes': [...scopesOf(policy)] };
+  const scopes = [...scopesOf(policy)];
+  return { ...schema, response, security: [{ bearer: scopes, ...(signedWith ? { [signedWith]: [] } : {}) }], 'x-scopes': scopes };
 }
 
-function contractOf(route: RouteOptions, url: string): Schema | undefined {
-  const contract = ROUTE_CONTRACTS[`${String(route.method)} ${url}`];
+function contractOf(route: string): Schema | undefined {
+  const contract = ROUTE_CONTRACTS[route];
   if (!contract) return undefined;
-  const { summary, headers, params, body, response } = contract;
-  return { summary, response: { ...response }, ...(headers ? { headers } : {}), ...(params ? { params } : {}), ...(body ? { body } : {}) };
+  const { headers, params, body, response } = contract;
+  return { response: { ...response }, ...(headers ? { headers } : {}), ...(params ? { params } : {}), ...(body ? { body } : {}) };
+}
+
+/** The operation's name, tag and summary; a route missing from the table has none, which the description's test reports. */
+function namedOf(route: string, schema: Schema): Schema {
+  const operation = ROUTE_OPERATIONS[route];
+  if (!operation) return schema;
+  const { operationId, tag, summary, destructive } = operation;
+  return { ...schema, operationId, tags: [tag], summary, ...(destructive ? { 'x-destructive': true } : {}) };
 }
 
 /**
@@ -72,18 +74,20 @@ export async function describeRoutes(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key, `ear_live_…` or `ear_test_…`, holding the scope the route names' },
           operator: { type: 'http', scheme: 'bearer', description: 'The operator token (EARSHOT_ADMIN_TOKEN)' },
+          ...SIGNATURE_SCHEMES,
         },
       },
     },
     transform: (input) => {
       const { schema, url, route } = input;
       if (UNDESCRIBED_PREFIXES.some((prefix) => url.startsWith(prefix))) return { schema: { hide: true }, url };
-      const declared = (schema as Schema | undefined) ?? contractOf(route, url);
+      const key = `${String(route.method)} ${url}`;
+      const declared = (schema as Schema | undefined) ?? contractOf(key);
       const transformed = toJsonSchema({ ...input, schema: declared } as Parameters<typeof toJsonSchema>[0]);
-      const described = routeExamples(`${String(route.method)} ${url}`, transformed.schema as Schema);
-      return { schema: accessOf(route.config?.policy, described), url: transformed.url };
+      const described = namedOf(key, routeExamples(key, transformed.schema as Schema));
+      return { schema: accessOf(route.config?.policy, described, ROUTE_CONTRACTS[key]?.signedWith), url: transformed.url };
     },
-    transformObject: withComponents,
+    transformObject: (input) => finishedDocument(withComponents(input) as OpenAPIV3_1.Document),
   });
 }
 

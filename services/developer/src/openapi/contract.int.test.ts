@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '@earshot/auth';
-import { runSchemathesis, schemathesisBinary } from '../../../../test/support/schemathesis';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
-import { ADMIN_TOKEN } from '../../../../test/support/gateway';
+import { runSchemathesis, schemathesisBinary, startEarshot, type EarshotTenant, type TestEarshot, ADMIN_TOKEN } from '@earshot/testing';
 
 let earshot: TestEarshot;
 let apiKey: string;

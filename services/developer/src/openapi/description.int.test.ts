@@ -1,24 +1,28 @@
-import { createHmac } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
-import { envelope } from '../../../../test/support/gateway';
+import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { UNDESCRIBED_PREFIXES } from './api-description';
+import { ROUTE_OPERATIONS, TAGS } from './route-operations';
 
 type Operation = {
+  operationId?: string;
+  tags?: string[];
   security?: Record<string, string[]>[];
   'x-scopes'?: string[];
-  responses: Record<string, { headers?: Record<string, unknown> }>;
+  responses: Record<string, { headers?: Record<string, Record<string, unknown>>; content?: Record<string, { schema: { $ref?: string } }> }>;
   parameters?: { name: string; in: string }[];
 };
 type Document = {
   openapi: string;
   info: { version: string };
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { required?: string[] }> };
 };
+
+const operationsOf = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]) => ({ method, path, operation })));
 
 let earshot: TestEarshot;
 let tenant: EarshotTenant;
@@ -110,7 +114,8 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(calls.responses['200']?.headers ?? {})).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
     expect(Object.keys(calls.responses['429']?.headers ?? {})).toContain('retry-after');
     const ingest = document.paths['/api/v1/webhooks/ingest']?.post as Operation & { requestBody: { content: Record<string, { example?: unknown }> } };
-    expect(ingest.security).toEqual([{ bearer: ['events:write'] }]);
+    expect(ingest.security).toEqual([{ bearer: ['events:write'], ingestSignature: [] }]);
+    expect(document.components.securitySchemes.ingestSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Earshot-Signature' });
     expect(ingest.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual([
       'header x-earshot-timestamp',
       'header x-earshot-signature',
@@ -121,50 +126,47 @@ describe('GET /openapi.json', () => {
   });
 });
 
-describe('GET /postman', () => {
-  it('is a v2.1 collection with the key as bearer variable and a pre-request script whose signature the gateway accepts', async () => {
-    const response = await fetch(`${earshot.origin}/postman`);
-    expect(response.status).toBe(200);
-    const collection = (await response.json()) as {
-      info: { schema: string };
-      auth: unknown;
-      event: { listen: string; script: { exec: string[] } }[];
-      variable: { key: string; value: string }[];
-      item: unknown[];
-    };
-    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-    expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
-    expect(collection.variable.map((v) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey', 'webhookSecret']));
-    const requests = JSON.stringify(collection.item).match(/"path":\[[^\]]*\]/g) ?? [];
-    expect(requests).toContain('"path":["api","v1","webhooks","ingest"]');
+describe('the operations of /openapi.json', () => {
+  it('each have the operationId, tag and summary of the route table, ids unique, tags described', async () => {
+    const document = await description();
+    const operations = operationsOf(document);
+    const ids = operations.map(({ operation }) => operation.operationId);
+    const missing = operations.filter(({ operation }) => !operation.operationId).map(({ method, path }) => `${method} ${path}`);
+    expect(missing, 'routes missing from ROUTE_OPERATIONS').toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(
+      Object.values(ROUTE_OPERATIONS)
+        .map((o) => o.operationId)
+        .sort(),
+    );
+    for (const id of ['listCalls', 'getCall', 'ingestEvents', 'createOutcome', 'listOutcomes', 'getMetric', 'rotateWebhookSecret']) expect(ids).toContain(id);
+    expect(document.paths['/api/v1/calls/{id}']?.get?.operationId).toBe('getCall');
+    expect(document.paths['/api/v1/calls/{id}']?.get?.tags).toEqual(['Calls']);
+    expect(document.tags.map((t) => t.name)).toEqual(Object.keys(TAGS));
+    expect(document.tags.every((t) => t.description.length > 20)).toBe(true);
+    const tagged = new Set(operations.flatMap(({ operation }) => operation.tags ?? []));
+    expect([...tagged].sort()).toEqual(Object.keys(TAGS).sort());
+  });
 
-    // Run the collection's script as Postman would, with Postman's CryptoJS stood in for by node's HMAC, then send what it signed.
-    const body = JSON.stringify(envelope('postman-signed-1'));
-    const headers = new Map<string, string>();
-    const pm = {
-      variables: { get: (key: string) => (key === 'webhookSecret' ? tenant.webhookSecret : undefined), replaceIn: (text: string) => text },
-      request: {
-        url: { getPath: () => '/api/v1/webhooks/ingest' },
-        body: { raw: body },
-        headers: { upsert: ({ key, value }: { key: string; value: string }) => headers.set(key, value) },
-      },
-    };
-    const CryptoJS = {
-      enc: { Hex: 'hex' },
-      HmacSHA256: (message: string, secret: string) => ({ toString: () => createHmac('sha256', secret).update(message).digest('hex') }),
-    };
-    const script = collection.event.find((e) => e.listen === 'prerequest')?.script.exec.join('\n') ?? '';
-    runInNewContext(script, { pm, CryptoJS, Date });
-    const sent = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tenant.apiKey}`,
-        'content-type': 'application/json',
-        'x-earshot-provider': 'postman',
-        ...Object.fromEntries(headers),
-      },
-      body,
-    });
-    expect(sent.status, await sent.clone().text()).toBe(202);
+  it('answer every error with the one ErrorBody schema (health’s 503 with its Error-shaped extension)', async () => {
+    const document = await description();
+    const errors = operationsOf(document).flatMap(({ method, path, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => ({ at: `${method} ${path} ${status}`, ref: response.content?.['application/json']?.schema.$ref })),
+    );
+    expect(errors.length).toBeGreaterThan(150);
+    const health = errors.filter((e) => e.at.endsWith('health 503'));
+    expect(health.map((e) => e.ref)).toEqual(['#/components/schemas/HealthDegraded', '#/components/schemas/HealthDegraded']);
+    expect(document.components.schemas.HealthDegraded?.required).toEqual(expect.arrayContaining(['ok', 'error', 'code']));
+    expect(errors.filter((e) => !health.includes(e) && e.ref !== '#/components/schemas/ErrorBody')).toEqual([]);
+  });
+
+  it('has header objects without `name` and components without `$id` (each broke openapi-spec-validator)', async () => {
+    const document = await description();
+    const headers = operationsOf(document).flatMap(({ operation }) => Object.values(operation.responses).flatMap((r) => Object.values(r.headers ?? {})));
+    expect(headers.length).toBeGreaterThan(100);
+    expect(headers.filter((header) => 'name' in header)).toEqual([]);
+    expect(JSON.stringify(document)).not.toContain('"$id"');
   });
 });

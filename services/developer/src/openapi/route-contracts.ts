@@ -1,6 +1,17 @@
 import { z } from 'zod';
-import { ErrorBodySchema, HealthDegradedSchema, HealthSchema, IncomingEventSchema } from '@earshot/contracts';
-import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
+import {
+  AcceptedWriteSchema,
+  ErrorBodySchema,
+  HealthDegradedSchema,
+  HealthSchema,
+  IncomingEventSchema,
+  AcceptedSchema,
+  CreateTenantSchema,
+  INGEST_HEADERS,
+  MAX_BATCH,
+  WEBHOOK_EVENT_HEADERS,
+  WebhookEventSchema,
+} from '@earshot/contracts';
 
 /**
  * The zod contracts of the routes that parse their own bodies and so declare
@@ -10,11 +21,12 @@ import { AcceptedSchema, CreateTenantSchema, INGEST_HEADERS, MAX_BATCH, WEBHOOK_
  * here; every other route describes itself.
  */
 export interface RouteContract {
-  summary: string;
   headers?: z.ZodType;
   params?: z.ZodType;
   body?: z.ZodType;
   response: Record<number, z.ZodType>;
+  /** The security scheme of the signature the route checks (below). */
+  signedWith?: keyof typeof SIGNATURE_SCHEMES;
 }
 
 const BatchResultSchema = z.object({ ok: z.literal(true), results: z.array(z.union([AcceptedSchema, ErrorBodySchema])) });
@@ -32,17 +44,34 @@ const signedErrors = {
 };
 const operatorErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema };
 
+/**
+ * The webhook signatures as security schemes, so tools show them beside the
+ * key; the timestamp the signature covers stays a header parameter, since a
+ * scheme names one header.
+ */
+export const SIGNATURE_SCHEMES = {
+  ingestSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Earshot-Signature',
+    description:
+      'Lowercase hex HMAC-SHA256 of `X-Earshot-Timestamp + "." + raw body`, keyed with the tenant webhook secret; the timestamp must be within 5 minutes of server time.',
+  },
+  eventSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Signature',
+    description: 'Lowercase hex HMAC-SHA256 of `X-Timestamp + "." + raw body`, keyed with the tenant webhook secret.',
+  },
+} as const;
+
 const signature = 'lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret';
 const timestamp = 'Unix time in seconds; rejected outside ±5 minutes of server time';
 
 export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
-  'GET /health': { summary: 'Health of the process and its database (no key)', response: { 200: HealthSchema, 503: HealthDegradedSchema } },
-  'GET /api/v1/health': {
-    summary: 'Health of the process and its database, under the base URL (no key)',
-    response: { 200: HealthSchema, 503: HealthDegradedSchema },
-  },
+  'GET /health': { response: { 200: HealthSchema, 503: HealthDegradedSchema } },
+  'GET /api/v1/health': { response: { 200: HealthSchema, 503: HealthDegradedSchema } },
   'POST /api/v1/webhooks/ingest': {
-    summary: `Ingest one signed event envelope, or a JSON array of up to ${MAX_BATCH}`,
     headers: z.object({
       [INGEST_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
       [INGEST_HEADERS.signature]: z
@@ -56,9 +85,9 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
     }),
     body: z.union([IncomingEventSchema, z.array(IncomingEventSchema).min(1).max(MAX_BATCH)]),
     response: { 202: z.union([AcceptedSchema, BatchResultSchema]), ...signedErrors },
+    signedWith: 'ingestSignature',
   },
   'POST /api/v1/webhooks/events': {
-    summary: 'Ingest one signed flat event',
     headers: z.object({
       [WEBHOOK_EVENT_HEADERS.timestamp]: z.string().regex(/^\d+$/).describe(timestamp),
       [WEBHOOK_EVENT_HEADERS.signature]: z
@@ -68,22 +97,20 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
       [WEBHOOK_EVENT_HEADERS.idempotencyKey]: z.string().min(1).max(255),
     }),
     body: WebhookEventSchema,
-    response: { 200: AcceptedSchema, ...signedErrors },
+    response: { 200: AcceptedWriteSchema, ...signedErrors },
+    signedWith: 'eventSignature',
   },
   'POST /api/v1/admin/tenants': {
-    summary: 'Create a tenant with its first API key and webhook secret (operator)',
     body: CreateTenantSchema,
     response: { 201: OperatorAnswerSchema, ...operatorErrors },
   },
-  'GET /api/v1/admin/deliveries': { summary: 'The delivery audit log (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
-  'GET /api/v1/admin/dead-letters': { summary: 'The dead-letter store (operator)', response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/deliveries': { response: { 200: OperatorAnswerSchema, ...operatorErrors } },
+  'GET /api/v1/admin/dead-letters': { response: { 200: OperatorAnswerSchema, ...operatorErrors } },
   'GET /api/v1/admin/dead-letters/:id': {
-    summary: 'One dead letter (operator)',
     params: IdParamsSchema,
     response: { 200: OperatorAnswerSchema, ...operatorErrors },
   },
   'POST /api/v1/admin/dead-letters/:id/replay': {
-    summary: 'Replay a dead letter through the intake (operator)',
     params: IdParamsSchema,
     response: { 200: OperatorAnswerSchema, ...operatorErrors },
   },

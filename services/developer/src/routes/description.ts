@@ -18,7 +18,7 @@ export async function registerDescriptionRoutes(app: FastifyInstance): Promise<v
   app.get('/openapi.json', { schema: { hide: true } }, async (request) => servedDescription(app, request));
 
   app.get('/postman', { schema: { hide: true } }, async (request, reply) => {
-    const collection = await postmanCollection(servedDescription(app, request), originOf(request));
+    const collection = postmanCollection(servedDescription(app, request), originOf(request));
     return reply.header('content-disposition', 'attachment; filename="earshot.postman_collection.json"').send(collection);
   });
 

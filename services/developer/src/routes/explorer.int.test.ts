@@ -1,7 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, CHROMIUM_ARGS } from '../../../../test/support/chromium';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '../../../../test/support/earshot';
+import { chromiumPath, CHROMIUM_ARGS, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { EXPLORER_PATH } from './description';
 
 let earshot: TestEarshot;

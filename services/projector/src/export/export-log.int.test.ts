@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type EventLog } from '@earshot/log';
-import { kafkaLog } from '../../../../test/support/infra';
-import { appendEvents } from '../fixtures/append-events';
-import { callScript } from '../fixtures/call-script';
+import { kafkaLog, appendEvents, callScript } from '@earshot/testing';
 import { exportLog } from './export-log';
 
 async function readAvro(path: string): Promise<Record<string, unknown>[]> {

@@ -4,11 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
-import { openTestDatabase } from '../../../../test/support/database';
-import { kafkaLog } from '../../../../test/support/infra';
-import { callScript } from '../fixtures/call-script';
-import { logRecords } from '../fixtures/log-records';
-import { readModelSnapshot } from '../fixtures/snapshot';
+import { openTestDatabase, kafkaLog, callScript, logRecords, readModelSnapshot } from '@earshot/testing';
 import { createBatchApplier } from './apply-batch';
 import { PROJECTOR_MIGRATIONS } from './migration-sets';
 

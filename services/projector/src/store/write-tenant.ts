@@ -1,6 +1,6 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
 import type { Derived } from '../effects';
-import type { Sketch } from '../read-models/metric-rollups/sketch';
+import type { Sketch } from '@earshot/metrics';
 import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '../read-models/projection';
 
 export type Tx = Parameters<typeof switchTenant>[0];

@@ -16,8 +16,7 @@ import {
   type EventData,
 } from '@earshot/contracts';
 import { sql, type Statements, type TenantReads } from '@earshot/db';
-import { windowOf } from '../keyset';
-import { pageOf, pagingOf } from '../paging';
+import { windowOf, pageOf, pagingOf } from '@earshot/server';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';

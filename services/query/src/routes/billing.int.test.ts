@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEvent } from '@earshot/events/samples';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 describe('GET /billing/invoices', () => {
   let query: TestQuery;

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { linesOfEvent } from '@earshot/billing';
+import { linesOfEvent } from '@earshot/billing-rules';
 import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';

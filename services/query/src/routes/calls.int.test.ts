@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '@earshot/db';
-import { callIdOf } from '@earshot/projector';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { callIdOf } from '@earshot/events';
+import { callScript, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const BASE = Date.parse('2026-02-01T08:00:00.000Z');
 

@@ -14,10 +14,8 @@ import {
   type CallSort,
 } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { renderedAs } from '@earshot/server';
+import { renderedAs, windowOf, pageOf, pageText, pagingOf, type Page, type Paging } from '@earshot/server';
 import { isoTime } from '../json-in-sql';
-import { windowOf } from '../keyset';
-import { pageOf, pageText, pagingOf, type Page, type Paging } from '../paging';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@earshot/contracts';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { waitUntilCaughtUp } from '../../../projector/src/fixtures/caught-up';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { callScript, waitUntilCaughtUp, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const DEPLOYED_AT = Date.parse('2026-03-10T12:00:00Z');
 const MINUTE = 60_000;

@@ -10,8 +10,7 @@ import {
   type ImpactMetric,
 } from '@earshot/contracts';
 import { sql, type Statements, type TenantReads } from '@earshot/db';
-import { METRICS, quantile, type Sketch } from '@earshot/projector';
-import { ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '../impact/significance';
+import { METRICS, quantile, type Sketch, ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '@earshot/metrics';
 import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';

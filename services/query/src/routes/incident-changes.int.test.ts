@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitUntilCaughtUp } from '../../../projector/src/fixtures/caught-up';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { waitUntilCaughtUp, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 describe('PATCH /incidents/{id}', () => {
   let query: TestQuery;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 describe('GET/POST /incidents', () => {
   let query: TestQuery;

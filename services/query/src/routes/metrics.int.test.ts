@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_NAMES } from '@earshot/contracts';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { callScript, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 const DAY = Date.parse('2026-02-01T00:00:00Z');
 

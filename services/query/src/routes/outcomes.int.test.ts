@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '@earshot/idempotency';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 /** Reads until `found` holds: the projector makes a write readable shortly after its 201. */
 async function eventually<T>(read: () => Promise<T>, found: (value: T) => boolean): Promise<T> {

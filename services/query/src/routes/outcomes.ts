@@ -11,8 +11,7 @@ import {
   type CursorKinds,
 } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst } from '../keyset';
-import { pageOf, pagingOf, type Paging } from '../paging';
+import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
 import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';

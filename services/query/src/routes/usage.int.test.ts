@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callScript } from '../../../projector/src/fixtures/call-script';
-import { startTestQuery, type QueryTenant, type TestQuery } from '../../../../test/support/query';
+import { callScript, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 
 describe('GET /usage', () => {
   let query: TestQuery;

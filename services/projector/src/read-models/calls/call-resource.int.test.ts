@@ -3,10 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallResourceSchema } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
-import { openTestDatabase } from '../../../../../test/support/database';
-import { kafkaLog } from '../../../../../test/support/infra';
-import { callScript } from '../../fixtures/call-script';
-import { logRecords } from '../../fixtures/log-records';
+import { openTestDatabase, kafkaLog, callScript, logRecords } from '@earshot/testing';
 import { createBatchApplier } from '../../store/apply-batch';
 import { PROJECTOR_MIGRATIONS } from '../../store/migration-sets';
 

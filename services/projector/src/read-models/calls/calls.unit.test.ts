@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callScript } from '../../fixtures/call-script';
+import { callScript } from '@earshot/testing';
 import { projectEvent, type ProjectedEvent } from '../../projected-event';
 import { READ_MODELS } from '..';
 import type { DocumentProjection } from '../projection';

@@ -1,24 +1,6 @@
 import type { ProjectedEvent } from '../../projected-event';
 import type { CounterProjection, Row } from '../projection';
-import { sketchOf } from './sketch';
-
-/** Metric names, as `GET /metrics?name=` takes them. Values are milliseconds unless counted. */
-export const METRICS = {
-  turnLatencyTotal: 'turn.latency.total_ms',
-  turnLatencyAsr: 'turn.latency.asr_ms',
-  turnLatencyLlm: 'turn.latency.llm_ms',
-  turnLatencyTts: 'turn.latency.tts_ms',
-  turns: 'turns',
-  interruptions: 'turns.interrupted',
-  toolCallDuration: 'tool_call.duration_ms',
-  toolCallFailures: 'tool_calls.failed',
-  callsStarted: 'calls.started',
-  callsEnded: 'calls.ended',
-  callsFailed: 'calls.failed',
-  callsTransferred: 'calls.transferred',
-  providerErrors: 'provider.errors',
-  feedbackRating: 'feedback.rating',
-} as const;
+import { METRICS, sketchOf } from '@earshot/metrics';
 
 /** The minute an event belongs to: when it happened, so late events land where they belong and a replay rebuilds the same rollups. */
 function minuteOf(occurredAt: string): string {

@@ -1,0 +1,67 @@
+/**
+ * The architecture's rules, checked in npm test (test/static-checks.test.ts):
+ * a violation fails the suite with the rule's name.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-service-imports-service',
+      comment: 'Services are processes that wire packages; what two services share belongs in a package (DESIGN.md: Layout).',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/([^/]+)/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'no-package-imports-service',
+      comment: 'Packages hold the domain and the machinery; only the composition root (cli) and the test kit may know the services.',
+      severity: 'error',
+      from: { path: '^packages/(?!cli/|testing/)[^/]+/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/' },
+    },
+    {
+      name: 'no-relative-import-across-workspaces',
+      comment: 'A workspace is reached through its package name and entry point, never by a relative path into its files.',
+      severity: 'error',
+      from: { path: '^(packages|services|sdk|console|iac)/([^/]+)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: ['aliased-workspace'], pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'no-relative-import-into-workspaces',
+      comment: 'Suites and benchmarks outside the workspaces use them by package name too.',
+      severity: 'error',
+      from: { path: '^(test|bench|deploy|scripts)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: ['aliased-workspace'], path: '^(packages|services)/' },
+    },
+    {
+      name: 'projections-are-pure',
+      comment: 'A projection decides what an event does to a read model: it imports the contracts and the domain, no driver (STYLE.md, emmett).',
+      severity: 'error',
+      from: { path: '\\.projection\\.ts$' },
+      to: {
+        pathNot: ['^services/projector/src/(read-models|projected-event)', '^packages/(contracts|events|metrics)/', '^node_modules/(zod|uuid)/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'contracts-depend-on-nothing-of-ours',
+      comment: 'The zod contracts are the bottom of the graph: every other workspace may use them, they use none.',
+      severity: 'error',
+      from: { path: '^packages/contracts/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/contracts/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle between modules makes their order of loading, and their meaning, depend on each other.',
+      severity: 'error',
+      from: { pathNot: '\\.test\\.ts$' },
+      to: { circular: true, viaOnly: { pathNot: '\\.test\\.ts$' } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|\\.data|\\.cache|reports|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,1 @@
+export { CONSOLE_PATH, consoleModule, type ConsoleOptions } from './console-module';

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { $ZodRegistry, type $replace, type $ZodType, type GlobalMeta } from 'zod/v4/core';
+import {
+  AcceptedWriteSchema,
+  AlertListSchema,
+  AlertNotificationListSchema,
+  AlertNotificationSchema,
+  AlertRuleInputSchema,
+  AlertRuleListSchema,
+  AlertRulePatchSchema,
+  AlertRuleSchema,
+  AlertSchema,
+  AlertWebhookInputSchema,
+  AlertWebhookSchema,
+  ApiKeyInputSchema,
+  ApiKeyListSchema,
+  ApiKeyRecordSchema,
+  AuditEntrySchema,
+  AuditListSchema,
+  BillingInvoiceSchema,
+  CallSchema,
+  CallDetailSchema,
+  CallListPageSchema,
+  CallResourceSchema,
+  CallTurnSchema,
+  DeploymentImpactSchema,
+  DeploymentInputSchema,
+  DeploymentListSchema,
+  DeploymentSchema,
+  ErrorBodySchema,
+  EVENT_DATA_SCHEMAS,
+  HealthDegradedSchema,
+  HealthSchema,
+  IncidentInputSchema,
+  IncidentListSchema,
+  IncidentSchema,
+  IncomingEventSchema,
+  InvoiceListSchema,
+  IssuedApiKeySchema,
+  jsonValue,
+  LiveSnapshotSchema,
+  MetricSeriesSchema,
+  OutcomeInputSchema,
+  OutcomeListSchema,
+  OutcomeSchema,
+  PricePlanSchema,
+  RotationInputSchema,
+  TenantListSchema,
+  TenantSummarySchema,
+  TraceReferenceSchema,
+  TranscriptSegmentSchema,
+  UsageListSchema,
+  UsageMeterSchema,
+  WebhookSecretRotatedSchema,
+} from '@earshot/contracts';
+import { AcceptedSchema, CreateTenantSchema, WebhookEventSchema } from '@earshot/contracts';
+
+/**
+ * The contracts that become named components, so generated clients get one
+ * model per resource (`Call`, `CallPage`, `ErrorBody`) rather than one per
+ * operation and status. A request body's component is named as here; the
+ * schema a response uses keeps the name too (see finished-document.ts).
+ */
+const NAMED: readonly (readonly [string, $ZodType])[] = [
+  ['ErrorBody', ErrorBodySchema],
+  ['JsonValue', jsonValue],
+  ['Health', HealthSchema],
+  ['HealthDegraded', HealthDegradedSchema],
+  ['AcceptedWrite', AcceptedWriteSchema],
+  ['AcceptedEvent', AcceptedSchema],
+  ['IncomingEvent', IncomingEventSchema],
+  ['EventCall', CallSchema],
+  ['WebhookEvent', WebhookEventSchema],
+  ['Call', CallResourceSchema],
+  ['CallTurn', CallTurnSchema],
+  ['TranscriptSegment', TranscriptSegmentSchema],
+  ['TraceReference', TraceReferenceSchema],
+  ['CallDetail', CallDetailSchema],
+  ['CallPage', CallListPageSchema],
+  ['Outcome', OutcomeSchema],
+  ['NewOutcome', OutcomeInputSchema],
+  ['OutcomePage', OutcomeListSchema],
+  ['Incident', IncidentSchema],
+  ['NewIncident', IncidentInputSchema],
+  ['IncidentPage', IncidentListSchema],
+  ['Deployment', DeploymentSchema],
+  ['NewDeployment', DeploymentInputSchema],
+  ['DeploymentPage', DeploymentListSchema],
+  ['DeploymentImpact', DeploymentImpactSchema],
+  ['Alert', AlertSchema],
+  ['AlertPage', AlertListSchema],
+  ['AlertRule', AlertRuleSchema],
+  ['NewAlertRule', AlertRuleInputSchema],
+  ['AlertRuleChange', AlertRulePatchSchema],
+  ['AlertRulePage', AlertRuleListSchema],
+  ['AlertWebhook', AlertWebhookSchema],
+  ['AlertWebhookSettings', AlertWebhookInputSchema],
+  ['AlertNotification', AlertNotificationSchema],
+  ['AlertNotificationPage', AlertNotificationListSchema],
+  ['MetricSeries', MetricSeriesSchema],
+  ['LiveSnapshot', LiveSnapshotSchema],
+  ['UsageMeter', UsageMeterSchema],
+  ['UsagePage', UsageListSchema],
+  ['Invoice', BillingInvoiceSchema],
+  ['InvoicePage', InvoiceListSchema],
+  ['PricePlan', PricePlanSchema],
+  ['AuditEntry', AuditEntrySchema],
+  ['AuditPage', AuditListSchema],
+  ['ApiKey', ApiKeyRecordSchema],
+  ['NewApiKey', ApiKeyInputSchema],
+  ['IssuedApiKey', IssuedApiKeySchema],
+  ['ApiKeyPage', ApiKeyListSchema],
+  ['Rotation', RotationInputSchema],
+  ['WebhookSecretRotated', WebhookSecretRotatedSchema],
+  ['Tenant', TenantSummarySchema],
+  ['TenantPage', TenantListSchema],
+  ['NewTenant', CreateTenantSchema],
+];
+
+/** `call.started` → `CallStarted`. */
+const pascal = (type: string) => type.replace(/(?:^|[._])([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** One component per event type, its envelope (`CallStartedEvent`) and its data (`CallStartedData`), so generated models are named after events. */
+const EVENT_COMPONENTS = IncomingEventSchema.options.flatMap((option) => {
+  const type = option.shape.type.value;
+  return [
+    [`${pascal(type)}Event`, option],
+    [`${pascal(type)}Data`, EVENT_DATA_SCHEMAS[type]],
+  ] as const;
+});
+
+/**
+ * A registry of the components' ids that reads everything else (what the
+ * contracts say with .describe() and .meta()) from zod's global registry.
+ * The ids stay out of the global registry: every other z.toJSONSchema (the
+ * GraphQL types) would otherwise turn these schemas into `$ref`s.
+ */
+class ComponentRegistry extends $ZodRegistry<GlobalMeta> {
+  override get<S extends $ZodType>(schema: S): $replace<GlobalMeta, S> | undefined {
+    const { id: _notAComponent, ...described } = z.globalRegistry.get(schema) ?? {};
+    const merged = { ...described, ...this._map.get(schema) };
+    return Object.keys(merged).length > 0 ? (merged as $replace<GlobalMeta, S>) : undefined;
+  }
+}
+
+export const COMPONENTS = new ComponentRegistry();
+for (const [id, schema] of [...NAMED, ...EVENT_COMPONENTS]) if (!COMPONENTS.get(schema)?.id) COMPONENTS.add(schema, { id });

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { StoredEvent } from '@earshot/contracts';
+import { sampleEvent } from '@earshot/events/samples';
+import { callIdOf } from '@earshot/events';
+import { appendEvents, callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { SLOW_CLIENT_CLOSE } from './stream-client';
+import { STREAM_PATH, STREAM_PROTOCOL } from './stream-route';
+
+interface StreamMessage {
+  type: 'ready' | 'heartbeat' | 'event' | 'dropped';
+  position?: string;
+  reason?: string;
+  event?: StoredEvent;
+}
+
+/** A stream client that keeps every message, and waits (without a clock) for the ones a test expects. */
+class Reader {
+  readonly messages: StreamMessage[] = [];
+  private waiting: (() => void) | undefined;
+  closed: { code: number; reason: string } | undefined;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.messages.push(JSON.parse(String(data)) as StreamMessage);
+      this.waiting?.();
+    });
+    socket.on('close', (code, reason) => {
+      this.closed = { code, reason: String(reason) };
+      this.waiting?.();
+    });
+  }
+
+  events(): StoredEvent[] {
+    return this.messages.flatMap((m) => (m.type === 'event' && m.event ? [m.event] : []));
+  }
+
+  async until(done: (reader: Reader) => boolean): Promise<void> {
+    while (!done(this)) {
+      if (this.closed) throw new Error(`the stream closed (${this.closed.code} ${this.closed.reason}) before the test saw what it waited for`);
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+function open(earshot: TestEarshot, query: string, auth: { header?: string; protocolKey?: string }): Promise<Reader> {
+  const url = `${earshot.origin.replace('http', 'ws')}${STREAM_PATH}${query}`;
+  const protocols = auth.protocolKey ? [STREAM_PROTOCOL, `bearer.${auth.protocolKey}`] : [STREAM_PROTOCOL];
+  const socket = new WebSocket(url, protocols, { headers: auth.header ? { authorization: `Bearer ${auth.header}` } : {} });
+  return new Promise((resolve, reject) => {
+    const reader = new Reader(socket);
+    // A client listening for unexpected-response must end the request itself (ws leaves it open).
+    socket.once('unexpected-response', (request, response) => {
+      request.destroy();
+      reject(new Error(`HTTP ${response.statusCode}`));
+    });
+    socket.once('error', reject);
+    socket.once('open', () => void reader.until((r) => r.messages.length > 0).then(() => resolve(reader), reject));
+  });
+}
+
+const keysOf = (events: readonly StoredEvent[]) => events.map((e) => e.idempotency_key);
+
+describe.each(['kafka', 'embedded'] as const)('/api/v1/stream on the %s log', (log) => {
+  let earshot: TestEarshot;
+  let acme: EarshotTenant;
+  let globex: EarshotTenant;
+
+  beforeAll(async () => {
+    earshot = await startEarshot(`stream-${log}`, { log, env: { EARSHOT_STREAM_HEARTBEAT_MS: '200' } });
+    acme = await earshot.createTenant('Acme');
+    globex = await earshot.createTenant('Globex');
+  }, 120_000);
+  afterAll(async () => earshot?.stop());
+
+  it('pushes the tenant’s events as they are appended, decoded, only its own, filtered, with heartbeats', async () => {
+    const all = await open(earshot, '', { header: acme.apiKey });
+    const failedTools = await open(earshot, '?types=tool.call.failed,call.ended&agentId=agent_sales', { header: acme.apiKey });
+    const oneCall = await open(earshot, `?callId=${callIdOf(acme.id, 'vapi', 'live-2')}`, { protocolKey: acme.apiKey });
+    expect(all.messages[0]).toMatchObject({ type: 'ready', position: expect.any(String) });
+    expect(oneCall.socket.protocol).toBe(STREAM_PROTOCOL);
+
+    const ours = [
+      ...callScript({ tenant: acme.id, providerCallId: 'live-1', turns: 1 }),
+      ...callScript({ tenant: acme.id, providerCallId: 'live-2', turns: 1, agentId: 'agent_sales' }),
+    ];
+    const theirs = callScript({ tenant: globex.id, providerCallId: 'theirs-1', turns: 1 });
+    await appendEvents(earshot.runtime.log(), [...theirs, ...ours]);
+
+    await all.until((r) => r.events().length >= ours.length && r.messages.some((m) => m.type === 'heartbeat'));
+    expect(keysOf(all.events()).sort()).toEqual(keysOf(ours).sort());
+    expect(all.events().every((e) => e.tenant === acme.id)).toBe(true);
+    const expectedFiltered = ours.filter((e) => e.call?.agent_id === 'agent_sales' && ['tool.call.failed', 'call.ended'].includes(e.type));
+    await failedTools.until((r) => r.events().length >= expectedFiltered.length);
+    await oneCall.until((r) => r.events().length >= ours.length / 2);
+    expect(keysOf(oneCall.events()).sort()).toEqual(keysOf(ours.filter((e) => e.call?.provider_call_id === 'live-2')).sort());
+    for (const reader of [all, failedTools, oneCall]) reader.close();
+    expect(keysOf(failedTools.events())).toEqual(keysOf(expectedFiltered));
+  });
+
+  it('resumes after a reconnect from the last position read: what was missed, then live, each once', async () => {
+    const first = await open(earshot, '', { header: acme.apiKey });
+    const before = callScript({ tenant: acme.id, providerCallId: 'resume-1', turns: 1 });
+    await appendEvents(earshot.runtime.log(), before);
+    await first.until((r) => r.events().length >= before.length);
+    const cut = first.messages.filter((m) => m.type === 'event')[2];
+    first.close();
+
+    const missed = callScript({ tenant: acme.id, providerCallId: 'resume-2', turns: 1 });
+    await appendEvents(earshot.runtime.log(), missed);
+    const again = await open(earshot, `?after=${cut?.position}`, { header: acme.apiKey });
+    const later = callScript({ tenant: acme.id, providerCallId: 'resume-3', turns: 1 });
+    const expected = [...before.slice(3), ...missed, ...later];
+    await appendEvents(earshot.runtime.log(), later);
+    await again.until((r) => r.events().length >= expected.length);
+    again.close();
+    expect(keysOf(again.events()).sort()).toEqual(keysOf(expected).sort());
+    expect(new Set(keysOf(again.events())).size).toBe(again.events().length);
+  });
+
+  it('refuses a missing key (401), a key without calls:read (403) and a bad filter or position (400)', async () => {
+    await expect(open(earshot, '', {})).rejects.toThrow('HTTP 401');
+    const usageOnly = await earshot.createKey(acme.id, ['usage:read']);
+    await expect(open(earshot, '', { header: usageOnly })).rejects.toThrow('HTTP 403');
+    await expect(open(earshot, '?types=call.exploded', { header: acme.apiKey })).rejects.toThrow('HTTP 400');
+    await expect(open(earshot, '?after=not-a-position', { header: acme.apiKey })).rejects.toThrow('HTTP 400');
+  });
+});
+
+describe('/api/v1/stream with a slow client', () => {
+  let earshot: TestEarshot;
+  let acme: EarshotTenant;
+
+  beforeAll(async () => {
+    earshot = await startEarshot('stream-slow', { env: { EARSHOT_STREAM_BUFFER_BYTES: '65536' } });
+    acme = await earshot.createTenant('Acme');
+  }, 120_000);
+  afterAll(async () => earshot?.stop());
+
+  it('tells a client that stops reading why and drops it, while a reading client and ingest carry on', async () => {
+    const slow = await open(earshot, '', { header: acme.apiKey });
+    const reading = await open(earshot, '', { header: acme.apiKey });
+    // The slow client stops reading: its socket and the server's fill, then the server's backlog grows past the limit.
+    (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const text = 'x'.repeat(200_000);
+    const big = Array.from({ length: 100 }, (_, i) => sampleEvent('transcript.final', { tenant: acme.id, idempotency_key: `big-${i}`, data: { text } }));
+    // Kafka takes at most 1 MB in one produce request: a few at a time.
+    for (let i = 0; i < big.length; i += 4) await appendEvents(earshot.runtime.log(), big.slice(i, i + 4));
+    await reading.until((r) => r.events().length >= big.length);
+    const more = callScript({ tenant: acme.id, providerCallId: 'after-slow', turns: 1 });
+    await appendEvents(earshot.runtime.log(), more);
+    await reading.until((r) => r.events().length >= big.length + more.length);
+    reading.close();
+
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await slow.until((r) => r.closed !== undefined).catch(() => undefined);
+    slow.socket.terminate();
+    expect(slow.closed?.code).toBe(SLOW_CLIENT_CLOSE);
+    expect(slow.messages.at(-1)).toMatchObject({ type: 'dropped', reason: expect.stringContaining('too slow') });
+    expect(slow.events().length).toBeLessThan(big.length);
+  });
+});
