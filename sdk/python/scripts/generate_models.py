@@ -163,7 +163,7 @@ def _simplified(node: Any) -> Any:
 
 def named_document(description: Dict[str, Any]) -> Dict[str, Any]:
     """A document whose component schemas are the SDK's named models (and the API's own components)."""
-    components = dict(description.get("components", {}).get("schemas", {}))
+    components = {name: _simplified(schema) for name, schema in description.get("components", {}).get("schemas", {}).items()}
     for name, (method, path, where, keys) in NAMES.items():
         components[name] = _simplified(_extract(description, method, path, where, keys))
     for schema in components.values():

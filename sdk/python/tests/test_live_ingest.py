@@ -93,7 +93,7 @@ def test_5000_events_from_5_threads_through_a_batcher_are_each_stored_once(_scen
         ids = [c.provider_call_id for c in client.calls.list(agent_id=agent_id, limit=200)]
         return ids if len(ids) >= 5000 else None
 
-    ids = eventually(stored, "5,000 calls to be listed", timeout=60)
+    ids = eventually(stored, "5,000 calls to be listed", timeout=180)
     assert len(ids) == 5000 and len(set(ids)) == 5000
 
 

@@ -44,6 +44,8 @@ export async function generateTypes(description: OpenAPI3): Promise<string> {
   delete stable.servers;
   const ast = await openapiTS(stable, {
     alphabetize: true,
+    // A field with a default may be left out of a request: the server fills it in.
+    defaultNonNullable: false,
     transform: (_schema, { path }) => (path && JSON_VALUE_SCHEMA.test(path) ? ts.factory.createTypeReferenceNode('JsonValue') : undefined),
   });
   return HEADER + astToString(ast);

@@ -9,7 +9,17 @@ from ipaddress import IPv4Address, IPv6Address
 from typing import Annotated, Any, Dict, Literal, Optional, Union
 from uuid import UUID
 
-from pydantic import AnyUrl, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+
+
+class AcceptedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    duplicate: bool
+    id: str
+    ok: Literal[True]
 
 
 class AcceptedWrite(BaseModel):
@@ -19,6 +29,40 @@ class AcceptedWrite(BaseModel):
     )
     id: str
     ok: Literal[True]
+
+
+class AgentResponseGeneratedDataLatency(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    asr_ms: Annotated[int, Field(ge=0, le=2147483647)]
+    llm_ms: Annotated[int, Field(ge=0, le=2147483647)]
+    total_ms: Annotated[int, Field(ge=0, le=2147483647)]
+    tts_ms: Annotated[int, Field(ge=0, le=2147483647)]
+
+
+class AgentResponseGeneratedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    eou_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    interrupted: Optional[bool] = None
+    latency: AgentResponseGeneratedDataLatency
+    llm_ttft_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    model: Optional[str] = None
+    text: Optional[str] = None
+    tokens_in: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    tokens_out: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    tts_ttfb_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    turn_id: Annotated[str, Field(min_length=1)]
 
 
 class Alert(BaseModel):
@@ -43,6 +87,27 @@ class Alert(BaseModel):
     threshold: Optional[float]
     value: Optional[float]
     window_ms: Annotated[Optional[int], Field(alias='windowMs')]
+
+
+class AlertFiredData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    agent_id: Optional[str] = None
+    alert_id: Annotated[str, Field(min_length=1)]
+    comparison: Literal['gt', 'gte', 'lt', 'lte']
+    message: Optional[str] = None
+    metric: Annotated[str, Field(min_length=1)]
+    rule_id: Annotated[str, Field(min_length=1)]
+    rule_name: Optional[str] = None
+    severity: Optional[Literal['critical', 'warning', 'info']] = None
+    threshold: float
+    value: float
+    window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
 
 
 class AlertListParams(BaseModel):
@@ -111,6 +176,47 @@ class AlertNotificationListParams(BaseModel):
     """
 
 
+class AlertNotificationPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[AlertNotification]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class AlertPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Alert]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class AlertResolvedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    alert_id: Annotated[str, Field(min_length=1)]
+    fired_at: Optional[AwareDatetime] = None
+    metric: Optional[str] = None
+    resolution: Optional[str] = None
+    resolved_by: Optional[str] = None
+    rule_id: Annotated[str, Field(min_length=1)]
+    value: Optional[float] = None
+
+
 class AlertRule(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -158,6 +264,29 @@ class AlertRuleChange(BaseModel):
     window_ms: Annotated[
         Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
     ] = None
+
+
+class AlertRuleChangedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    action: Literal['created', 'updated', 'deleted']
+    agent_id: Optional[str] = None
+    changed_by: Optional[str] = None
+    comparison: Literal['gt', 'gte', 'lt', 'lte']
+    description: Optional[str] = None
+    enabled: bool
+    for_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
+    metric: Annotated[str, Field(min_length=1)]
+    name: Optional[str] = None
+    rule_id: Annotated[str, Field(min_length=1)]
+    severity: Optional[Literal['critical', 'warning', 'info']] = None
+    threshold: float
+    window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
 
 
 class AlertRuleInput(BaseModel):
@@ -221,6 +350,18 @@ class AlertRuleListParams(BaseModel):
     """
 
 
+class AlertRulePage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[AlertRule]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
 class AlertWebhook(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -230,6 +371,15 @@ class AlertWebhook(BaseModel):
     ok: Literal[True]
     updated_at: Annotated[Optional[str], Field(alias='updatedAt')]
     url: Optional[str]
+
+
+class AlertWebhookSettings(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    enabled: Optional[bool] = None
+    url: AnyUrl
 
 
 class AlertWebhookTarget(BaseModel):
@@ -376,49 +526,16 @@ class ApiKeyListParams(BaseModel):
     ] = None
 
 
-class ApiKeyWithSecretKeyCreatedBy(BaseModel):
+class ApiKeyPage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    key_id: Annotated[Optional[str], Field(alias='keyId')]
-    kind: Literal['apiKey', 'operator']
-
-
-class ApiKeyWithSecretKey(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: Annotated[str, Field(alias='createdAt')]
-    created_by: Annotated[ApiKeyWithSecretKeyCreatedBy, Field(alias='createdBy')]
-    environment: Literal['production', 'staging']
-    expires_at: Annotated[Optional[str], Field(alias='expiresAt')]
-    id: UUID
-    ip_allowlist: Annotated[list[str], Field(alias='ipAllowlist')]
-    """
-    CIDRs the key may be used from; empty means any address
-    """
-    last_used_at: Annotated[Optional[str], Field(alias='lastUsedAt')]
-    name: str
-    prefix: str
-    """
-    the leading characters of the key, enough to recognise it
-    """
-    previous_secret_valid_until: Annotated[
-        Optional[str], Field(alias='previousSecretValidUntil')
-    ]
-    """
-    while rotating: when the previous secret stops working
-    """
-    revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
-    status: Literal['active', 'expired', 'revoked', 'rotating']
-    usage24h: int
-    """
-    requests in the last 24 hours, to the minute
-    """
-    workspace: str
+    items: list[ApiKey]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
 
 
 class ApiKeyWithSecret(BaseModel):
@@ -426,12 +543,44 @@ class ApiKeyWithSecret(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    key: ApiKeyWithSecretKey
+    key: ApiKey
     ok: Literal[True]
     secret: str
     """
     the API key; shown once, never stored
     """
+
+
+class AudioStreamStartedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    codec: Optional[str] = None
+    direction: Optional[Literal['inbound', 'outbound', 'both']] = None
+    sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    stream_id: Annotated[str, Field(min_length=1)]
+
+
+class AudioStreamStoppedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    codec: Optional[str] = None
+    direction: Optional[Literal['inbound', 'outbound', 'both']] = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    reason: Optional[str] = None
+    sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    stream_id: Annotated[str, Field(min_length=1)]
 
 
 class AuditEntryActor(BaseModel):
@@ -486,6 +635,18 @@ class AuditListParams(BaseModel):
     """
 
 
+class AuditPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[AuditEntry]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
 class CallLatency(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -530,6 +691,19 @@ class Call(BaseModel):
     turn_count: Annotated[int, Field(alias='turnCount')]
 
 
+class CallAnsweredData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    answered_by: Optional[str] = None
+    ring_duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    telephony_call_id: Optional[str] = None
+
+
 class CallDetailLatency(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -541,93 +715,33 @@ class CallDetailLatency(BaseModel):
     tts_ms: Annotated[Optional[int], Field(alias='ttsMs')]
 
 
-class CallDetailTrace(BaseModel):
+class CallEndedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    duration_ms: Annotated[Optional[int], Field(alias='durationMs')]
-    ended_at: Annotated[Optional[str], Field(alias='endedAt')]
-    kind: str
-    name: str
-    started_at: Annotated[Optional[str], Field(alias='startedAt')]
-    status: str
-    trace_id: Annotated[str, Field(alias='traceId')]
-    turn_id: Annotated[Optional[str], Field(alias='turnId')]
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    disconnection_reason: Optional[str] = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    ended_reason: Optional[str] = None
 
 
-class CallDetailTranscriptItem(BaseModel):
+class CallFailedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    end_ms: Annotated[Optional[int], Field(alias='endMs')]
-    is_final: Annotated[bool, Field(alias='isFinal')]
-    occurred_at: Annotated[str, Field(alias='occurredAt')]
-    speaker: str
-    start_ms: Annotated[Optional[int], Field(alias='startMs')]
-    text: str
-    turn_id: Annotated[str, Field(alias='turnId')]
-
-
-class CallDetailTurnLatency(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    asr_ms: Annotated[int, Field(alias='asrMs')]
-    llm_ms: Annotated[int, Field(alias='llmMs')]
-    total_ms: Annotated[int, Field(alias='totalMs')]
-    tts_ms: Annotated[int, Field(alias='ttsMs')]
-
-
-class CallDetailTurn(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    interrupted: bool
-    latency: CallDetailTurnLatency
-    model: Optional[str]
-    occurred_at: Annotated[str, Field(alias='occurredAt')]
-    text: Optional[str]
-    turn_id: Annotated[str, Field(alias='turnId')]
-
-
-class CallDetail(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent_id: Annotated[str, Field(alias='agentId')]
-    agent_version: Annotated[Optional[str], Field(alias='agentVersion')]
-    answered_at: Annotated[Optional[str], Field(alias='answeredAt')]
-    cost_usd: Annotated[Optional[float], Field(alias='costUsd')]
-    customer_id: Annotated[Optional[str], Field(alias='customerId')]
-    direction: Optional[str]
-    duration_ms: Annotated[Optional[int], Field(alias='durationMs')]
-    end_reason: Annotated[Optional[str], Field(alias='endReason')]
-    ended_at: Annotated[Optional[str], Field(alias='endedAt')]
-    id: UUID
-    interruptions: int
-    latency: CallDetailLatency
-    """
-    median of each part over the call’s turns
-    """
-    provider: str
-    provider_call_id: Annotated[str, Field(alias='providerCallId')]
-    provider_error_count: Annotated[int, Field(alias='providerErrorCount')]
-    quality_score: Annotated[Optional[float], Field(alias='qualityScore')]
-    recording_url: Annotated[Optional[str], Field(alias='recordingUrl')]
-    started_at: Annotated[str, Field(alias='startedAt')]
-    status: Literal['completed', 'failed', 'in_progress', 'abandoned', 'escalated']
-    success: Optional[bool]
-    summary: Optional[str]
-    tool_call_count: Annotated[int, Field(alias='toolCallCount')]
-    traces: list[CallDetailTrace]
-    transcript: list[CallDetailTranscriptItem]
-    turn_count: Annotated[int, Field(alias='turnCount')]
-    turns: list[CallDetailTurn]
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    error_code: Optional[str] = None
+    message: Optional[str] = None
+    retryable: Optional[bool] = None
+    sip_status_code: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    stage: Optional[str] = None
 
 
 class CallListParams(BaseModel):
@@ -670,6 +784,98 @@ class CallListParams(BaseModel):
     """
     calls started before
     """
+
+
+class CallPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Call]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class CallRingingData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    telephony_call_id: Optional[str] = None
+    telephony_provider: Optional[str] = None
+
+
+class CallStartedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    asr_model: Optional[str] = None
+    call_type: Optional[str] = None
+    language: Optional[str] = None
+    llm_model: Optional[str] = None
+    telephony_call_id: Optional[str] = None
+    telephony_provider: Optional[str] = None
+    tts_voice: Optional[str] = None
+
+
+class CallTransferredData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    reason: Optional[str] = None
+    to: Annotated[str, Field(min_length=1)]
+    transfer_type: Optional[str] = None
+
+
+class CallTurnLatency(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    asr_ms: Annotated[int, Field(alias='asrMs')]
+    llm_ms: Annotated[int, Field(alias='llmMs')]
+    total_ms: Annotated[int, Field(alias='totalMs')]
+    tts_ms: Annotated[int, Field(alias='ttsMs')]
+
+
+class CallTurn(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupted: bool
+    latency: CallTurnLatency
+    model: Optional[str]
+    occurred_at: Annotated[str, Field(alias='occurredAt')]
+    text: Optional[str]
+    turn_id: Annotated[str, Field(alias='turnId')]
+
+
+class CustomerFeedbackSubmittedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    channel: Optional[str] = None
+    comment: Optional[str] = None
+    rating: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    rating_scale: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
 class Deployment(BaseModel):
@@ -838,6 +1044,36 @@ class DeploymentListParams(BaseModel):
     """
 
 
+class DeploymentPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Deployment]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class DeploymentRecordedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    agent: Annotated[str, Field(min_length=1)]
+    deployed_at: AwareDatetime
+    deployed_by: Optional[str] = None
+    deployment_id: Annotated[str, Field(min_length=1)]
+    description: Optional[str] = None
+    environment: Optional[str] = None
+    previous_version: Optional[str] = None
+    version: Annotated[str, Field(min_length=1)]
+
+
 class ErrorBodyField(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -860,6 +1096,87 @@ class ErrorBody(BaseModel):
     request_id: Annotated[Optional[str], Field(alias='requestId')] = None
 
 
+class EventCall(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    agent_id: Annotated[str, Field(min_length=1)]
+    agent_version: Optional[str] = None
+    customer_id: Optional[str] = None
+    direction: Optional[Literal['inbound', 'outbound']] = None
+    from_number: Optional[str] = None
+    metadata: Optional[dict[str, str]] = None
+    provider_call_id: Annotated[str, Field(min_length=1)]
+    to_number: Optional[str] = None
+    workflow_id: Optional[str] = None
+
+
+class HandoffCompletedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    accepted_by: Optional[str] = None
+    handoff_id: Annotated[str, Field(min_length=1)]
+    reason: Optional[str] = None
+    target: Annotated[str, Field(min_length=1)]
+    target_kind: Optional[Literal['agent', 'human']] = None
+    wait_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+
+
+class HandoffCompletedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: HandoffCompletedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['handoff.completed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class HandoffInitiatedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    handoff_id: Annotated[str, Field(min_length=1)]
+    reason: Optional[str] = None
+    target: Annotated[str, Field(min_length=1)]
+    target_kind: Optional[Literal['agent', 'human']] = None
+
+
+class HandoffInitiatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: HandoffInitiatedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['handoff.initiated']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
 class HealthDatabase(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -879,6 +1196,30 @@ class Health(BaseModel):
     }
     database: HealthDatabase
     ok: Literal[True]
+    service: str
+
+
+class HealthDegradedDatabase(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connected: bool
+    latency_ms: Annotated[int, Field(alias='latencyMs')]
+
+
+class HealthDegraded(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    code: str
+    database: HealthDegradedDatabase
+    error: str
+    ok: Literal[False]
     service: str
 
 
@@ -947,6 +1288,41 @@ class IncidentChange(BaseModel):
     title: Annotated[Optional[str], Field(max_length=300)] = None
 
 
+class IncidentCreatedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    affected_agents: Optional[list[str]] = None
+    affected_calls: Optional[list[str]] = None
+    description: Optional[str] = None
+    incident_id: Annotated[str, Field(min_length=1)]
+    opened_by: Optional[str] = None
+    severity: Literal['critical', 'high', 'medium', 'low']
+    started_at: Optional[AwareDatetime] = None
+    status: Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']
+    title: Annotated[str, Field(min_length=1)]
+
+
+class IncidentCreatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: IncidentCreatedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['incident.created']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
 class IncidentInputAffectedAgent(RootModel[str]):
     root: Annotated[str, Field(max_length=200)]
 
@@ -1008,6 +1384,56 @@ class IncidentListParams(BaseModel):
     )
 
 
+class IncidentPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Incident]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class IncidentUpdatedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    affected_agents: Optional[list[str]] = None
+    affected_calls: Optional[list[str]] = None
+    description: Optional[str] = None
+    incident_id: Annotated[str, Field(min_length=1)]
+    note: Optional[str] = None
+    resolved_at: Optional[AwareDatetime] = None
+    severity: Optional[Literal['critical', 'high', 'medium', 'low']] = None
+    status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
+        None
+    )
+    title: Optional[str] = None
+    updated_by: Optional[str] = None
+
+
+class IncidentUpdatedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: IncidentUpdatedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['incident.updated']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
 class InvoiceLine(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1066,16 +1492,29 @@ class InvoiceListParams(BaseModel):
     """
 
 
-class JsonValue(
-    RootModel[Optional[Union[str, float, bool, list[Optional["JsonValue"]], dict[str, Optional["JsonValue"]]]]]
-):
-    root: Optional[Union[str, float, bool, list[Optional["JsonValue"]], dict[str, Optional["JsonValue"]]]]
+class InvoicePage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Invoice]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
 
 
-class JsonValueInput(
-    RootModel[Optional[Union[str, float, bool, list[Optional["JsonValueInput"]], dict[str, Optional["JsonValueInput"]]]]]
-):
-    root: Optional[Union[str, float, bool, list[Optional["JsonValueInput"]], dict[str, Optional["JsonValueInput"]]]]
+class IssuedApiKey(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    key: ApiKey
+    ok: Literal[True]
+    secret: str
+    """
+    the API key; shown once, never stored
+    """
 
 
 class KeyRotation(BaseModel):
@@ -1089,6 +1528,28 @@ class KeyRotation(BaseModel):
     """
     how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
     """
+
+
+class LiveSnapshotLive(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    as_of: Annotated[str, Field(alias='asOf')]
+    concurrent_calls: Annotated[int, Field(alias='concurrentCalls')]
+    ended_calls: Annotated[int, Field(alias='endedCalls')]
+    p95_latency_ms: Annotated[int, Field(alias='p95LatencyMs')]
+    success_rate: Annotated[float, Field(alias='successRate')]
+    window_seconds: Annotated[int, Field(alias='windowSeconds')]
+
+
+class LiveSnapshot(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    live: LiveSnapshotLive
+    ok: Literal[True]
 
 
 class MetricDefinition(BaseModel):
@@ -1153,6 +1614,188 @@ class MetricSeriesParams(BaseModel):
     """
 
 
+class NewAlertRule(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+    ] = None
+    """
+    watch one agent; all agents when left out
+    """
+    comparison: Literal['gt', 'gte', 'lt', 'lte']
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
+    enabled: Optional[bool] = None
+    for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
+    """
+    how long the breach must hold before the alert fires
+    """
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    """
+    a name from the GET /metrics catalogue
+    """
+    name: Annotated[Optional[str], Field(max_length=200)] = None
+    severity: Optional[Literal['critical', 'warning', 'info']] = None
+    threshold: float
+    window_ms: Annotated[
+        Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
+    ] = None
+    """
+    the metric is computed over this window, ending at each evaluation
+    """
+
+
+class NewApiKeyIpAllowlistNewApiKeyIpAllowlist2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            pattern='^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\/([0-9]|[1-2][0-9]|3[0-2])$'
+        ),
+    ]
+
+
+class NewApiKeyIpAllowlistNewApiKeyIpAllowlist3(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            pattern='^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$'
+        ),
+    ]
+
+
+class NewApiKeyIpAllowlist(
+    RootModel[list[Union[NewApiKeyIpAllowlistNewApiKeyIpAllowlist2, NewApiKeyIpAllowlistNewApiKeyIpAllowlist3, IPv4Address, IPv6Address]]]
+):
+    root: Annotated[
+        list[Union[NewApiKeyIpAllowlistNewApiKeyIpAllowlist2, NewApiKeyIpAllowlistNewApiKeyIpAllowlist3, IPv4Address, IPv6Address]],
+        Field(max_length=100),
+    ]
+    """
+    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+    """
+
+
+class NewApiKey(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    environment: Optional[Literal['production', 'staging']] = None
+    expires_at: Annotated[Optional[str], Field(alias='expiresAt')] = None
+    """
+    when the key stops working; never when absent
+    """
+    ip_allowlist: Annotated[
+        Optional[Union[Literal['any'], NewApiKeyIpAllowlist]],
+        Field(alias='ipAllowlist'),
+    ] = None
+    """
+    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+    """
+    kind: Optional[Literal['live', 'test']] = None
+    """
+    live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
+    """
+    name: Annotated[str, Field(max_length=100)]
+    scopes: Annotated[
+        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=17, min_length=1),
+    ]
+    """
+    at most the scopes of the key that creates it
+    """
+    workspace: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._-]{1,64}$')] = None
+
+
+class NewDeployment(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent: Annotated[str, Field(max_length=200)]
+    deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
+    """
+    defaults to when the request arrived
+    """
+    deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
+        None
+    )
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
+    environment: Annotated[Optional[str], Field(max_length=100)] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    previous_version: Annotated[
+        Optional[str], Field(alias='previousVersion', max_length=100)
+    ] = None
+    version: Annotated[str, Field(max_length=100)]
+
+
+class NewIncidentAffectedAgent(RootModel[str]):
+    root: Annotated[str, Field(max_length=200)]
+
+
+class NewIncidentAffectedCall(RootModel[str]):
+    root: Annotated[str, Field(max_length=200)]
+
+
+class NewIncident(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    affected_agents: Annotated[
+        Optional[list[NewIncidentAffectedAgent]],
+        Field(alias='affectedAgents', max_length=100),
+    ] = None
+    affected_calls: Annotated[
+        Optional[list[NewIncidentAffectedCall]],
+        Field(alias='affectedCalls', max_length=1000),
+    ] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
+    severity: Literal['critical', 'high', 'medium', 'low']
+    started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
+    status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
+        None
+    )
+    title: Annotated[str, Field(max_length=300)]
+
+
+class NewOutcome(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent: Annotated[Optional[str], Field(max_length=200)] = None
+    call_id: Annotated[str, Field(alias='callId', max_length=200)]
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
+    source: Annotated[Optional[str], Field(max_length=100)] = None
+    type: Annotated[str, Field(max_length=100)]
+    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
+        None
+    )
+
+
+class NewTenant(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    environment: Optional[Literal['production', 'staging']] = None
+    name: Annotated[str, Field(max_length=200, min_length=1)]
+
+
 class Outcome(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1212,6 +1855,156 @@ class OutcomeListParams(BaseModel):
     """
 
 
+class OutcomePage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Outcome]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+    source: str
+
+
+class OutcomeRecordedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    agent: Optional[str] = None
+    call_id: Annotated[str, Field(min_length=1)]
+    outcome_id: Annotated[str, Field(min_length=1)]
+    outcome_type: Annotated[str, Field(min_length=1)]
+    revenue_usd: Optional[float] = None
+    source: Optional[str] = None
+    value: Optional[str] = None
+
+
+class OutcomeRecordedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: OutcomeRecordedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['outcome.recorded']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class PricePlanPrice(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    included: Annotated[float, Field(ge=0.0)]
+    limit: Annotated[Optional[float], Field(ge=0.0)]
+    meter: Literal['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes']
+    unit_price_cents: Annotated[
+        int, Field(alias='unitPriceCents', ge=0, le=9007199254740990)
+    ]
+    unit_size: Annotated[float, Field(alias='unitSize', gt=0.0)]
+
+
+class PricePlanPrices(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class PricePlan(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    base_fee_cents: Annotated[
+        int, Field(alias='baseFeeCents', ge=0, le=9007199254740990)
+    ]
+    currency: Annotated[str, Field(pattern='^[A-Z]{3}$')]
+    id: Annotated[str, Field(pattern='^[A-Za-z0-9._-]{1,64}$')]
+    period: Literal['month', 'day']
+    prices: Annotated[Union[list[PricePlanPrice], PricePlanPrices], Field(max_length=5)]
+
+
+class PricePlanInputPrice(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    included: Annotated[Optional[float], Field(ge=0.0)] = None
+    limit: Annotated[Optional[float], Field(ge=0.0)] = None
+    meter: Literal['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes']
+    unit_price_cents: Annotated[
+        int, Field(alias='unitPriceCents', ge=0, le=9007199254740990)
+    ]
+    unit_size: Annotated[Optional[float], Field(alias='unitSize', gt=0.0)] = None
+
+
+class PricePlanInputPrices(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class PricePlanInput(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    base_fee_cents: Annotated[
+        Optional[int], Field(alias='baseFeeCents', ge=0, le=9007199254740990)
+    ] = None
+    currency: Annotated[Optional[str], Field(pattern='^[A-Z]{3}$')] = None
+    id: Annotated[str, Field(pattern='^[A-Za-z0-9._-]{1,64}$')]
+    period: Optional[Literal['month', 'day']] = None
+    prices: Annotated[
+        Union[list[PricePlanInputPrice], PricePlanInputPrices], Field(max_length=5)
+    ]
+
+
+class ProviderErrorReceivedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    component: Literal['asr', 'llm', 'tts', 'telephony', 'other']
+    http_status: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    message: Optional[str] = None
+    provider_error_code: Optional[str] = None
+    retryable: Optional[bool] = None
+    vendor: Optional[str] = None
+
+
+class ProviderErrorReceivedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: ProviderErrorReceivedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['provider.error.received']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
 class RealtimeLive(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1234,6 +2027,38 @@ class Realtime(BaseModel):
     ok: Literal[True]
 
 
+class RecordingAvailableData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    expires_at: Optional[AwareDatetime] = None
+    format: Optional[str] = None
+    recording_id: Annotated[str, Field(min_length=1)]
+    url: Annotated[str, Field(min_length=1)]
+
+
+class RecordingAvailableEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: RecordingAvailableData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['recording.available']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
 class RotatedWebhookSecret(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1250,17 +2075,198 @@ class RotatedWebhookSecret(BaseModel):
     """
 
 
-class UsageItem(BaseModel):
+class Rotation(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    api_requests: Annotated[int, Field(alias='apiRequests')]
-    call_minutes: Annotated[float, Field(alias='callMinutes')]
-    calls: int
-    day: str
-    events_ingested: Annotated[int, Field(alias='eventsIngested')]
-    stored_bytes: Annotated[int, Field(alias='storedBytes')]
+    overlap_seconds: Annotated[
+        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
+    ] = None
+    """
+    how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+    """
+
+
+class Tenant(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    active_keys: Annotated[int, Field(alias='activeKeys')]
+    created_at: Annotated[str, Field(alias='createdAt')]
+    id: UUID
+    name: str
+    status: Literal['active', 'suspended']
+    suspended_at: Annotated[Optional[str], Field(alias='suspendedAt')]
+
+
+class TenantPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Tenant]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class ToolCallCompletedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    arguments: Any = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    name: Annotated[str, Field(min_length=1)]
+    result: Any = None
+    tool_call_id: Annotated[str, Field(min_length=1)]
+    turn_id: Optional[str] = None
+
+
+class ToolCallCompletedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: ToolCallCompletedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['tool.call.completed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class ToolCallFailedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    arguments: Any = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    error: Optional[str] = None
+    name: Annotated[str, Field(min_length=1)]
+    tool_call_id: Annotated[str, Field(min_length=1)]
+    turn_id: Optional[str] = None
+
+
+class ToolCallFailedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: ToolCallFailedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['tool.call.failed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class ToolCallStartedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    arguments: Any = None
+    name: Annotated[str, Field(min_length=1)]
+    tool_call_id: Annotated[str, Field(min_length=1)]
+    turn_id: Optional[str] = None
+
+
+class ToolCallStartedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: ToolCallStartedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['tool.call.started']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class TraceReference(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    duration_ms: Annotated[Optional[int], Field(alias='durationMs')]
+    ended_at: Annotated[Optional[str], Field(alias='endedAt')]
+    kind: str
+    name: str
+    started_at: Annotated[Optional[str], Field(alias='startedAt')]
+    status: str
+    trace_id: Annotated[str, Field(alias='traceId')]
+    turn_id: Annotated[Optional[str], Field(alias='turnId')]
+
+
+class TranscriptPartialData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    confidence: Annotated[Optional[float], Field(ge=0.0, le=1.0)] = None
+    end_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    language: Optional[str] = None
+    speaker: Literal['agent', 'customer']
+    start_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    text: str
+    turn_id: Annotated[str, Field(min_length=1)]
+
+
+class TranscriptPartialEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: TranscriptPartialData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['transcript.partial']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class TranscriptSegment(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    end_ms: Annotated[Optional[int], Field(alias='endMs')]
+    is_final: Annotated[bool, Field(alias='isFinal')]
+    occurred_at: Annotated[str, Field(alias='occurredAt')]
+    speaker: str
+    start_ms: Annotated[Optional[int], Field(alias='startMs')]
+    text: str
+    turn_id: Annotated[str, Field(alias='turnId')]
 
 
 class UsagePeriodMeter(BaseModel):
@@ -1296,17 +2302,63 @@ class UsagePeriod(BaseModel):
     total_cents: Annotated[int, Field(alias='totalCents')]
 
 
-class Usage(BaseModel):
+class UsageMeter(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    items: list[UsageItem]
+    api_requests: Annotated[int, Field(alias='apiRequests')]
+    call_minutes: Annotated[float, Field(alias='callMinutes')]
+    calls: int
+    day: str
+    events_ingested: Annotated[int, Field(alias='eventsIngested')]
+    stored_bytes: Annotated[int, Field(alias='storedBytes')]
+
+
+class UsagePagePeriodMeter(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    amount_cents: Annotated[int, Field(alias='amountCents')]
+    billable: float
+    description: str
+    included: float
+    limit: Optional[float]
+    meter: Literal['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes']
+    projected_amount_cents: Annotated[int, Field(alias='projectedAmountCents')]
+    projected_quantity: Annotated[float, Field(alias='projectedQuantity')]
+    quantity: float
+    unit_price_cents: Annotated[int, Field(alias='unitPriceCents')]
+    unit_size: Annotated[float, Field(alias='unitSize')]
+
+
+class UsagePagePeriod(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    base_fee_cents: Annotated[int, Field(alias='baseFeeCents')]
+    currency: str
+    end: str
+    meters: list[UsagePagePeriodMeter]
+    plan_id: Annotated[str, Field(alias='planId')]
+    projected_total_cents: Annotated[int, Field(alias='projectedTotalCents')]
+    start: str
+    total_cents: Annotated[int, Field(alias='totalCents')]
+
+
+class UsagePage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[UsageMeter]
     next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
     next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
     ok: Literal[True]
     page: Optional[int] = None
-    period: UsagePeriod
+    period: UsagePagePeriod
 
 
 class UsageParams(BaseModel):
@@ -1335,6 +2387,33 @@ class UsageParams(BaseModel):
     to: Optional[str] = None
 
 
+class WebhookEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[str, Field(min_length=1)]
+    latency_ms: Annotated[int, Field(ge=0)]
+    provider_call_id: Annotated[str, Field(min_length=1)]
+    type: Literal['call.started', 'call.ringing', 'call.answered', 'call.ended', 'call.transferred', 'call.failed', 'audio.stream.started', 'audio.stream.stopped', 'transcript.partial', 'transcript.final', 'agent.response.generated', 'tool.call.started', 'tool.call.completed', 'tool.call.failed', 'workflow.state.changed', 'handoff.initiated', 'handoff.completed', 'recording.available', 'customer.feedback.submitted', 'provider.error.received', 'call.completed']
+
+
+class WebhookSecretRotated(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    ok: Literal[True]
+    previous_valid_until: Annotated[str, Field(alias='previousValidUntil')]
+    """
+    until when signatures made with the previous secret still verify
+    """
+    webhook_secret: Annotated[str, Field(alias='webhookSecret')]
+    """
+    the new secret; shown once
+    """
+
+
 class WebhookSecretRotation(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1348,5 +2427,436 @@ class WebhookSecretRotation(BaseModel):
     """
 
 
-JsonValue.model_rebuild()
-JsonValueInput.model_rebuild()
+class WorkflowStateChangedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    from_state: Optional[str] = None
+    node: Optional[str] = None
+    to_state: Annotated[str, Field(min_length=1)]
+    trigger: Optional[str] = None
+
+
+class WorkflowStateChangedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: WorkflowStateChangedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['workflow.state.changed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AgentResponseGeneratedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: AgentResponseGeneratedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['agent.response.generated']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AlertFiredEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: AlertFiredData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['alert.fired']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AlertResolvedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: AlertResolvedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['alert.resolved']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AlertRuleChangedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: AlertRuleChangedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['alert.rule.changed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AudioStreamStartedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: AudioStreamStartedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['audio.stream.started']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class AudioStreamStoppedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: AudioStreamStoppedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['audio.stream.stopped']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class BillingPlanChangedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    base_fee_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
+    changed_by: Optional[str] = None
+    currency: Annotated[str, Field(max_length=3, min_length=3)]
+    period: Literal['month', 'day']
+    plan_id: Annotated[str, Field(min_length=1)]
+    prices: Any
+    """
+    Any JSON value: object, array, string, number, boolean or null.
+    """
+
+
+class BillingPlanChangedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: BillingPlanChangedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['billing.plan.changed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallAnsweredEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallAnsweredData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.answered']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallCompletedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    ended_reason: Optional[str] = None
+    quality_score: Annotated[Optional[float], Field(ge=0.0, le=1.0)] = None
+    recording_url: Optional[str] = None
+    sentiment: Optional[str] = None
+    structured_data: Any = None
+    success: Optional[bool] = None
+    summary: Optional[str] = None
+
+
+class CallCompletedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallCompletedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.completed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[str, Field(alias='agentId')]
+    agent_version: Annotated[Optional[str], Field(alias='agentVersion')]
+    answered_at: Annotated[Optional[str], Field(alias='answeredAt')]
+    cost_usd: Annotated[Optional[float], Field(alias='costUsd')]
+    customer_id: Annotated[Optional[str], Field(alias='customerId')]
+    direction: Optional[str]
+    duration_ms: Annotated[Optional[int], Field(alias='durationMs')]
+    end_reason: Annotated[Optional[str], Field(alias='endReason')]
+    ended_at: Annotated[Optional[str], Field(alias='endedAt')]
+    id: UUID
+    interruptions: int
+    latency: CallDetailLatency
+    """
+    median of each part over the call’s turns
+    """
+    provider: str
+    provider_call_id: Annotated[str, Field(alias='providerCallId')]
+    provider_error_count: Annotated[int, Field(alias='providerErrorCount')]
+    quality_score: Annotated[Optional[float], Field(alias='qualityScore')]
+    recording_url: Annotated[Optional[str], Field(alias='recordingUrl')]
+    started_at: Annotated[str, Field(alias='startedAt')]
+    status: Literal['completed', 'failed', 'in_progress', 'abandoned', 'escalated']
+    success: Optional[bool]
+    summary: Optional[str]
+    tool_call_count: Annotated[int, Field(alias='toolCallCount')]
+    traces: list[TraceReference]
+    transcript: list[TranscriptSegment]
+    turn_count: Annotated[int, Field(alias='turnCount')]
+    turns: list[CallTurn]
+
+
+class CallEndedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallEndedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.ended']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallFailedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallFailedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.failed']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallRingingEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallRingingData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.ringing']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallStartedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallStartedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.started']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CallTransferredEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CallTransferredData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['call.transferred']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class CustomerFeedbackSubmittedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: CustomerFeedbackSubmittedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['customer.feedback.submitted']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class DeploymentRecordedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: DeploymentRecordedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['deployment.recorded']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class InvoiceIssuedData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    base_fee_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
+    currency: Annotated[str, Field(max_length=3, min_length=3)]
+    invoice_id: Annotated[str, Field(min_length=1)]
+    lines: Any
+    """
+    Any JSON value: object, array, string, number, boolean or null.
+    """
+    number: Annotated[int, Field(ge=0, le=9007199254740990)]
+    period_end: AwareDatetime
+    period_start: AwareDatetime
+    plan_id: Annotated[str, Field(min_length=1)]
+    status: Literal['draft', 'issued', 'paid', 'void']
+    subtotal_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
+    total_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
+
+
+class InvoiceIssuedEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: Optional[EventCall] = None
+    data: InvoiceIssuedData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['invoice.issued']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class TranscriptFinalEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    __annotations__ = {
+        '__pydantic_extra__': Dict[str, Any],
+    }
+    call: EventCall
+    data: TranscriptPartialData
+    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    occurred_at: AwareDatetime
+    type: Literal['transcript.final']
+    version: Literal['2026-01-01', '2026-11-22']
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[UsageMeter]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+    period: UsagePeriod
+
+
+class IncomingEvent(
+    RootModel[Union[CallStartedEvent, CallRingingEvent, CallAnsweredEvent, CallEndedEvent, CallTransferredEvent, CallFailedEvent, AudioStreamStartedEvent, AudioStreamStoppedEvent, TranscriptPartialEvent, TranscriptFinalEvent, AgentResponseGeneratedEvent, ToolCallStartedEvent, ToolCallCompletedEvent, ToolCallFailedEvent, WorkflowStateChangedEvent, HandoffInitiatedEvent, HandoffCompletedEvent, RecordingAvailableEvent, CustomerFeedbackSubmittedEvent, ProviderErrorReceivedEvent, CallCompletedEvent, OutcomeRecordedEvent, IncidentCreatedEvent, IncidentUpdatedEvent, DeploymentRecordedEvent, AlertFiredEvent, AlertResolvedEvent, AlertRuleChangedEvent, InvoiceIssuedEvent, BillingPlanChangedEvent]]
+):
+    root: Union[CallStartedEvent, CallRingingEvent, CallAnsweredEvent, CallEndedEvent, CallTransferredEvent, CallFailedEvent, AudioStreamStartedEvent, AudioStreamStoppedEvent, TranscriptPartialEvent, TranscriptFinalEvent, AgentResponseGeneratedEvent, ToolCallStartedEvent, ToolCallCompletedEvent, ToolCallFailedEvent, WorkflowStateChangedEvent, HandoffInitiatedEvent, HandoffCompletedEvent, RecordingAvailableEvent, CustomerFeedbackSubmittedEvent, ProviderErrorReceivedEvent, CallCompletedEvent, OutcomeRecordedEvent, IncidentCreatedEvent, IncidentUpdatedEvent, DeploymentRecordedEvent, AlertFiredEvent, AlertResolvedEvent, AlertRuleChangedEvent, InvoiceIssuedEvent, BillingPlanChangedEvent]

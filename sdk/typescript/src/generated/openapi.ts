@@ -11,116 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The dead-letter store (operator) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** The dead-letter store */
+        get: operations["listDeadLetters"];
         put?: never;
         post?: never;
         delete?: never;
@@ -136,118 +28,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One dead letter (operator) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One dead letter */
+        get: operations["getDeadLetter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -265,118 +47,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay a dead letter through the intake (operator) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Replay a dead letter through the intake */
+        post: operations["replayDeadLetter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,116 +62,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery audit log (operator) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** The delivery audit log */
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -515,277 +79,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    status?: "active" | "suspended";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                activeKeys: number;
-                                createdAt: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                status: "active" | "suspended";
-                                suspendedAt: string | null;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List tenants */
+        get: operations["listTenants"];
         put?: never;
-        /** Create a tenant with its first API key and webhook secret (operator) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @default production
-                         * @enum {string}
-                         */
-                        environment?: "production" | "staging";
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Create a tenant with its first API key and webhook secret */
+        post: operations["createTenant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,324 +97,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            tenant: {
-                                activeKeys: number;
-                                createdAt: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                status: "active" | "suspended";
-                                suspendedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One tenant */
+        get: operations["getTenant"];
         put?: never;
         post?: never;
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                            /** @description rows removed from every table holding the tenant’s data */
-                            rowsDeleted: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Delete a tenant and its data */
+        delete: operations["deleteTenant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1130,165 +116,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default 0 */
-                        baseFeeCents?: number;
-                        /** @default USD */
-                        currency?: string;
-                        id: string;
-                        /**
-                         * @default month
-                         * @enum {string}
-                         */
-                        period?: "month" | "day";
-                        prices: {
-                            /** @default 0 */
-                            included?: number;
-                            /** @default null */
-                            limit?: number | null;
-                            /** @enum {string} */
-                            meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
-                            unitPriceCents: number;
-                            /** @default 1 */
-                            unitSize?: number;
-                        }[] & (unknown & unknown & unknown & unknown & unknown);
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            plan: {
-                                /** @default 0 */
-                                baseFeeCents: number;
-                                /** @default USD */
-                                currency: string;
-                                id: string;
-                                /**
-                                 * @default month
-                                 * @enum {string}
-                                 */
-                                period: "month" | "day";
-                                prices: {
-                                    /** @default 0 */
-                                    included: number;
-                                    /** @default null */
-                                    limit: number | null;
-                                    /** @enum {string} */
-                                    meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
-                                    unitPriceCents: number;
-                                    /** @default 1 */
-                                    unitSize: number;
-                                }[] & (unknown & unknown & unknown & unknown & unknown);
-                            };
-                            tenantId: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Set a tenant’s price plan */
+        put: operations["setTenantPlan"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1305,167 +134,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            tenant: {
-                                activeKeys: number;
-                                createdAt: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                status: "active" | "suspended";
-                                suspendedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Resume a suspended tenant */
+        post: operations["resumeTenant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1481,167 +151,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            tenant: {
-                                activeKeys: number;
-                                createdAt: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                status: "active" | "suspended";
-                                suspendedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Suspend a tenant */
+        post: operations["suspendTenant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1655,176 +166,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    status?: "firing" | "resolved";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                agentId: string | null;
-                                comparison: ("gt" | "gte" | "lt" | "lte") | null;
-                                firedAt: string | null;
-                                id: string;
-                                message: string | null;
-                                metric: string;
-                                resolution: string | null;
-                                resolvedAt: string | null;
-                                resolvedBy: string | null;
-                                resolvedValue: number | null;
-                                ruleId: string;
-                                ruleName: string | null;
-                                severity: ("critical" | "warning" | "info") | null;
-                                /** @enum {string} */
-                                status: "firing" | "resolved";
-                                threshold: number | null;
-                                value: number | null;
-                                windowMs: number | null;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List fired and resolved alerts */
+        get: operations["listAlerts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1840,139 +183,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                alertId: string;
-                                at: string;
-                                attempt: number;
-                                durationMs: number;
-                                error: string | null;
-                                eventType: string;
-                                httpStatus: number | null;
-                                id: string;
-                                /** @enum {string} */
-                                status: "delivered" | "failed" | "retrying";
-                                url: string;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Alert notifications sent to the webhook */
+        get: operations["listAlertNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1988,403 +200,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                agentId: string | null;
-                                changedAt: string;
-                                changedBy: string | null;
-                                /** @enum {string} */
-                                comparison: "gt" | "gte" | "lt" | "lte";
-                                description: string | null;
-                                enabled: boolean;
-                                forMs: number;
-                                id: string;
-                                metric: string;
-                                name: string | null;
-                                severity: ("critical" | "warning" | "info") | null;
-                                threshold: number;
-                                windowMs: number;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List alert rules */
+        get: operations["listAlertRules"];
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description watch one agent; all agents when left out */
-                        agentId?: string;
-                        /** @enum {string} */
-                        comparison: "gt" | "gte" | "lt" | "lte";
-                        description?: string;
-                        /** @default true */
-                        enabled?: boolean;
-                        /**
-                         * @description how long the breach must hold before the alert fires
-                         * @default 0
-                         */
-                        forMs?: number;
-                        id?: string;
-                        /**
-                         * @description a name from the GET /metrics catalogue
-                         * @enum {string}
-                         */
-                        metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-                        name?: string & (unknown & unknown);
-                        /**
-                         * @default warning
-                         * @enum {string}
-                         */
-                        severity?: "critical" | "warning" | "info";
-                        threshold: number;
-                        /**
-                         * @description the metric is computed over this window, ending at each evaluation
-                         * @default 300000
-                         */
-                        windowMs?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Create an alert rule */
+        post: operations["createAlertRule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2398,665 +218,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            rule: {
-                                agentId: string | null;
-                                changedAt: string;
-                                changedBy: string | null;
-                                /** @enum {string} */
-                                comparison: "gt" | "gte" | "lt" | "lte";
-                                description: string | null;
-                                enabled: boolean;
-                                forMs: number;
-                                id: string;
-                                metric: string;
-                                name: string | null;
-                                severity: ("critical" | "warning" | "info") | null;
-                                threshold: number;
-                                windowMs: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One alert rule */
+        get: operations["getAlertRule"];
         put?: never;
         post?: never;
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Delete an alert rule */
+        delete: operations["deleteAlertRule"];
         options?: never;
         head?: never;
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        agentId?: string | null;
-                        /** @enum {string} */
-                        comparison?: "gt" | "gte" | "lt" | "lte";
-                        description?: string;
-                        enabled?: boolean;
-                        forMs?: number;
-                        /**
-                         * @description a name from the GET /metrics catalogue
-                         * @enum {string}
-                         */
-                        metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-                        name?: string & (unknown & unknown);
-                        /** @enum {string} */
-                        severity?: "critical" | "warning" | "info";
-                        threshold?: number;
-                        windowMs?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Change an alert rule */
+        patch: operations["updateAlertRule"];
         trace?: never;
     };
     "/api/v1/alerts/webhook": {
@@ -3066,241 +237,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            enabled: boolean;
-                            /** @enum {boolean} */
-                            ok: true;
-                            updatedAt: string | null;
-                            url: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default true */
-                        enabled?: boolean;
-                        /** Format: uri */
-                        url: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            enabled: boolean;
-                            /** @enum {boolean} */
-                            ok: true;
-                            updatedAt: string | null;
-                            url: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** The webhook alerts are sent to */
+        get: operations["getAlertWebhook"];
+        /** Set the webhook alerts are sent to */
+        put: operations["setAlertWebhook"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3315,173 +255,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    action?: string;
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                action: string;
-                                actor: {
-                                    keyId: string | null;
-                                    keyName: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                at: string;
-                                detail: {
-                                    [key: string]: unknown;
-                                };
-                                id: string;
-                                ip: string | null;
-                                requestId: string | null;
-                                target: string | null;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** The tenant audit log */
+        get: operations["listAuditEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3497,180 +272,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                baseFeeCents: number;
-                                currency: string;
-                                id: string;
-                                issuedAt: string;
-                                lines: {
-                                    amountCents: number;
-                                    billable: number;
-                                    description: string;
-                                    included: number;
-                                    /** @enum {string} */
-                                    meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
-                                    quantity: number;
-                                    unitPriceCents: number;
-                                    unitSize: number;
-                                }[];
-                                number: number;
-                                periodEnd: string;
-                                periodStart: string;
-                                planId: string;
-                                /** @enum {string} */
-                                status: "draft" | "issued" | "paid" | "void";
-                                subtotalCents: number;
-                                totalCents: number;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List invoices */
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3686,195 +289,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    agentId?: string;
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description calls started at or after */
-                    from?: string & (unknown & unknown);
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    sort?: "startedAt" | "-startedAt" | "durationMs" | "-durationMs" | "qualityScore" | "-qualityScore";
-                    status?: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
-                    /** @description calls started before */
-                    to?: string & (unknown & unknown);
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                agentId: string;
-                                agentVersion: string | null;
-                                answeredAt: string | null;
-                                costUsd: number | null;
-                                customerId: string | null;
-                                direction: string | null;
-                                durationMs: number | null;
-                                endedAt: string | null;
-                                endReason: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                interruptions: number;
-                                /** @description median of each part over the call’s turns */
-                                latency: {
-                                    asrMs: number | null;
-                                    llmMs: number | null;
-                                    totalMs: number | null;
-                                    ttsMs: number | null;
-                                };
-                                provider: string;
-                                providerCallId: string;
-                                providerErrorCount: number;
-                                qualityScore: number | null;
-                                recordingUrl: string | null;
-                                startedAt: string;
-                                /** @enum {string} */
-                                status: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
-                                success: boolean | null;
-                                summary: string | null;
-                                toolCallCount: number;
-                                turnCount: number;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List calls, newest first, with filters and cursor pagination */
+        get: operations["listCalls"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3890,239 +306,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            call: {
-                                agentId: string;
-                                agentVersion: string | null;
-                                answeredAt: string | null;
-                                costUsd: number | null;
-                                customerId: string | null;
-                                direction: string | null;
-                                durationMs: number | null;
-                                endedAt: string | null;
-                                endReason: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                interruptions: number;
-                                /** @description median of each part over the call’s turns */
-                                latency: {
-                                    asrMs: number | null;
-                                    llmMs: number | null;
-                                    totalMs: number | null;
-                                    ttsMs: number | null;
-                                };
-                                provider: string;
-                                providerCallId: string;
-                                providerErrorCount: number;
-                                qualityScore: number | null;
-                                recordingUrl: string | null;
-                                startedAt: string;
-                                /** @enum {string} */
-                                status: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
-                                success: boolean | null;
-                                summary: string | null;
-                                toolCallCount: number;
-                                traces: {
-                                    durationMs: number | null;
-                                    endedAt: string | null;
-                                    kind: string;
-                                    name: string;
-                                    startedAt: string | null;
-                                    status: string;
-                                    traceId: string;
-                                    turnId: string | null;
-                                }[];
-                                transcript: {
-                                    endMs: number | null;
-                                    isFinal: boolean;
-                                    occurredAt: string;
-                                    speaker: string;
-                                    startMs: number | null;
-                                    text: string;
-                                    turnId: string;
-                                }[];
-                                turnCount: number;
-                                turns: {
-                                    interrupted: boolean;
-                                    latency: {
-                                        asrMs: number;
-                                        llmMs: number;
-                                        totalMs: number;
-                                        ttsMs: number;
-                                    };
-                                    model: string | null;
-                                    occurredAt: string;
-                                    text: string | null;
-                                    turnId: string;
-                                }[];
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One call with its turns, transcript and traces */
+        get: operations["getCall"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4138,377 +323,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    agent?: string;
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                agent: string;
-                                deployedAt: string;
-                                deployedBy: string | null;
-                                description: string | null;
-                                environment: string | null;
-                                id: string;
-                                previousVersion: string | null;
-                                version: string;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List deployments */
+        get: operations["listDeployments"];
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        agent: string & (unknown & unknown);
-                        /** @description defaults to when the request arrived */
-                        deployedAt?: string & (unknown & unknown);
-                        deployedBy?: string & (unknown & unknown);
-                        description?: string;
-                        environment?: string & (unknown & unknown);
-                        id?: string;
-                        previousVersion?: string & (unknown & unknown);
-                        version: string & (unknown & unknown);
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Record a deployment */
+        post: operations["createDeployment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4533,7 +352,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4546,22 +365,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deployment: {
-                                agent: string;
-                                deployedAt: string;
-                                deployedBy: string | null;
-                                description: string | null;
-                                environment: string | null;
-                                id: string;
-                                previousVersion: string | null;
-                                version: string;
-                            };
+                            deployment: components["schemas"]["Deployment"];
                             /** @enum {boolean} */
                             ok: true;
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
                 400: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4573,22 +383,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description No valid API key (UNAUTHORIZED) */
                 401: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4600,22 +398,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
                 403: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4627,22 +413,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description No such resource in this tenant (NOT_FOUND) */
                 404: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4654,22 +428,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
                 429: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -4683,19 +445,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
             };
@@ -4715,215 +465,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description length of each window, before and after the deployment */
-                    windowMinutes?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            after: {
-                                from: string;
-                                to: string;
-                            };
-                            before: {
-                                from: string;
-                                to: string;
-                            };
-                            deployment: {
-                                agent: string;
-                                deployedAt: string;
-                                id: string;
-                                version: string;
-                            };
-                            metrics: {
-                                after: {
-                                    samples: number;
-                                    value: number | null;
-                                };
-                                before: {
-                                    samples: number;
-                                    value: number | null;
-                                };
-                                change: number | null;
-                                changePercent: number | null;
-                                metric: string;
-                                pValue: number | null;
-                                regression: boolean;
-                                significant: boolean;
-                                /** @enum {string} */
-                                test: "mann-whitney" | "two-proportion-z";
-                                unit: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: true;
-                            outcomes: {
-                                after: number;
-                                before: number;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** A deployment’s impact: metrics before and after */
+        get: operations["getDeploymentImpact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4939,58 +482,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of the process and its database, under the base URL (no key) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            database: {
-                                connected: boolean;
-                                latencyMs: number;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                            service: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            database: {
-                                connected: boolean;
-                                latencyMs: number;
-                            };
-                            error: string;
-                            /** @enum {boolean} */
-                            ok: false;
-                            service: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /** Health, under the versioned API prefix (no key) */
+        get: operations["getApiHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5006,402 +499,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                affectedAgents: string[];
-                                affectedCalls: string[];
-                                createdAt: string | null;
-                                description: string | null;
-                                id: string;
-                                notes: {
-                                    at: string;
-                                    by: string | null;
-                                    note: string;
-                                }[];
-                                openedBy: string | null;
-                                resolvedAt: string | null;
-                                severity: string;
-                                startedAt: string | null;
-                                status: string;
-                                title: string;
-                                updatedAt: string | null;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List incidents */
+        get: operations["listIncidents"];
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "title": "ASR latency above 800 ms",
-                     *       "severity": "high",
-                     *       "status": "open",
-                     *       "affectedAgents": [],
-                     *       "affectedCalls": []
-                     *     }
-                     */
-                    "application/json": {
-                        /** @default [] */
-                        affectedAgents?: (string & (unknown & unknown))[];
-                        /** @default [] */
-                        affectedCalls?: (string & (unknown & unknown))[];
-                        description?: string;
-                        id?: string;
-                        openedBy?: string & (unknown & unknown);
-                        /** @enum {string} */
-                        severity: "critical" | "high" | "medium" | "low";
-                        startedAt?: string & (unknown & unknown);
-                        /**
-                         * @default open
-                         * @enum {string}
-                         */
-                        status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                        title: string & (unknown & unknown);
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Open an incident */
+        post: operations["createIncident"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5421,246 +523,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        affectedAgents?: string[];
-                        affectedCalls?: string[];
-                        description?: string;
-                        /** @description added to the incident timeline */
-                        note?: string & (unknown & unknown);
-                        /** @enum {string} */
-                        severity?: "critical" | "high" | "medium" | "low";
-                        /** @enum {string} */
-                        status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                        title?: string & (unknown & unknown);
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Change an incident’s status or severity, or add a note */
+        patch: operations["updateIncident"];
         trace?: never;
     };
     "/api/v1/keys": {
@@ -5670,436 +534,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    status?: "active" | "expired" | "revoked" | "rotating";
-                    workspace?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                createdAt: string;
-                                createdBy: {
-                                    keyId: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                /** @enum {string} */
-                                environment: "production" | "staging";
-                                expiresAt: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description CIDRs the key may be used from; empty means any address */
-                                ipAllowlist: string[];
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description the leading characters of the key, enough to recognise it */
-                                prefix: string;
-                                /** @description while rotating: when the previous secret stops working */
-                                previousSecretValidUntil: string | null;
-                                revokedAt: string | null;
-                                scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                                /** @enum {string} */
-                                status: "active" | "expired" | "revoked" | "rotating";
-                                /** @description requests in the last 24 hours, to the minute */
-                                usage24h: number;
-                                workspace: string;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List API keys */
+        get: operations["listApiKeys"];
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @default production
-                         * @enum {string}
-                         */
-                        environment?: "production" | "staging";
-                        /** @description when the key stops working; never when absent */
-                        expiresAt?: string & (unknown & unknown);
-                        /**
-                         * @description addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
-                         * @default any
-                         */
-                        ipAllowlist?: "any" | (string)[];
-                        /**
-                         * @description live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
-                         * @enum {string}
-                         */
-                        kind?: "live" | "test";
-                        name: string & (unknown & unknown);
-                        /** @description at most the scopes of the key that creates it */
-                        scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                        /** @default default */
-                        workspace?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            key: {
-                                createdAt: string;
-                                createdBy: {
-                                    keyId: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                /** @enum {string} */
-                                environment: "production" | "staging";
-                                expiresAt: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description CIDRs the key may be used from; empty means any address */
-                                ipAllowlist: string[];
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description the leading characters of the key, enough to recognise it */
-                                prefix: string;
-                                /** @description while rotating: when the previous secret stops working */
-                                previousSecretValidUntil: string | null;
-                                revokedAt: string | null;
-                                scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                                /** @enum {string} */
-                                status: "active" | "expired" | "revoked" | "rotating";
-                                /** @description requests in the last 24 hours, to the minute */
-                                usage24h: number;
-                                workspace: string;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                            /** @description the API key; shown once, never stored */
-                            secret: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Issue an API key (its secret is shown once) */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6113,229 +552,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            key: {
-                                createdAt: string;
-                                createdBy: {
-                                    keyId: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                /** @enum {string} */
-                                environment: "production" | "staging";
-                                expiresAt: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description CIDRs the key may be used from; empty means any address */
-                                ipAllowlist: string[];
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description the leading characters of the key, enough to recognise it */
-                                prefix: string;
-                                /** @description while rotating: when the previous secret stops working */
-                                previousSecretValidUntil: string | null;
-                                revokedAt: string | null;
-                                scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                                /** @enum {string} */
-                                status: "active" | "expired" | "revoked" | "rotating";
-                                /** @description requests in the last 24 hours, to the minute */
-                                usage24h: number;
-                                workspace: string;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One API key */
+        get: operations["getApiKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6353,229 +571,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            key: {
-                                createdAt: string;
-                                createdBy: {
-                                    keyId: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                /** @enum {string} */
-                                environment: "production" | "staging";
-                                expiresAt: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description CIDRs the key may be used from; empty means any address */
-                                ipAllowlist: string[];
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description the leading characters of the key, enough to recognise it */
-                                prefix: string;
-                                /** @description while rotating: when the previous secret stops working */
-                                previousSecretValidUntil: string | null;
-                                revokedAt: string | null;
-                                scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                                /** @enum {string} */
-                                status: "active" | "expired" | "revoked" | "rotating";
-                                /** @description requests in the last 24 hours, to the minute */
-                                usage24h: number;
-                                workspace: string;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Revoke an API key */
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6591,241 +588,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
-                         * @default 86400
-                         */
-                        overlapSeconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            key: {
-                                createdAt: string;
-                                createdBy: {
-                                    keyId: string | null;
-                                    /** @enum {string} */
-                                    kind: "apiKey" | "operator";
-                                };
-                                /** @enum {string} */
-                                environment: "production" | "staging";
-                                expiresAt: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description CIDRs the key may be used from; empty means any address */
-                                ipAllowlist: string[];
-                                lastUsedAt: string | null;
-                                name: string;
-                                /** @description the leading characters of the key, enough to recognise it */
-                                prefix: string;
-                                /** @description while rotating: when the previous secret stops working */
-                                previousSecretValidUntil: string | null;
-                                revokedAt: string | null;
-                                scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
-                                /** @enum {string} */
-                                status: "active" | "expired" | "revoked" | "rotating";
-                                /** @description requests in the last 24 hours, to the minute */
-                                usage24h: number;
-                                workspace: string;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                            /** @description the API key; shown once, never stored */
-                            secret: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Rotate an API key; the old one works until the overlap ends */
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6839,167 +603,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query: {
-                    /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
-                    agentId?: string;
-                    /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
-                    from?: string & (unknown & unknown);
-                    /** @description defaults to the finest that keeps the series within 1,000 points */
-                    interval?: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
-                    name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-                    /** @description defaults to now */
-                    to?: string & (unknown & unknown);
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            agentId: string | null;
-                            description: string;
-                            from: string;
-                            /** @enum {string} */
-                            interval: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
-                            name: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                            points: {
-                                t: string;
-                                value: number | null;
-                            }[];
-                            to: string;
-                            unit: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** One metric as a time series */
+        get: operations["getMetric"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7024,7 +629,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -7048,7 +653,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
                 400: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -7060,22 +665,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description No valid API key (UNAUTHORIZED) */
                 401: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -7087,22 +680,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
                 403: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -7114,22 +695,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Default Response */
+                /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
                 429: {
                     headers: {
                         /** @description requests allowed per minute for this key or tenant */
@@ -7143,19 +712,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
+                        "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
             };
@@ -7175,385 +732,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    callId?: string;
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                agent: string | null;
-                                callId: string;
-                                id: string;
-                                recordedAt: string;
-                                revenueUsd: number | null;
-                                source: string | null;
-                                type: string;
-                                value: string | null;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                            source: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** List recorded outcomes */
+        get: operations["listOutcomes"];
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "callId": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
-                     *       "type": "appointment_booked",
-                     *       "value": "tuesday 10:00",
-                     *       "source": "crm",
-                     *       "revenueUsd": 120
-                     *     }
-                     */
-                    "application/json": {
-                        agent?: string & (unknown & unknown);
-                        callId: string & (unknown & unknown);
-                        id?: string;
-                        revenueUsd?: number;
-                        source?: string & (unknown & unknown);
-                        type: string & (unknown & unknown);
-                        value?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Record the outcome of a call */
+        post: operations["createOutcome"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7567,153 +750,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            live: {
-                                asOf: string;
-                                concurrentCalls: number;
-                                endedCalls: number;
-                                p95LatencyMs: number;
-                                successRate: number;
-                                windowSeconds: number;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Live snapshot: calls in progress, success rate, latency */
+        get: operations["getRealtime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7729,188 +767,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page: the page after that position */
-                    cursor?: string;
-                    from?: string & (unknown & unknown);
-                    /** @description items per page, 1 to 200 */
-                    limit?: number;
-                    /** @description page number (from 1), counted from the cursor when one is given */
-                    page?: number;
-                    to?: string & (unknown & unknown);
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                apiRequests: number;
-                                callMinutes: number;
-                                calls: number;
-                                day: string;
-                                eventsIngested: number;
-                                storedBytes: number;
-                            }[];
-                            nextCursor: string | null;
-                            nextPage?: number | null;
-                            /** @enum {boolean} */
-                            ok: true;
-                            page?: number;
-                            period: {
-                                baseFeeCents: number;
-                                currency: string;
-                                end: string;
-                                meters: {
-                                    amountCents: number;
-                                    billable: number;
-                                    description: string;
-                                    included: number;
-                                    limit: number | null;
-                                    /** @enum {string} */
-                                    meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
-                                    projectedAmountCents: number;
-                                    projectedQuantity: number;
-                                    quantity: number;
-                                    unitPriceCents: number;
-                                    unitSize: number;
-                                }[];
-                                planId: string;
-                                projectedTotalCents: number;
-                                start: string;
-                                totalCents: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Metered usage by period */
+        get: operations["listUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7928,186 +786,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
-                         * @default 86400
-                         */
-                        overlapSeconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            /** @description until when signatures made with the previous secret still verify */
-                            previousValidUntil: string;
-                            /** @description the new secret; shown once */
-                            webhookSecret: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Rotate the webhook secret; both verify until the overlap ends */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8124,252 +804,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Ingest one signed flat event */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    "idempotency-key": string;
-                    /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
-                    "x-signature": string;
-                    /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
-                    "x-timestamp": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "call.ended",
-                     *       "agent_id": "agent_support",
-                     *       "provider_call_id": "call_4f2a",
-                     *       "latency_ms": 840
-                     *     }
-                     */
-                    "application/json": {
-                        agent_id: string;
-                        latency_ms: number;
-                        provider_call_id: string;
-                        /** @enum {string} */
-                        type: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            duplicate: boolean;
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["ingestWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8385,3161 +820,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest one signed event envelope, or a JSON array of up to 500 */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description the sending provider, e.g. vapi, retell, twilio */
-                    "x-earshot-provider": string;
-                    /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
-                    "x-earshot-signature": string;
-                    /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
-                    "x-earshot-timestamp": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "call.started",
-                     *       "version": "2026-11-22",
-                     *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
-                     *       "occurred_at": "2026-01-08T09:30:02.500Z",
-                     *       "call": {
-                     *         "provider_call_id": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
-                     *         "agent_id": "agent_support",
-                     *         "direction": "inbound",
-                     *         "from_number": "+14155550123",
-                     *         "to_number": "+14155550199",
-                     *         "agent_version": "v42",
-                     *         "workflow_id": "wf_billing",
-                     *         "customer_id": "cus_1029",
-                     *         "metadata": {
-                     *           "campaign": "spring-renewals",
-                     *           "locale": "en-US"
-                     *         }
-                     *       },
-                     *       "data": {
-                     *         "call_type": "phone",
-                     *         "telephony_provider": "twilio",
-                     *         "telephony_call_id": "CA5f1e7d2b9c4a48e0b1d6f3a2c7e9b410",
-                     *         "llm_model": "gpt-4o-mini",
-                     *         "asr_model": "deepgram nova-3",
-                     *         "tts_voice": "elevenlabs rachel",
-                     *         "language": "en-US"
-                     *       },
-                     *       "received_at": "2026-01-08T09:30:02.740Z",
-                     *       "tenant": "7b0c6a52-4f0e-4c59-9a57-0d5c1a9e3b11",
-                     *       "provider": "vapi"
-                     *     }
-                     */
-                    "application/json": (({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            asr_model?: string | null;
-                            /** @default null */
-                            call_type?: string | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @default null */
-                            llm_model?: string | null;
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                            /** @default null */
-                            telephony_provider?: string | null;
-                            /** @default null */
-                            tts_voice?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                            /** @default null */
-                            telephony_provider?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.ringing";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            answered_by?: string | null;
-                            /** @default null */
-                            ring_duration_ms?: number | null;
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.answered";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            cost_usd?: number | null;
-                            /** @default null */
-                            disconnection_reason?: string | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            ended_reason?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.ended";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            reason?: string | null;
-                            to: string;
-                            /** @default null */
-                            transfer_type?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.transferred";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            error_code?: string | null;
-                            /** @default null */
-                            message?: string | null;
-                            /** @default null */
-                            retryable?: boolean | null;
-                            /** @default null */
-                            sip_status_code?: number | null;
-                            /** @default null */
-                            stage?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.failed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            codec?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound" | "both") | null;
-                            /** @default null */
-                            sample_rate?: number | null;
-                            stream_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "audio.stream.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            codec?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound" | "both") | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            reason?: string | null;
-                            /** @default null */
-                            sample_rate?: number | null;
-                            stream_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "audio.stream.stopped";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            confidence?: number | null;
-                            /** @default null */
-                            end_ms?: number | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @enum {string} */
-                            speaker: "agent" | "customer";
-                            /** @default null */
-                            start_ms?: number | null;
-                            text: string;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "transcript.partial";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            confidence?: number | null;
-                            /** @default null */
-                            end_ms?: number | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @enum {string} */
-                            speaker: "agent" | "customer";
-                            /** @default null */
-                            start_ms?: number | null;
-                            text: string;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "transcript.final";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            eou_delay_ms?: number | null;
-                            /** @default null */
-                            interrupted?: boolean | null;
-                            latency: {
-                                asr_ms: number;
-                                llm_ms: number;
-                                total_ms: number;
-                                tts_ms: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @default null */
-                            llm_ttft_ms?: number | null;
-                            /** @default null */
-                            model?: string | null;
-                            /** @default null */
-                            text?: string | null;
-                            /** @default null */
-                            tokens_in?: number | null;
-                            /** @default null */
-                            tokens_out?: number | null;
-                            /** @default null */
-                            tts_ttfb_ms?: number | null;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "agent.response.generated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            name: string;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            name: string;
-                            /** @default null */
-                            result?: components["schemas"]["JsonValueInput"] | null;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            error?: string | null;
-                            name: string;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.failed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            from_state?: string | null;
-                            /** @default null */
-                            node?: string | null;
-                            to_state: string;
-                            /** @default null */
-                            trigger?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "workflow.state.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            handoff_id: string;
-                            /** @default null */
-                            reason?: string | null;
-                            target: string;
-                            /** @default null */
-                            target_kind?: ("agent" | "human") | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "handoff.initiated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            accepted_by?: string | null;
-                            handoff_id: string;
-                            /** @default null */
-                            reason?: string | null;
-                            target: string;
-                            /** @default null */
-                            target_kind?: ("agent" | "human") | null;
-                            /** @default null */
-                            wait_ms?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "handoff.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            expires_at?: string | null;
-                            /** @default null */
-                            format?: string | null;
-                            recording_id: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "recording.available";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channel?: string | null;
-                            /** @default null */
-                            comment?: string | null;
-                            /** @default null */
-                            rating?: number | null;
-                            /** @default null */
-                            rating_scale?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "customer.feedback.submitted";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @enum {string} */
-                            component: "asr" | "llm" | "tts" | "telephony" | "other";
-                            /** @default null */
-                            http_status?: number | null;
-                            /** @default null */
-                            message?: string | null;
-                            /** @default null */
-                            provider_error_code?: string | null;
-                            /** @default null */
-                            retryable?: boolean | null;
-                            /** @default null */
-                            vendor?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "provider.error.received";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            cost_usd?: number | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            ended_reason?: string | null;
-                            /** @default null */
-                            quality_score?: number | null;
-                            /** @default null */
-                            recording_url?: string | null;
-                            /** @default null */
-                            sentiment?: string | null;
-                            /** @default null */
-                            structured_data?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            success?: boolean | null;
-                            /** @default null */
-                            summary?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            agent?: string | null;
-                            call_id: string;
-                            outcome_id: string;
-                            outcome_type: string;
-                            /** @default null */
-                            revenue_usd?: number | null;
-                            /** @default null */
-                            source?: string | null;
-                            /** @default null */
-                            value?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "outcome.recorded";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default [] */
-                            affected_agents?: string[];
-                            /** @default [] */
-                            affected_calls?: string[];
-                            /** @default null */
-                            description?: string | null;
-                            incident_id: string;
-                            /** @default null */
-                            opened_by?: string | null;
-                            /** @enum {string} */
-                            severity: "critical" | "high" | "medium" | "low";
-                            /** @default null */
-                            started_at?: string | null;
-                            /** @enum {string} */
-                            status: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                            title: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "incident.created";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            affected_agents?: string[] | null;
-                            /** @default null */
-                            affected_calls?: string[] | null;
-                            /** @default null */
-                            description?: string | null;
-                            incident_id: string;
-                            /** @default null */
-                            note?: string | null;
-                            /** @default null */
-                            resolved_at?: string | null;
-                            /** @default null */
-                            severity?: ("critical" | "high" | "medium" | "low") | null;
-                            /** @default null */
-                            status?: ("open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved") | null;
-                            /** @default null */
-                            title?: string | null;
-                            /** @default null */
-                            updated_by?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "incident.updated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            agent: string;
-                            /** Format: date-time */
-                            deployed_at: string;
-                            /** @default null */
-                            deployed_by?: string | null;
-                            deployment_id: string;
-                            /** @default null */
-                            description?: string | null;
-                            /** @default null */
-                            environment?: string | null;
-                            /** @default null */
-                            previous_version?: string | null;
-                            version: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "deployment.recorded";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            agent_id?: string | null;
-                            alert_id: string;
-                            /** @enum {string} */
-                            comparison: "gt" | "gte" | "lt" | "lte";
-                            /** @default null */
-                            message?: string | null;
-                            metric: string;
-                            rule_id: string;
-                            /** @default null */
-                            rule_name?: string | null;
-                            /** @default null */
-                            severity?: ("critical" | "warning" | "info") | null;
-                            threshold: number;
-                            value: number;
-                            window_ms: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.fired";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            alert_id: string;
-                            /** @default null */
-                            fired_at?: string | null;
-                            /** @default null */
-                            metric?: string | null;
-                            /** @default null */
-                            resolution?: string | null;
-                            /** @default null */
-                            resolved_by?: string | null;
-                            rule_id: string;
-                            /** @default null */
-                            value?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.resolved";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @enum {string} */
-                            action: "created" | "updated" | "deleted";
-                            /** @default null */
-                            agent_id?: string | null;
-                            /** @default null */
-                            changed_by?: string | null;
-                            /** @enum {string} */
-                            comparison: "gt" | "gte" | "lt" | "lte";
-                            /** @default null */
-                            description?: string | null;
-                            enabled: boolean;
-                            for_ms: number;
-                            metric: string;
-                            /** @default null */
-                            name?: string | null;
-                            rule_id: string;
-                            /** @default null */
-                            severity?: ("critical" | "warning" | "info") | null;
-                            threshold: number;
-                            window_ms: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.rule.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            base_fee_cents: number;
-                            currency: string;
-                            invoice_id: string;
-                            lines: components["schemas"]["JsonValueInput"];
-                            number: number;
-                            /** Format: date-time */
-                            period_end: string;
-                            /** Format: date-time */
-                            period_start: string;
-                            plan_id: string;
-                            /** @enum {string} */
-                            status: "draft" | "issued" | "paid" | "void";
-                            subtotal_cents: number;
-                            total_cents: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "invoice.issued";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            base_fee_cents: number;
-                            /** @default null */
-                            changed_by?: string | null;
-                            currency: string;
-                            /** @enum {string} */
-                            period: "month" | "day";
-                            plan_id: string;
-                            prices: components["schemas"]["JsonValueInput"];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "billing.plan.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    })) | (({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            asr_model?: string | null;
-                            /** @default null */
-                            call_type?: string | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @default null */
-                            llm_model?: string | null;
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                            /** @default null */
-                            telephony_provider?: string | null;
-                            /** @default null */
-                            tts_voice?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                            /** @default null */
-                            telephony_provider?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.ringing";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            answered_by?: string | null;
-                            /** @default null */
-                            ring_duration_ms?: number | null;
-                            /** @default null */
-                            telephony_call_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.answered";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            cost_usd?: number | null;
-                            /** @default null */
-                            disconnection_reason?: string | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            ended_reason?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.ended";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            reason?: string | null;
-                            to: string;
-                            /** @default null */
-                            transfer_type?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.transferred";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            error_code?: string | null;
-                            /** @default null */
-                            message?: string | null;
-                            /** @default null */
-                            retryable?: boolean | null;
-                            /** @default null */
-                            sip_status_code?: number | null;
-                            /** @default null */
-                            stage?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.failed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            codec?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound" | "both") | null;
-                            /** @default null */
-                            sample_rate?: number | null;
-                            stream_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "audio.stream.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            codec?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound" | "both") | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            reason?: string | null;
-                            /** @default null */
-                            sample_rate?: number | null;
-                            stream_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "audio.stream.stopped";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            confidence?: number | null;
-                            /** @default null */
-                            end_ms?: number | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @enum {string} */
-                            speaker: "agent" | "customer";
-                            /** @default null */
-                            start_ms?: number | null;
-                            text: string;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "transcript.partial";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            confidence?: number | null;
-                            /** @default null */
-                            end_ms?: number | null;
-                            /** @default null */
-                            language?: string | null;
-                            /** @enum {string} */
-                            speaker: "agent" | "customer";
-                            /** @default null */
-                            start_ms?: number | null;
-                            text: string;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "transcript.final";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            eou_delay_ms?: number | null;
-                            /** @default null */
-                            interrupted?: boolean | null;
-                            latency: {
-                                asr_ms: number;
-                                llm_ms: number;
-                                total_ms: number;
-                                tts_ms: number;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @default null */
-                            llm_ttft_ms?: number | null;
-                            /** @default null */
-                            model?: string | null;
-                            /** @default null */
-                            text?: string | null;
-                            /** @default null */
-                            tokens_in?: number | null;
-                            /** @default null */
-                            tokens_out?: number | null;
-                            /** @default null */
-                            tts_ttfb_ms?: number | null;
-                            turn_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "agent.response.generated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            name: string;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.started";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            name: string;
-                            /** @default null */
-                            result?: components["schemas"]["JsonValueInput"] | null;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            arguments?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            error?: string | null;
-                            name: string;
-                            tool_call_id: string;
-                            /** @default null */
-                            turn_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "tool.call.failed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            from_state?: string | null;
-                            /** @default null */
-                            node?: string | null;
-                            to_state: string;
-                            /** @default null */
-                            trigger?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "workflow.state.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            handoff_id: string;
-                            /** @default null */
-                            reason?: string | null;
-                            target: string;
-                            /** @default null */
-                            target_kind?: ("agent" | "human") | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "handoff.initiated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            accepted_by?: string | null;
-                            handoff_id: string;
-                            /** @default null */
-                            reason?: string | null;
-                            target: string;
-                            /** @default null */
-                            target_kind?: ("agent" | "human") | null;
-                            /** @default null */
-                            wait_ms?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "handoff.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channels?: number | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            expires_at?: string | null;
-                            /** @default null */
-                            format?: string | null;
-                            recording_id: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "recording.available";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            channel?: string | null;
-                            /** @default null */
-                            comment?: string | null;
-                            /** @default null */
-                            rating?: number | null;
-                            /** @default null */
-                            rating_scale?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "customer.feedback.submitted";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @enum {string} */
-                            component: "asr" | "llm" | "tts" | "telephony" | "other";
-                            /** @default null */
-                            http_status?: number | null;
-                            /** @default null */
-                            message?: string | null;
-                            /** @default null */
-                            provider_error_code?: string | null;
-                            /** @default null */
-                            retryable?: boolean | null;
-                            /** @default null */
-                            vendor?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "provider.error.received";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        call: {
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data: {
-                            /** @default null */
-                            cost_usd?: number | null;
-                            /** @default null */
-                            duration_ms?: number | null;
-                            /** @default null */
-                            ended_reason?: string | null;
-                            /** @default null */
-                            quality_score?: number | null;
-                            /** @default null */
-                            recording_url?: string | null;
-                            /** @default null */
-                            sentiment?: string | null;
-                            /** @default null */
-                            structured_data?: components["schemas"]["JsonValueInput"] | null;
-                            /** @default null */
-                            success?: boolean | null;
-                            /** @default null */
-                            summary?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "call.completed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            agent?: string | null;
-                            call_id: string;
-                            outcome_id: string;
-                            outcome_type: string;
-                            /** @default null */
-                            revenue_usd?: number | null;
-                            /** @default null */
-                            source?: string | null;
-                            /** @default null */
-                            value?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "outcome.recorded";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default [] */
-                            affected_agents?: string[];
-                            /** @default [] */
-                            affected_calls?: string[];
-                            /** @default null */
-                            description?: string | null;
-                            incident_id: string;
-                            /** @default null */
-                            opened_by?: string | null;
-                            /** @enum {string} */
-                            severity: "critical" | "high" | "medium" | "low";
-                            /** @default null */
-                            started_at?: string | null;
-                            /** @enum {string} */
-                            status: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                            title: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "incident.created";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            affected_agents?: string[] | null;
-                            /** @default null */
-                            affected_calls?: string[] | null;
-                            /** @default null */
-                            description?: string | null;
-                            incident_id: string;
-                            /** @default null */
-                            note?: string | null;
-                            /** @default null */
-                            resolved_at?: string | null;
-                            /** @default null */
-                            severity?: ("critical" | "high" | "medium" | "low") | null;
-                            /** @default null */
-                            status?: ("open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved") | null;
-                            /** @default null */
-                            title?: string | null;
-                            /** @default null */
-                            updated_by?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "incident.updated";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            agent: string;
-                            /** Format: date-time */
-                            deployed_at: string;
-                            /** @default null */
-                            deployed_by?: string | null;
-                            deployment_id: string;
-                            /** @default null */
-                            description?: string | null;
-                            /** @default null */
-                            environment?: string | null;
-                            /** @default null */
-                            previous_version?: string | null;
-                            version: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "deployment.recorded";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @default null */
-                            agent_id?: string | null;
-                            alert_id: string;
-                            /** @enum {string} */
-                            comparison: "gt" | "gte" | "lt" | "lte";
-                            /** @default null */
-                            message?: string | null;
-                            metric: string;
-                            rule_id: string;
-                            /** @default null */
-                            rule_name?: string | null;
-                            /** @default null */
-                            severity?: ("critical" | "warning" | "info") | null;
-                            threshold: number;
-                            value: number;
-                            window_ms: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.fired";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            alert_id: string;
-                            /** @default null */
-                            fired_at?: string | null;
-                            /** @default null */
-                            metric?: string | null;
-                            /** @default null */
-                            resolution?: string | null;
-                            /** @default null */
-                            resolved_by?: string | null;
-                            rule_id: string;
-                            /** @default null */
-                            value?: number | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.resolved";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            /** @enum {string} */
-                            action: "created" | "updated" | "deleted";
-                            /** @default null */
-                            agent_id?: string | null;
-                            /** @default null */
-                            changed_by?: string | null;
-                            /** @enum {string} */
-                            comparison: "gt" | "gte" | "lt" | "lte";
-                            /** @default null */
-                            description?: string | null;
-                            enabled: boolean;
-                            for_ms: number;
-                            metric: string;
-                            /** @default null */
-                            name?: string | null;
-                            rule_id: string;
-                            /** @default null */
-                            severity?: ("critical" | "warning" | "info") | null;
-                            threshold: number;
-                            window_ms: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "alert.rule.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            base_fee_cents: number;
-                            currency: string;
-                            invoice_id: string;
-                            lines: components["schemas"]["JsonValueInput"];
-                            number: number;
-                            /** Format: date-time */
-                            period_end: string;
-                            /** Format: date-time */
-                            period_start: string;
-                            plan_id: string;
-                            /** @enum {string} */
-                            status: "draft" | "issued" | "paid" | "void";
-                            subtotal_cents: number;
-                            total_cents: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "invoice.issued";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }) | ({
-                        /** @default null */
-                        call?: ({
-                            agent_id: string;
-                            /** @default null */
-                            agent_version?: string | null;
-                            /** @default null */
-                            customer_id?: string | null;
-                            /** @default null */
-                            direction?: ("inbound" | "outbound") | null;
-                            /** @default null */
-                            from_number?: string | null;
-                            /** @default null */
-                            metadata?: {
-                                [key: string]: string;
-                            } | null;
-                            provider_call_id: string;
-                            /** @default null */
-                            to_number?: string | null;
-                            /** @default null */
-                            workflow_id?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        data: {
-                            base_fee_cents: number;
-                            /** @default null */
-                            changed_by?: string | null;
-                            currency: string;
-                            /** @enum {string} */
-                            period: "month" | "day";
-                            plan_id: string;
-                            prices: components["schemas"]["JsonValueInput"];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        idempotency_key: string;
-                        /** Format: date-time */
-                        occurred_at: string;
-                        /** @enum {string} */
-                        type: "billing.plan.changed";
-                        /** @enum {string} */
-                        version: "2026-01-01" | "2026-11-22";
-                    } & {
-                        [key: string]: unknown;
-                    }))[];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            duplicate: boolean;
-                            id: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        } | {
-                            /** @enum {boolean} */
-                            ok: true;
-                            results: ({
-                                duplicate: boolean;
-                                id: string;
-                                /** @enum {boolean} */
-                                ok: true;
-                            } | {
-                                /** @enum {string} */
-                                code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                                deadLetterId?: string;
-                                error: string;
-                                fields?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                /** @enum {boolean} */
-                                ok: false;
-                                requestId?: string;
-                            })[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
-                            deadLetterId?: string;
-                            error: string;
-                            fields?: {
-                                message: string;
-                                path: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: false;
-                            requestId?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Ingest one signed event envelope, or a JSON array of them */
+        post: operations["ingestEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11554,57 +836,7 @@ export interface paths {
             cookie?: never;
         };
         /** Health of the process and its database (no key) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            database: {
-                                connected: boolean;
-                                latencyMs: number;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                            service: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            database: {
-                                connected: boolean;
-                                latencyMs: number;
-                            };
-                            error: string;
-                            /** @enum {boolean} */
-                            ok: false;
-                            service: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11617,8 +849,1605 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptedEvent: {
+            duplicate: boolean;
+            id: string;
+            /** @constant */
+            ok: true;
+        };
+        AcceptedWrite: {
+            id: string;
+            /** @constant */
+            ok: true;
+        };
+        AgentResponseGeneratedData: {
+            /** @default null */
+            eou_delay_ms?: number | null;
+            /** @default null */
+            interrupted?: boolean | null;
+            latency: {
+                asr_ms: number;
+                llm_ms: number;
+                total_ms: number;
+                tts_ms: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @default null */
+            llm_ttft_ms?: number | null;
+            /** @default null */
+            model?: string | null;
+            /** @default null */
+            text?: string | null;
+            /** @default null */
+            tokens_in?: number | null;
+            /** @default null */
+            tokens_out?: number | null;
+            /** @default null */
+            tts_ttfb_ms?: number | null;
+            turn_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AgentResponseGeneratedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["AgentResponseGeneratedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "agent.response.generated";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        Alert: {
+            agentId: string | null;
+            comparison: ("gt" | "gte" | "lt" | "lte") | null;
+            firedAt: string | null;
+            id: string;
+            message: string | null;
+            metric: string;
+            resolution: string | null;
+            resolvedAt: string | null;
+            resolvedBy: string | null;
+            resolvedValue: number | null;
+            ruleId: string;
+            ruleName: string | null;
+            severity: ("critical" | "warning" | "info") | null;
+            /** @enum {string} */
+            status: "firing" | "resolved";
+            threshold: number | null;
+            value: number | null;
+            windowMs: number | null;
+        };
+        AlertFiredData: {
+            /** @default null */
+            agent_id?: string | null;
+            alert_id: string;
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            /** @default null */
+            message?: string | null;
+            metric: string;
+            rule_id: string;
+            /** @default null */
+            rule_name?: string | null;
+            /** @default null */
+            severity?: ("critical" | "warning" | "info") | null;
+            threshold: number;
+            value: number;
+            window_ms: number;
+        } & {
+            [key: string]: unknown;
+        };
+        AlertFiredEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["AlertFiredData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "alert.fired";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        AlertNotification: {
+            alertId: string;
+            at: string;
+            attempt: number;
+            durationMs: number;
+            error: string | null;
+            eventType: string;
+            httpStatus: number | null;
+            id: string;
+            /** @enum {string} */
+            status: "delivered" | "failed" | "retrying";
+            url: string;
+        };
+        AlertNotificationPage: {
+            items: components["schemas"]["AlertNotification"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        AlertPage: {
+            items: components["schemas"]["Alert"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        AlertResolvedData: {
+            alert_id: string;
+            /** @default null */
+            fired_at?: string | null;
+            /** @default null */
+            metric?: string | null;
+            /** @default null */
+            resolution?: string | null;
+            /** @default null */
+            resolved_by?: string | null;
+            rule_id: string;
+            /** @default null */
+            value?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        AlertResolvedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["AlertResolvedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "alert.resolved";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        AlertRule: {
+            agentId: string | null;
+            changedAt: string;
+            changedBy: string | null;
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            description: string | null;
+            enabled: boolean;
+            forMs: number;
+            id: string;
+            metric: string;
+            name: string | null;
+            severity: ("critical" | "warning" | "info") | null;
+            threshold: number;
+            windowMs: number;
+        };
+        AlertRuleChange: {
+            agentId?: string | null;
+            /** @enum {string} */
+            comparison?: "gt" | "gte" | "lt" | "lte";
+            description?: string;
+            enabled?: boolean;
+            forMs?: number;
+            /**
+             * @description a name from the GET /metrics catalogue
+             * @enum {string}
+             */
+            metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            name?: string & (unknown & unknown);
+            /** @enum {string} */
+            severity?: "critical" | "warning" | "info";
+            threshold?: number;
+            windowMs?: number;
+        };
+        AlertRuleChangedData: {
+            /** @enum {string} */
+            action: "created" | "updated" | "deleted";
+            /** @default null */
+            agent_id?: string | null;
+            /** @default null */
+            changed_by?: string | null;
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            /** @default null */
+            description?: string | null;
+            enabled: boolean;
+            for_ms: number;
+            metric: string;
+            /** @default null */
+            name?: string | null;
+            rule_id: string;
+            /** @default null */
+            severity?: ("critical" | "warning" | "info") | null;
+            threshold: number;
+            window_ms: number;
+        } & {
+            [key: string]: unknown;
+        };
+        AlertRuleChangedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["AlertRuleChangedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "alert.rule.changed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        AlertRulePage: {
+            items: components["schemas"]["AlertRule"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        AlertWebhook: {
+            enabled: boolean;
+            /** @constant */
+            ok: true;
+            updatedAt: string | null;
+            url: string | null;
+        };
+        AlertWebhookSettings: {
+            /** @default true */
+            enabled?: boolean;
+            /** Format: uri */
+            url: string;
+        };
+        ApiKey: {
+            createdAt: string;
+            createdBy: {
+                keyId: string | null;
+                /** @enum {string} */
+                kind: "apiKey" | "operator";
+            };
+            /** @enum {string} */
+            environment: "production" | "staging";
+            expiresAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description CIDRs the key may be used from; empty means any address */
+            ipAllowlist: string[];
+            lastUsedAt: string | null;
+            name: string;
+            /** @description the leading characters of the key, enough to recognise it */
+            prefix: string;
+            /** @description while rotating: when the previous secret stops working */
+            previousSecretValidUntil: string | null;
+            revokedAt: string | null;
+            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked" | "rotating";
+            /** @description requests in the last 24 hours, to the minute */
+            usage24h: number;
+            workspace: string;
+        };
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKey"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        AudioStreamStartedData: {
+            /** @default null */
+            channels?: number | null;
+            /** @default null */
+            codec?: string | null;
+            /** @default null */
+            direction?: ("inbound" | "outbound" | "both") | null;
+            /** @default null */
+            sample_rate?: number | null;
+            stream_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AudioStreamStartedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["AudioStreamStartedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "audio.stream.started";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        AudioStreamStoppedData: {
+            /** @default null */
+            channels?: number | null;
+            /** @default null */
+            codec?: string | null;
+            /** @default null */
+            direction?: ("inbound" | "outbound" | "both") | null;
+            /** @default null */
+            duration_ms?: number | null;
+            /** @default null */
+            reason?: string | null;
+            /** @default null */
+            sample_rate?: number | null;
+            stream_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AudioStreamStoppedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["AudioStreamStoppedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "audio.stream.stopped";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        AuditEntry: {
+            action: string;
+            actor: {
+                keyId: string | null;
+                keyName: string | null;
+                /** @enum {string} */
+                kind: "apiKey" | "operator";
+            };
+            at: string;
+            detail: {
+                [key: string]: unknown;
+            };
+            id: string;
+            ip: string | null;
+            requestId: string | null;
+            target: string | null;
+        };
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        BillingPlanChangedData: {
+            base_fee_cents: number;
+            /** @default null */
+            changed_by?: string | null;
+            currency: string;
+            /** @enum {string} */
+            period: "month" | "day";
+            plan_id: string;
+            prices: components["schemas"]["JsonValue"];
+        } & {
+            [key: string]: unknown;
+        };
+        BillingPlanChangedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["BillingPlanChangedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "billing.plan.changed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        Call: {
+            agentId: string;
+            agentVersion: string | null;
+            answeredAt: string | null;
+            costUsd: number | null;
+            customerId: string | null;
+            direction: string | null;
+            durationMs: number | null;
+            endedAt: string | null;
+            endReason: string | null;
+            /** Format: uuid */
+            id: string;
+            interruptions: number;
+            /** @description median of each part over the call’s turns */
+            latency: {
+                asrMs: number | null;
+                llmMs: number | null;
+                totalMs: number | null;
+                ttsMs: number | null;
+            };
+            provider: string;
+            providerCallId: string;
+            providerErrorCount: number;
+            qualityScore: number | null;
+            recordingUrl: string | null;
+            startedAt: string;
+            /** @enum {string} */
+            status: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
+            success: boolean | null;
+            summary: string | null;
+            toolCallCount: number;
+            turnCount: number;
+        };
+        CallAnsweredData: {
+            /** @default null */
+            answered_by?: string | null;
+            /** @default null */
+            ring_duration_ms?: number | null;
+            /** @default null */
+            telephony_call_id?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallAnsweredEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallAnsweredData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.answered";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallCompletedData: {
+            /** @default null */
+            cost_usd?: number | null;
+            /** @default null */
+            duration_ms?: number | null;
+            /** @default null */
+            ended_reason?: string | null;
+            /** @default null */
+            quality_score?: number | null;
+            /** @default null */
+            recording_url?: string | null;
+            /** @default null */
+            sentiment?: string | null;
+            /** @default null */
+            structured_data?: components["schemas"]["JsonValue"] | null;
+            /** @default null */
+            success?: boolean | null;
+            /** @default null */
+            summary?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallCompletedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallCompletedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.completed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallDetail: {
+            call: {
+                agentId: string;
+                agentVersion: string | null;
+                answeredAt: string | null;
+                costUsd: number | null;
+                customerId: string | null;
+                direction: string | null;
+                durationMs: number | null;
+                endedAt: string | null;
+                endReason: string | null;
+                /** Format: uuid */
+                id: string;
+                interruptions: number;
+                /** @description median of each part over the call’s turns */
+                latency: {
+                    asrMs: number | null;
+                    llmMs: number | null;
+                    totalMs: number | null;
+                    ttsMs: number | null;
+                };
+                provider: string;
+                providerCallId: string;
+                providerErrorCount: number;
+                qualityScore: number | null;
+                recordingUrl: string | null;
+                startedAt: string;
+                /** @enum {string} */
+                status: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
+                success: boolean | null;
+                summary: string | null;
+                toolCallCount: number;
+                traces: components["schemas"]["TraceReference"][];
+                transcript: components["schemas"]["TranscriptSegment"][];
+                turnCount: number;
+                turns: components["schemas"]["CallTurn"][];
+            };
+            /** @constant */
+            ok: true;
+        };
+        CallEndedData: {
+            /** @default null */
+            cost_usd?: number | null;
+            /** @default null */
+            disconnection_reason?: string | null;
+            /** @default null */
+            duration_ms?: number | null;
+            /** @default null */
+            ended_reason?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallEndedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallEndedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.ended";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallFailedData: {
+            /** @default null */
+            error_code?: string | null;
+            /** @default null */
+            message?: string | null;
+            /** @default null */
+            retryable?: boolean | null;
+            /** @default null */
+            sip_status_code?: number | null;
+            /** @default null */
+            stage?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallFailedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallFailedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.failed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallPage: {
+            items: components["schemas"]["Call"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        CallRingingData: {
+            /** @default null */
+            telephony_call_id?: string | null;
+            /** @default null */
+            telephony_provider?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallRingingEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallRingingData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.ringing";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallStartedData: {
+            /** @default null */
+            asr_model?: string | null;
+            /** @default null */
+            call_type?: string | null;
+            /** @default null */
+            language?: string | null;
+            /** @default null */
+            llm_model?: string | null;
+            /** @default null */
+            telephony_call_id?: string | null;
+            /** @default null */
+            telephony_provider?: string | null;
+            /** @default null */
+            tts_voice?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallStartedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallStartedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.started";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallTransferredData: {
+            /** @default null */
+            reason?: string | null;
+            to: string;
+            /** @default null */
+            transfer_type?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CallTransferredEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CallTransferredData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "call.transferred";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        CallTurn: {
+            interrupted: boolean;
+            latency: {
+                asrMs: number;
+                llmMs: number;
+                totalMs: number;
+                ttsMs: number;
+            };
+            model: string | null;
+            occurredAt: string;
+            text: string | null;
+            turnId: string;
+        };
+        CustomerFeedbackSubmittedData: {
+            /** @default null */
+            channel?: string | null;
+            /** @default null */
+            comment?: string | null;
+            /** @default null */
+            rating?: number | null;
+            /** @default null */
+            rating_scale?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CustomerFeedbackSubmittedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["CustomerFeedbackSubmittedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "customer.feedback.submitted";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        Deployment: {
+            agent: string;
+            deployedAt: string;
+            deployedBy: string | null;
+            description: string | null;
+            environment: string | null;
+            id: string;
+            previousVersion: string | null;
+            version: string;
+        };
+        DeploymentImpact: {
+            after: {
+                from: string;
+                to: string;
+            };
+            before: {
+                from: string;
+                to: string;
+            };
+            deployment: {
+                agent: string;
+                deployedAt: string;
+                id: string;
+                version: string;
+            };
+            metrics: {
+                after: {
+                    samples: number;
+                    value: number | null;
+                };
+                before: {
+                    samples: number;
+                    value: number | null;
+                };
+                change: number | null;
+                changePercent: number | null;
+                metric: string;
+                pValue: number | null;
+                regression: boolean;
+                significant: boolean;
+                /** @enum {string} */
+                test: "mann-whitney" | "two-proportion-z";
+                unit: string;
+            }[];
+            /** @constant */
+            ok: true;
+            outcomes: {
+                after: number;
+                before: number;
+                type: string;
+            }[];
+        };
+        DeploymentPage: {
+            items: components["schemas"]["Deployment"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        DeploymentRecordedData: {
+            agent: string;
+            /** Format: date-time */
+            deployed_at: string;
+            /** @default null */
+            deployed_by?: string | null;
+            deployment_id: string;
+            /** @default null */
+            description?: string | null;
+            /** @default null */
+            environment?: string | null;
+            /** @default null */
+            previous_version?: string | null;
+            version: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DeploymentRecordedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["DeploymentRecordedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "deployment.recorded";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        ErrorBody: {
+            /** @enum {string} */
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
+            deadLetterId?: string;
+            error: string;
+            fields?: {
+                message: string;
+                path: string;
+            }[];
+            /** @constant */
+            ok: false;
+            requestId?: string;
+        };
+        EventCall: {
+            agent_id: string;
+            /** @default null */
+            agent_version?: string | null;
+            /** @default null */
+            customer_id?: string | null;
+            /** @default null */
+            direction?: ("inbound" | "outbound") | null;
+            /** @default null */
+            from_number?: string | null;
+            /** @default null */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            provider_call_id: string;
+            /** @default null */
+            to_number?: string | null;
+            /** @default null */
+            workflow_id?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        HandoffCompletedData: {
+            /** @default null */
+            accepted_by?: string | null;
+            handoff_id: string;
+            /** @default null */
+            reason?: string | null;
+            target: string;
+            /** @default null */
+            target_kind?: ("agent" | "human") | null;
+            /** @default null */
+            wait_ms?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        HandoffCompletedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["HandoffCompletedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "handoff.completed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        HandoffInitiatedData: {
+            handoff_id: string;
+            /** @default null */
+            reason?: string | null;
+            target: string;
+            /** @default null */
+            target_kind?: ("agent" | "human") | null;
+        } & {
+            [key: string]: unknown;
+        };
+        HandoffInitiatedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["HandoffInitiatedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "handoff.initiated";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        Health: {
+            database: {
+                connected: boolean;
+                latencyMs: number;
+            };
+            /** @constant */
+            ok: true;
+            service: string;
+        } & {
+            [key: string]: unknown;
+        };
+        HealthDegraded: {
+            code: string;
+            database: {
+                connected: boolean;
+                latencyMs: number;
+            };
+            error: string;
+            /** @constant */
+            ok: false;
+            service: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Incident: {
+            affectedAgents: string[];
+            affectedCalls: string[];
+            createdAt: string | null;
+            description: string | null;
+            id: string;
+            notes: {
+                at: string;
+                by: string | null;
+                note: string;
+            }[];
+            openedBy: string | null;
+            resolvedAt: string | null;
+            severity: string;
+            startedAt: string | null;
+            status: string;
+            title: string;
+            updatedAt: string | null;
+        };
+        IncidentCreatedData: {
+            /** @default [] */
+            affected_agents?: string[];
+            /** @default [] */
+            affected_calls?: string[];
+            /** @default null */
+            description?: string | null;
+            incident_id: string;
+            /** @default null */
+            opened_by?: string | null;
+            /** @enum {string} */
+            severity: "critical" | "high" | "medium" | "low";
+            /** @default null */
+            started_at?: string | null;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
+            title: string;
+        } & {
+            [key: string]: unknown;
+        };
+        IncidentCreatedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["IncidentCreatedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "incident.created";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        IncidentPage: {
+            items: components["schemas"]["Incident"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        IncidentUpdatedData: {
+            /** @default null */
+            affected_agents?: string[] | null;
+            /** @default null */
+            affected_calls?: string[] | null;
+            /** @default null */
+            description?: string | null;
+            incident_id: string;
+            /** @default null */
+            note?: string | null;
+            /** @default null */
+            resolved_at?: string | null;
+            /** @default null */
+            severity?: ("critical" | "high" | "medium" | "low") | null;
+            /** @default null */
+            status?: ("open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved") | null;
+            /** @default null */
+            title?: string | null;
+            /** @default null */
+            updated_by?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        IncidentUpdatedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["IncidentUpdatedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "incident.updated";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        IncomingEvent: components["schemas"]["CallStartedEvent"] | components["schemas"]["CallRingingEvent"] | components["schemas"]["CallAnsweredEvent"] | components["schemas"]["CallEndedEvent"] | components["schemas"]["CallTransferredEvent"] | components["schemas"]["CallFailedEvent"] | components["schemas"]["AudioStreamStartedEvent"] | components["schemas"]["AudioStreamStoppedEvent"] | components["schemas"]["TranscriptPartialEvent"] | components["schemas"]["TranscriptFinalEvent"] | components["schemas"]["AgentResponseGeneratedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["ToolCallCompletedEvent"] | components["schemas"]["ToolCallFailedEvent"] | components["schemas"]["WorkflowStateChangedEvent"] | components["schemas"]["HandoffInitiatedEvent"] | components["schemas"]["HandoffCompletedEvent"] | components["schemas"]["RecordingAvailableEvent"] | components["schemas"]["CustomerFeedbackSubmittedEvent"] | components["schemas"]["ProviderErrorReceivedEvent"] | components["schemas"]["CallCompletedEvent"] | components["schemas"]["OutcomeRecordedEvent"] | components["schemas"]["IncidentCreatedEvent"] | components["schemas"]["IncidentUpdatedEvent"] | components["schemas"]["DeploymentRecordedEvent"] | components["schemas"]["AlertFiredEvent"] | components["schemas"]["AlertResolvedEvent"] | components["schemas"]["AlertRuleChangedEvent"] | components["schemas"]["InvoiceIssuedEvent"] | components["schemas"]["BillingPlanChangedEvent"];
+        Invoice: {
+            baseFeeCents: number;
+            currency: string;
+            id: string;
+            issuedAt: string;
+            lines: {
+                amountCents: number;
+                billable: number;
+                description: string;
+                included: number;
+                /** @enum {string} */
+                meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
+                quantity: number;
+                unitPriceCents: number;
+                unitSize: number;
+            }[];
+            number: number;
+            periodEnd: string;
+            periodStart: string;
+            planId: string;
+            /** @enum {string} */
+            status: "draft" | "issued" | "paid" | "void";
+            subtotalCents: number;
+            totalCents: number;
+        };
+        InvoiceIssuedData: {
+            base_fee_cents: number;
+            currency: string;
+            invoice_id: string;
+            lines: components["schemas"]["JsonValue"];
+            number: number;
+            /** Format: date-time */
+            period_end: string;
+            /** Format: date-time */
+            period_start: string;
+            plan_id: string;
+            /** @enum {string} */
+            status: "draft" | "issued" | "paid" | "void";
+            subtotal_cents: number;
+            total_cents: number;
+        } & {
+            [key: string]: unknown;
+        };
+        InvoiceIssuedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["InvoiceIssuedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "invoice.issued";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        InvoicePage: {
+            items: components["schemas"]["Invoice"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        IssuedApiKey: {
+            key: components["schemas"]["ApiKey"];
+            /** @constant */
+            ok: true;
+            /** @description the API key; shown once, never stored */
+            secret: string;
+        };
+        /** @description Any JSON value: object, array, string, number, boolean or null. */
         JsonValue: JsonValue;
-        JsonValueInput: JsonValue;
+        LiveSnapshot: {
+            live: {
+                asOf: string;
+                concurrentCalls: number;
+                endedCalls: number;
+                p95LatencyMs: number;
+                successRate: number;
+                windowSeconds: number;
+            };
+            /** @constant */
+            ok: true;
+        };
+        MetricSeries: {
+            agentId: string | null;
+            description: string;
+            from: string;
+            /** @enum {string} */
+            interval: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
+            name: string;
+            /** @constant */
+            ok: true;
+            points: {
+                t: string;
+                value: number | null;
+            }[];
+            to: string;
+            unit: string;
+        };
+        NewAlertRule: {
+            /** @description watch one agent; all agents when left out */
+            agentId?: string;
+            /** @enum {string} */
+            comparison: "gt" | "gte" | "lt" | "lte";
+            description?: string;
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @description how long the breach must hold before the alert fires
+             * @default 0
+             */
+            forMs?: number;
+            id?: string;
+            /**
+             * @description a name from the GET /metrics catalogue
+             * @enum {string}
+             */
+            metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            name?: string & (unknown & unknown);
+            /**
+             * @default warning
+             * @enum {string}
+             */
+            severity?: "critical" | "warning" | "info";
+            threshold: number;
+            /**
+             * @description the metric is computed over this window, ending at each evaluation
+             * @default 300000
+             */
+            windowMs?: number;
+        };
+        NewApiKey: {
+            /**
+             * @default production
+             * @enum {string}
+             */
+            environment?: "production" | "staging";
+            /** @description when the key stops working; never when absent */
+            expiresAt?: string & (unknown & unknown);
+            /**
+             * @description addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+             * @default any
+             */
+            ipAllowlist?: "any" | (string)[];
+            /**
+             * @description live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
+             * @enum {string}
+             */
+            kind?: "live" | "test";
+            name: string & (unknown & unknown);
+            /** @description at most the scopes of the key that creates it */
+            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            /** @default default */
+            workspace?: string;
+        };
+        NewDeployment: {
+            agent: string & (unknown & unknown);
+            /** @description defaults to when the request arrived */
+            deployedAt?: string & (unknown & unknown);
+            deployedBy?: string & (unknown & unknown);
+            description?: string;
+            environment?: string & (unknown & unknown);
+            id?: string;
+            previousVersion?: string & (unknown & unknown);
+            version: string & (unknown & unknown);
+        };
+        NewIncident: {
+            /** @default [] */
+            affectedAgents?: (string & (unknown & unknown))[];
+            /** @default [] */
+            affectedCalls?: (string & (unknown & unknown))[];
+            description?: string;
+            id?: string;
+            openedBy?: string & (unknown & unknown);
+            /** @enum {string} */
+            severity: "critical" | "high" | "medium" | "low";
+            startedAt?: string & (unknown & unknown);
+            /**
+             * @default open
+             * @enum {string}
+             */
+            status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
+            title: string & (unknown & unknown);
+        };
+        NewOutcome: {
+            agent?: string & (unknown & unknown);
+            callId: string & (unknown & unknown);
+            id?: string;
+            revenueUsd?: number;
+            source?: string & (unknown & unknown);
+            type: string & (unknown & unknown);
+            value?: string;
+        };
+        NewTenant: {
+            /**
+             * @default production
+             * @enum {string}
+             */
+            environment?: "production" | "staging";
+            name: string;
+        };
+        Outcome: {
+            agent: string | null;
+            callId: string;
+            id: string;
+            recordedAt: string;
+            revenueUsd: number | null;
+            source: string | null;
+            type: string;
+            value: string | null;
+        };
+        OutcomePage: {
+            items: components["schemas"]["Outcome"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+            source: string;
+        };
+        OutcomeRecordedData: {
+            /** @default null */
+            agent?: string | null;
+            call_id: string;
+            outcome_id: string;
+            outcome_type: string;
+            /** @default null */
+            revenue_usd?: number | null;
+            /** @default null */
+            source?: string | null;
+            /** @default null */
+            value?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        OutcomeRecordedEvent: {
+            /** @default null */
+            call?: components["schemas"]["EventCall"] | null;
+            data: components["schemas"]["OutcomeRecordedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "outcome.recorded";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        PricePlan: {
+            /** @default 0 */
+            baseFeeCents: number;
+            /** @default USD */
+            currency: string;
+            id: string;
+            /**
+             * @default month
+             * @enum {string}
+             */
+            period: "month" | "day";
+            prices: {
+                /** @default 0 */
+                included: number;
+                /** @default null */
+                limit: number | null;
+                /** @enum {string} */
+                meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
+                unitPriceCents: number;
+                /** @default 1 */
+                unitSize: number;
+            }[] & (unknown & unknown & unknown & unknown & unknown);
+        };
+        PricePlanInput: {
+            /** @default 0 */
+            baseFeeCents?: number;
+            /** @default USD */
+            currency?: string;
+            id: string;
+            /**
+             * @default month
+             * @enum {string}
+             */
+            period?: "month" | "day";
+            prices: {
+                /** @default 0 */
+                included?: number;
+                /** @default null */
+                limit?: number | null;
+                /** @enum {string} */
+                meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
+                unitPriceCents: number;
+                /** @default 1 */
+                unitSize?: number;
+            }[] & (unknown & unknown & unknown & unknown & unknown);
+        };
+        ProviderErrorReceivedData: {
+            /** @enum {string} */
+            component: "asr" | "llm" | "tts" | "telephony" | "other";
+            /** @default null */
+            http_status?: number | null;
+            /** @default null */
+            message?: string | null;
+            /** @default null */
+            provider_error_code?: string | null;
+            /** @default null */
+            retryable?: boolean | null;
+            /** @default null */
+            vendor?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ProviderErrorReceivedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["ProviderErrorReceivedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "provider.error.received";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        RecordingAvailableData: {
+            /** @default null */
+            channels?: number | null;
+            /** @default null */
+            duration_ms?: number | null;
+            /** @default null */
+            expires_at?: string | null;
+            /** @default null */
+            format?: string | null;
+            recording_id: string;
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        RecordingAvailableEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["RecordingAvailableData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "recording.available";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        Rotation: {
+            /**
+             * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+             * @default 86400
+             */
+            overlapSeconds?: number;
+        };
+        Tenant: {
+            activeKeys: number;
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            suspendedAt: string | null;
+        };
+        TenantPage: {
+            items: components["schemas"]["Tenant"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        ToolCallCompletedData: {
+            /** @default null */
+            arguments?: components["schemas"]["JsonValue"] | null;
+            /** @default null */
+            duration_ms?: number | null;
+            name: string;
+            /** @default null */
+            result?: components["schemas"]["JsonValue"] | null;
+            tool_call_id: string;
+            /** @default null */
+            turn_id?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ToolCallCompletedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["ToolCallCompletedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "tool.call.completed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        ToolCallFailedData: {
+            /** @default null */
+            arguments?: components["schemas"]["JsonValue"] | null;
+            /** @default null */
+            duration_ms?: number | null;
+            /** @default null */
+            error?: string | null;
+            name: string;
+            tool_call_id: string;
+            /** @default null */
+            turn_id?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ToolCallFailedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["ToolCallFailedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "tool.call.failed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        ToolCallStartedData: {
+            /** @default null */
+            arguments?: components["schemas"]["JsonValue"] | null;
+            name: string;
+            tool_call_id: string;
+            /** @default null */
+            turn_id?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ToolCallStartedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["ToolCallStartedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "tool.call.started";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        TraceReference: {
+            durationMs: number | null;
+            endedAt: string | null;
+            kind: string;
+            name: string;
+            startedAt: string | null;
+            status: string;
+            traceId: string;
+            turnId: string | null;
+        };
+        TranscriptFinalEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["TranscriptPartialData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "transcript.final";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        TranscriptPartialData: {
+            /** @default null */
+            confidence?: number | null;
+            /** @default null */
+            end_ms?: number | null;
+            /** @default null */
+            language?: string | null;
+            /** @enum {string} */
+            speaker: "agent" | "customer";
+            /** @default null */
+            start_ms?: number | null;
+            text: string;
+            turn_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        TranscriptPartialEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["TranscriptPartialData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "transcript.partial";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
+        TranscriptSegment: {
+            endMs: number | null;
+            isFinal: boolean;
+            occurredAt: string;
+            speaker: string;
+            startMs: number | null;
+            text: string;
+            turnId: string;
+        };
+        UsageMeter: {
+            apiRequests: number;
+            callMinutes: number;
+            calls: number;
+            day: string;
+            eventsIngested: number;
+            storedBytes: number;
+        };
+        UsagePage: {
+            items: components["schemas"]["UsageMeter"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+            period: {
+                baseFeeCents: number;
+                currency: string;
+                end: string;
+                meters: {
+                    amountCents: number;
+                    billable: number;
+                    description: string;
+                    included: number;
+                    limit: number | null;
+                    /** @enum {string} */
+                    meter: "events_ingested" | "calls" | "call_minutes" | "api_requests" | "stored_megabytes";
+                    projectedAmountCents: number;
+                    projectedQuantity: number;
+                    quantity: number;
+                    unitPriceCents: number;
+                    unitSize: number;
+                }[];
+                planId: string;
+                projectedTotalCents: number;
+                start: string;
+                totalCents: number;
+            };
+        };
+        WebhookEvent: {
+            agent_id: string;
+            latency_ms: number;
+            provider_call_id: string;
+            /** @enum {string} */
+            type: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
+        };
+        WebhookSecretRotated: {
+            /** @constant */
+            ok: true;
+            /** @description until when signatures made with the previous secret still verify */
+            previousValidUntil: string;
+            /** @description the new secret; shown once */
+            webhookSecret: string;
+        };
+        WorkflowStateChangedData: {
+            /** @default null */
+            from_state?: string | null;
+            /** @default null */
+            node?: string | null;
+            to_state: string;
+            /** @default null */
+            trigger?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        WorkflowStateChangedEvent: {
+            call: components["schemas"]["EventCall"];
+            data: components["schemas"]["WorkflowStateChangedData"];
+            idempotency_key: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @constant */
+            type: "workflow.state.changed";
+            /** @enum {string} */
+            version: "2026-01-01" | "2026-11-22";
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -11627,4 +2456,4498 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                status?: "active" | "suspended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Voice",
+                 *       "environment": "production"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewTenant"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description rows removed from every table holding the tenant’s data */
+                        rowsDeleted: number;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setTenantPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "growth",
+                 *       "currency": "USD",
+                 *       "baseFeeCents": 9900,
+                 *       "period": "month",
+                 *       "prices": [
+                 *         {
+                 *           "meter": "call_minutes",
+                 *           "included": 1000,
+                 *           "unitSize": 1,
+                 *           "unitPriceCents": 2,
+                 *           "limit": null
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PricePlanInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        plan: components["schemas"]["PricePlan"];
+                        tenantId: string;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    suspendTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                status?: "firing" | "resolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAlertNotifications: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertNotificationPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRulePage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "more than 10 failed calls",
+                 *       "metric": "calls.failed",
+                 *       "comparison": "gt",
+                 *       "threshold": 10,
+                 *       "windowMs": 300000,
+                 *       "forMs": 0,
+                 *       "severity": "warning",
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewAlertRule"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        rule: components["schemas"]["AlertRule"];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "threshold": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertRuleChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhook"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/earshot-alerts",
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertWebhookSettings"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhook"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                action?: string;
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description calls started at or after */
+                from?: string & (unknown & unknown);
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                sort?: "startedAt" | "-startedAt" | "durationMs" | "-durationMs" | "qualityScore" | "-qualityScore";
+                status?: "completed" | "failed" | "in_progress" | "abandoned" | "escalated";
+                /** @description calls started before */
+                to?: string & (unknown & unknown);
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallDetail"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDeployments: {
+        parameters: {
+            query?: {
+                agent?: string;
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createDeployment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agent": "agent_support",
+                 *       "version": "v42",
+                 *       "previousVersion": "v41",
+                 *       "environment": "production",
+                 *       "deployedBy": "ci"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewDeployment"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDeploymentImpact: {
+        parameters: {
+            query?: {
+                /** @description length of each window, before and after the deployment */
+                windowMinutes?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentImpact"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDegraded"];
+                };
+            };
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createIncident: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "ASR latency above 800 ms",
+                 *       "severity": "high",
+                 *       "status": "open",
+                 *       "affectedAgents": [],
+                 *       "affectedCalls": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewIncident"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateIncident: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "acknowledged",
+                 *       "note": "ASR vendor confirmed a regional slowdown"
+                 *     }
+                 */
+                "application/json": {
+                    affectedAgents?: string[];
+                    affectedCalls?: string[];
+                    description?: string;
+                    /** @description added to the incident timeline */
+                    note?: string & (unknown & unknown);
+                    /** @enum {string} */
+                    severity?: "critical" | "high" | "medium" | "low";
+                    /** @enum {string} */
+                    status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
+                    title?: string & (unknown & unknown);
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                status?: "active" | "expired" | "revoked" | "rotating";
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "dashboard read-only",
+                 *       "scopes": [
+                 *         "calls:read",
+                 *         "metrics:read"
+                 *       ],
+                 *       "environment": "production",
+                 *       "workspace": "default",
+                 *       "ipAllowlist": "any"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewApiKey"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKey"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: components["schemas"]["ApiKey"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: components["schemas"]["ApiKey"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["Rotation"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKey"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMetric: {
+        parameters: {
+            query: {
+                /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
+                agentId?: string;
+                /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
+                from?: string & (unknown & unknown);
+                /** @description defaults to the finest that keeps the series within 1,000 points */
+                interval?: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                /** @description defaults to now */
+                to?: string & (unknown & unknown);
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricSeries"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listOutcomes: {
+        parameters: {
+            query?: {
+                callId?: string;
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutcomePage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createOutcome: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "callId": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
+                 *       "type": "appointment_booked",
+                 *       "value": "tuesday 10:00",
+                 *       "source": "crm",
+                 *       "revenueUsd": 120
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewOutcome"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRealtime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveSnapshot"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listUsage: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                from?: string & (unknown & unknown);
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                to?: string & (unknown & unknown);
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["Rotation"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ingestWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "idempotency-key": string;
+                /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
+                "x-signature": string;
+                /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
+                "x-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "call.ended",
+                 *       "agent_id": "agent_support",
+                 *       "provider_call_id": "call_4f2a",
+                 *       "latency_ms": 840
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedWrite"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ingestEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the sending provider, e.g. vapi, retell, twilio */
+                "x-earshot-provider": string;
+                /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
+                "x-earshot-signature": string;
+                /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
+                "x-earshot-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "call.started",
+                 *       "version": "2026-11-22",
+                 *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
+                 *       "occurred_at": "2026-01-08T09:30:02.500Z",
+                 *       "call": {
+                 *         "provider_call_id": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
+                 *         "agent_id": "agent_support",
+                 *         "direction": "inbound",
+                 *         "from_number": "+14155550123",
+                 *         "to_number": "+14155550199",
+                 *         "agent_version": "v42",
+                 *         "workflow_id": "wf_billing",
+                 *         "customer_id": "cus_1029",
+                 *         "metadata": {
+                 *           "campaign": "spring-renewals",
+                 *           "locale": "en-US"
+                 *         }
+                 *       },
+                 *       "data": {
+                 *         "call_type": "phone",
+                 *         "telephony_provider": "twilio",
+                 *         "telephony_call_id": "CA5f1e7d2b9c4a48e0b1d6f3a2c7e9b410",
+                 *         "llm_model": "gpt-4o-mini",
+                 *         "asr_model": "deepgram nova-3",
+                 *         "tts_voice": "elevenlabs rachel",
+                 *         "language": "en-US"
+                 *       },
+                 *       "received_at": "2026-01-08T09:30:02.740Z",
+                 *       "tenant": "7b0c6a52-4f0e-4c59-9a57-0d5c1a9e3b11",
+                 *       "provider": "vapi"
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncomingEvent"] | components["schemas"]["IncomingEvent"][];
+            };
+        };
+        responses: {
+            /** @description Accepted: appended to the event log */
+            202: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedEvent"] | {
+                        /** @enum {boolean} */
+                        ok: true;
+                        results: (components["schemas"]["AcceptedEvent"] | components["schemas"]["ErrorBody"])[];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDegraded"];
+                };
+            };
+        };
+    };
+}

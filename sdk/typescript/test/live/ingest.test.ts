@@ -83,9 +83,10 @@ describe('ingest', () => {
         return ids.length >= 5_000 ? ids : undefined;
       },
       '5,000 calls to be listed',
-      60_000,
+      180_000,
     );
     expect(new Set(stored).size).toBe(5_000);
     expect(stored).toHaveLength(5_000);
-  });
+    // Under load (the other SDK's suite on the same two cores) the projection of 5,000 calls can take a minute.
+  }, 240_000);
 });
