@@ -58,9 +58,15 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
 
   'GET /api/v1/deployments': { operationId: 'listDeployments', tag: 'Deployments', summary: 'List deployments' },
   'POST /api/v1/deployments': { operationId: 'createDeployment', tag: 'Deployments', summary: 'Record a deployment' },
+  'GET /api/v1/deployments/:id': { operationId: 'getDeployment', tag: 'Deployments', summary: 'One deployment' },
   'GET /api/v1/deployments/:id/impact': { operationId: 'getDeploymentImpact', tag: 'Deployments', summary: 'A deployment’s impact: metrics before and after' },
 
   'GET /api/v1/metrics': { operationId: 'getMetric', tag: 'Metrics', summary: 'One metric as a time series' },
+  'GET /api/v1/metrics/catalogue': {
+    operationId: 'listMetricDefinitions',
+    tag: 'Metrics',
+    summary: 'The metric catalogue: every metric, what it measures, its unit',
+  },
   'GET /api/v1/realtime': { operationId: 'getRealtime', tag: 'Metrics', summary: 'Live snapshot: calls in progress, success rate, latency' },
 
   'GET /api/v1/usage': { operationId: 'listUsage', tag: 'Billing', summary: 'Metered usage by period' },
