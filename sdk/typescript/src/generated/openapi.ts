@@ -341,115 +341,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            deployment: components["schemas"]["Deployment"];
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid API key (UNAUTHORIZED) */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No such resource in this tenant (NOT_FOUND) */
-                404: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /** One deployment */
+        get: operations["getDeployment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -620,103 +513,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                description: string;
-                                /** @enum {string} */
-                                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-                                unit: string;
-                            }[];
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-                400: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description No valid API key (UNAUTHORIZED) */
-                401: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-                403: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-                429: {
-                    headers: {
-                        /** @description requests allowed per minute for this key or tenant */
-                        "ratelimit-limit"?: number;
-                        /** @description requests left in the current minute */
-                        "ratelimit-remaining"?: number;
-                        /** @description seconds until the window resets */
-                        "ratelimit-reset"?: number;
-                        /** @description seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /** The metric catalogue: every metric, what it measures, its unit */
+        get: operations["listMetricDefinitions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4832,6 +4630,115 @@ export interface operations {
             };
         };
     };
+    getDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deployment: components["schemas"]["Deployment"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getDeploymentImpact: {
         parameters: {
             query?: {
@@ -5996,6 +5903,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MetricSeries"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMetricDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            description: string;
+                            /** @enum {string} */
+                            name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                            unit: string;
+                        }[];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
                 };
             };
             /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
