@@ -156,7 +156,7 @@ async function run(
     ],
   };
   const result = await new Promise<Result>((resolve, reject) => {
-    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon(options, (error: Error | null, done) => (error ? reject(error) : resolve(done)));
     instance.on('tick', () => context.progress(`${label}: ${++second} of ${options.duration} s`));
   });
   context.report(

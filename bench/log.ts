@@ -122,14 +122,12 @@ const bench: Bench = async (context) => {
   // OUT_OF_ORDER_SEQUENCE_NUMBER; one send at a time is what kafkajs does internally with one request in flight.
   let inFlight: Promise<unknown> = Promise.resolve();
   const sendInOrder = (from: number, to: number) => {
-    const messages = batch
-      .slice(from, to)
-      .map((r) => ({
-        topic: platformaticTopic,
-        key: Buffer.from(r.key),
-        value: r.value,
-        headers: new Map(Object.entries(r.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
-      }));
+    const messages = batch.slice(from, to).map((r) => ({
+      topic: platformaticTopic,
+      key: Buffer.from(r.key),
+      value: r.value,
+      headers: new Map(Object.entries(r.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+    }));
     inFlight = inFlight.then(() => pProducer.send({ messages }));
     return inFlight;
   };

@@ -7,7 +7,7 @@ import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
 import { mergeSketches, type Sketch } from '@earshot/metrics';
-import { deriveEvent, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/projector';
+import { deriveEvent, precedenceOf, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/projector';
 
 /**
  * The bulk path of bench/query. One tenant's events go through the
@@ -79,7 +79,7 @@ function addCount(tables: Tables, projection: CounterProjection, row: Row): void
                 ? Math.min(Number(a), Number(b))
                 : rule === 'max'
                   ? Math.max(Number(a), Number(b))
-                  : (mergeSketches(a as Sketch, b as Sketch) as Cell);
+                  : mergeSketches(a as Sketch, b as Sketch);
     }
   }
   tables.set(projection.table, rows);
@@ -111,8 +111,8 @@ export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Ma
           documents.set(slot, {
             key: effect.key,
             facts: effect.facts,
-            merge: projection.merge,
-            row: projection.row,
+            merge: (a, b) => projection.merge(a, b),
+            row: (facts) => projection.row(facts),
             table: projection.table,
             contribution: projection.contribution,
           });
@@ -120,7 +120,7 @@ export function tenantRows(tenantId: string, events: readonly StoredEvent[]): Ma
         const rows = tables.get(projection.table) ?? new Map<string, Row>();
         const slot = keyOf(effect.row, projection.key);
         const mine = rows.get(slot);
-        if (!mine || String(effect.row.precedence) > String(mine.precedence)) rows.set(slot, { tenant_id: tenantId, ...effect.row });
+        if (!mine || precedenceOf(effect.row) > precedenceOf(mine)) rows.set(slot, { tenant_id: tenantId, ...effect.row });
         tables.set(projection.table, rows);
       } else if ('row' in effect && projection.kind === 'counter') {
         addCount(tables, projection, { tenant_id: tenantId, ...effect.row });
@@ -183,7 +183,7 @@ export async function templateOf(client: pg.Client, tenantId: string, events: re
     const columns = [...new Set(tableRows.flatMap((r) => Object.keys(r)))].filter((c) => types.has(c));
     tables.push({ table, columns, lines: tableRows.map((row) => `${columns.map((c) => csvCell(row[c], types.get(c) ?? '')).join(',')}\n`) });
   }
-  const calls = (rows.get('calls') ?? []).map((r) => ({ id: String(r.id), provider: String(r.provider), providerCallId: String(r.provider_call_id) }));
+  const calls = (rows.get('calls') ?? []).map((r) => ({ id: r.id as string, provider: r.provider as string, providerCallId: r.provider_call_id as string }));
   return { tenantId, tables, calls };
 }
 

@@ -12,8 +12,8 @@ export interface BenchContext {
   brokerPid: number | undefined;
   databaseUrl: string;
   args: string[];
-  progress(line: string): void;
-  report(line: string): void;
+  progress: (line: string) => void;
+  report: (line: string) => void;
 }
 
 export type Bench = (context: BenchContext) => Promise<Record<string, number | string>>;

@@ -93,8 +93,8 @@ describe('deploy/k8s', () => {
 
   it('holds objects the Kubernetes API schema accepts', () => {
     const models: Record<string, (m: Manifest) => { validate(): void }> = {
-      ConfigMap: (m) => new ConfigMap(m as ConstructorParameters<typeof ConfigMap>[0]),
-      Secret: (m) => new Secret(m as ConstructorParameters<typeof Secret>[0]),
+      ConfigMap: (m) => new ConfigMap(m),
+      Secret: (m) => new Secret(m),
       Service: (m) => new Service(m as ConstructorParameters<typeof Service>[0]),
       Deployment: (m) => new Deployment(m as ConstructorParameters<typeof Deployment>[0]),
       HorizontalPodAutoscaler: (m) => new HorizontalPodAutoscaler(m as ConstructorParameters<typeof HorizontalPodAutoscaler>[0]),

@@ -2,7 +2,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export const BASE = '/console';
+const BASE = '/console';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());

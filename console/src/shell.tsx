@@ -67,7 +67,8 @@ const sectionOf = (path: string) => SECTIONS.find((s) => (s.path === '/' ? path 
 
 export function Shell() {
   const { path } = useLocation();
-  const { session, signOut } = useSession();
+  const auth = useSession();
+  const { session } = auth;
   const current = sectionOf(path);
   const visible = SECTIONS.filter((s) => s.scope === null || can(session, s.scope));
   return (
@@ -93,7 +94,7 @@ export function Shell() {
             Signed in with <strong>{session.name ?? 'an API key'}</strong>
           </span>
           <code>{session.prefix}…</code>
-          <button type="button" class="button small" onClick={() => signOut()}>
+          <button type="button" class="button small" onClick={() => auth.signOut()}>
             Sign out
           </button>
         </div>

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS } from '@earshot/testing';
 
-export const SCREENSHOTS = 'reports/console';
+const SCREENSHOTS = 'reports/console';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeViolation {
@@ -43,7 +43,7 @@ export class ConsoleBrowser {
   async axe(page: Page): Promise<AxeViolation[]> {
     await page.addScriptTag({ content: axeSource });
     // A string, since this file compiles without the DOM's types.
-    const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as AxeViolation[];
+    const violations = await page.evaluate<AxeViolation[]>('axe.run(document).then((result) => result.violations)');
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   }
 

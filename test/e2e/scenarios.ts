@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callIdOf } from '@earshot/events';
 import { generateDemoTraffic, sendDemoTraffic, TENANT_PROVIDER, type CallFate, type DemoTarget, type DemoTraffic } from '@earshot/cli';
 import type { Service, Topology } from './topologies';

@@ -9,7 +9,6 @@ import type { BodyOf } from './types';
 type Envelope = Exclude<BodyOf<paths['/api/v1/webhooks/ingest']['post']>, readonly unknown[]>;
 /** An event as the stream sends it: the envelope a provider sent, with the receipt the gateway added. */
 export type StreamEvent = Envelope & { received_at?: string; provider?: string };
-export type EventType = StreamEvent['type'];
 
 type Message = { type: 'ready' | 'heartbeat'; at: string; position: string } | { type: 'event'; position: string; event: StreamEvent };
 

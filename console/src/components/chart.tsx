@@ -41,7 +41,7 @@ function useColorScheme(): string {
 }
 
 /** Every series on the union of their bucket times, with gaps (null) where a series has no point. */
-export function alignSeries(series: readonly { points: readonly Point[] }[]): uPlot.AlignedData {
+function alignSeries(series: readonly { points: readonly Point[] }[]): uPlot.AlignedData {
   const times = [...new Set(series.flatMap((s) => s.points.map((p) => p.t)))].sort();
   const xs = times.map((t) => Date.parse(t) / 1000);
   const ys = series.map((s) => {

@@ -90,7 +90,7 @@ export function Badge({ tone = 'neutral', plain, children }: { tone?: Tone; plai
 
 export const Empty = ({ children }: { children: ComponentChildren }) => <div class="empty">{children}</div>;
 
-export function Loading({ rows = 3 }: { rows?: number }) {
+function Loading({ rows = 3 }: { rows?: number }) {
   return (
     <div class="stack" style={{ gap: '10px', padding: '8px 0' }} aria-busy="true" aria-label="Loading">
       {Array.from({ length: rows }, (_, i) => (

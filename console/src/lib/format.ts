@@ -100,18 +100,6 @@ export function formatOffset(ms: number | null | undefined): string {
   return `${minutes}:${seconds.toFixed(1).padStart(4, '0')}`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** `in_progress` → `In progress`. */
 export const humanize = (word: string): string => {
   const spaced = word.replaceAll(/[_.-]+/g, ' ').trim();

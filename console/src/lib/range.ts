@@ -9,7 +9,7 @@ export const RANGES = [
 ] as const;
 export type RangeId = (typeof RANGES)[number]['id'];
 
-export const INTERVALS = [
+const INTERVALS = [
   { id: '1m', ms: 60_000 },
   { id: '5m', ms: 300_000 },
   { id: '15m', ms: 900_000 },
@@ -20,7 +20,7 @@ export const INTERVALS = [
 export type IntervalId = (typeof INTERVALS)[number]['id'];
 
 /** Enough points to see a shape, few enough that each bucket holds several calls: at most this many per chart. */
-export const MAX_POINTS = 120;
+const MAX_POINTS = 120;
 
 export interface TimeWindow {
   from: Date;

@@ -10,9 +10,9 @@ export const STAGES = [
   { id: 'llm', label: 'LLM to first token', field: 'llmMs' },
   { id: 'tts', label: 'TTS to first byte', field: 'ttsMs' },
 ] as const;
-export type StageId = (typeof STAGES)[number]['id'] | 'unattributed';
+type StageId = (typeof STAGES)[number]['id'] | 'unattributed';
 
-export interface StageSegment {
+interface StageSegment {
   id: StageId;
   label: string;
   /** null when the turn does not report this stage. */

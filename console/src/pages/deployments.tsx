@@ -10,7 +10,7 @@ type ImpactMetric = DeploymentImpact['metrics'][number];
 const TESTS: Record<ImpactMetric['test'], string> = { 'mann-whitney': 'Mann–Whitney U', 'two-proportion-z': 'two-proportion z-test' };
 
 /** The significance in words: what changed, whether chance explains it, and by which test. */
-export function verdict(metric: ImpactMetric): { tone: Tone; text: string; detail: string } {
+function verdict(metric: ImpactMetric): { tone: Tone; text: string; detail: string } {
   const p = metric.pValue === null ? 'not computable' : metric.pValue < 0.001 ? 'p < 0.001' : `p = ${metric.pValue.toFixed(3)}`;
   const detail = `${TESTS[metric.test]}, ${p}`;
   if (metric.pValue === null) return { tone: 'neutral', text: 'Too few samples to tell', detail };

@@ -16,7 +16,7 @@ interface Moment {
 }
 
 /** The incident's life in order: when it started, was opened, every note, and when it was resolved. */
-export function incidentTimeline(incident: Incident): Moment[] {
+function incidentTimeline(incident: Incident): Moment[] {
   const moments: Moment[] = [];
   if (incident.startedAt) moments.push({ at: incident.startedAt, title: 'Started', tone: 'bad' });
   if (incident.createdAt)

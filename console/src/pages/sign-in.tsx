@@ -22,7 +22,7 @@ export function SignIn({ message, onSignedIn }: { message: string | null; onSign
 
   return (
     <main class="signin">
-      <form class="panel" onSubmit={submit} aria-labelledby="signin-title">
+      <form class="panel" onSubmit={(event) => void submit(event)} aria-labelledby="signin-title">
         <div class="brand">
           <Logo />
           Earshot

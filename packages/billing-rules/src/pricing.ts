@@ -3,7 +3,7 @@ import { PricePlanSchema, type InvoiceLine, type Meter, type PricePlan } from '@
 /** What each meter stood at over a period. */
 export type MeterQuantities = Record<Meter, number>;
 
-export const METER_DESCRIPTIONS: Readonly<Record<Meter, string>> = {
+const METER_DESCRIPTIONS: Readonly<Record<Meter, string>> = {
   events_ingested: 'Events ingested',
   calls: 'Calls',
   call_minutes: 'Call minutes',

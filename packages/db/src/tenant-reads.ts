@@ -59,7 +59,9 @@ export class TenantReads {
       // Rows as the ConnectionPool gives them (its bigIntMode 'number'), so a statement reads the same either way.
       types: {
         getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-          oid === INT8 && format !== 'binary' ? (value: string) => Number.parseInt(value, 10) : pg.types.getTypeParser(oid, format),
+          oid === INT8 && format !== 'binary'
+            ? (value: string) => Number.parseInt(value, 10)
+            : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
       },
     });
     this.pool.on('error', (error) => console.error(`[db] ${options.applicationName}: idle connection failed: ${error.message}`));

@@ -4,7 +4,7 @@ import { compileRecord, isObject, type RecordMapping } from './avro-json';
 import { fingerprintHex, parsingCanonicalForm, rabinFingerprint64 } from './fingerprint';
 import type { SchemaFile } from './schema-files';
 
-export type Resolver = ReturnType<Type['createResolver']>;
+type Resolver = ReturnType<Type['createResolver']>;
 
 /** The field of an event schema that holds what the sender sent and the schema does not know. */
 export const EXTENSIONS_FIELD = 'extensions';
@@ -57,7 +57,7 @@ function toEntry(file: SchemaFile): SchemaEntry {
     schema = JSON.parse(file.text);
     // A fresh parse for avsc, which may keep references into it. Unwrapped unions keep nullable
     // fields plain values; an ambiguous union then fails here, at load, not per message.
-    type = avro.Type.forSchema(JSON.parse(file.text), { wrapUnions: false });
+    type = avro.Type.forSchema(JSON.parse(file.text) as avro.Schema, { wrapUnions: false });
   } catch (error) {
     throw new Error(`${file.path}: not a valid Avro schema: ${messageOf(error)}`, { cause: error });
   }

@@ -30,8 +30,8 @@ describe('IdempotencyStore', () => {
 
   it('lets exactly one of many concurrent claims, from two pools, hold a key', async () => {
     const tenantId = randomUUID();
-    const stores = [store(db), store(other)];
-    const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 2]?.claim([{ tenantId, key: 'k', requestHash: hash }])));
+    const stores = [store(db), store(other)] as const;
+    const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 2 === 0 ? 0 : 1].claim([{ tenantId, key: 'k', requestHash: hash }])));
     expect(claims.flat().filter((c) => c?.state === 'claimed')).toHaveLength(1);
   });
 

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import {
   AcceptedSchema,
   ApiError,
@@ -80,7 +79,7 @@ export class Intake {
   constructor(private readonly options: IntakeOptions) {}
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
-    const outcomes: EnvelopeOutcome[] = new Array(inputs.length);
+    const outcomes = new Array<EnvelopeOutcome>(inputs.length);
     const deadLetters: OutgoingRecord[] = [];
     const candidates: Candidate[] = [];
     inputs.forEach((input, index) => {
@@ -232,7 +231,7 @@ export class Intake {
 }
 
 /** A store we depend on failed: nothing was accepted, so the sender may retry. */
-export function unavailable(what: string) {
+function unavailable(what: string) {
   return (error: unknown): never => {
     console.error(`[gateway] ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`);

@@ -66,8 +66,14 @@ function foldStatement(tenantId: string, span: 'hour' | 'day', rows: SQLQuery): 
  * whether read from here or from the sketch.
  */
 async function writePercentiles(tx: Queryable, span: 'hour' | 'day', starts: readonly Date[]): Promise<void> {
-  const folds: { start: Date; metric: string; all_agents: boolean; agent_id: string; sketch: Sketch }[] = await tx.query(sql`
-    select start, metric, all_agents, agent_id, sketch from metric_rollup_folds where span = ${span} and start = any(${starts}::timestamptz[]) and sketch is not null`);
+  const folds = (await tx.query(sql`
+    select start, metric, all_agents, agent_id, sketch from metric_rollup_folds where span = ${span} and start = any(${starts}::timestamptz[]) and sketch is not null`)) as {
+    start: Date;
+    metric: string;
+    all_agents: boolean;
+    agent_id: string;
+    sketch: Sketch;
+  }[];
   if (folds.length === 0) return;
   const sums = folds.map((f) => new SketchSum().add(f.sketch));
   const column = (q: number) => sums.map((sum) => sum.quantile(q));
@@ -94,13 +100,16 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
   const open = openHour(now);
   return db.tx(
     async (tx) => {
-      const [lock] = await tx.query(sql`
-        select pg_try_advisory_xact_lock(hashtext(${`metric-folds:${tenantId}`})) as held, set_config('role', ${WRITER_ROLE}, true), set_config(${TENANT_SETTING}, ${tenantId}, true)`);
+      const [lock] = (await tx.query(sql`
+        select pg_try_advisory_xact_lock(hashtext(${`metric-folds:${tenantId}`})) as held, set_config('role', ${WRITER_ROLE}, true), set_config(${TENANT_SETTING}, ${tenantId}, true)`)) as {
+        held: boolean;
+      }[];
       // Another folder has this tenant: it folds what this one would.
       if (!lock?.held) return 0;
-      const changed: { hour: Date; upto: number }[] = await tx.query(
-        sql`select hour, max(id) as upto from metric_rollup_changes where hour < ${open} group by hour`,
-      );
+      const changed = (await tx.query(sql`select hour, max(id) as upto from metric_rollup_changes where hour < ${open} group by hour`)) as {
+        hour: Date;
+        upto: number;
+      }[];
       if (changed.length === 0) return 0;
       const hours = changed.map((c) => c.hour);
       await tx.query(sql`delete from metric_rollup_folds where span = 'hour' and start = any(${hours}::timestamptz[])`);
@@ -113,9 +122,9 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
         delete from metric_rollup_changes c using unnest(${hours}::timestamptz[], ${changed.map((c) => c.upto)}::bigint[]) n(hour, upto)
         where c.hour = n.hour and c.id <= n.upto`);
       const days = [...new Set(hours.map((h) => Math.floor(h.getTime() / DAY_MS) * DAY_MS))].map((d) => new Date(d));
-      const settled: { day: Date }[] = await tx.query(sql`
+      const settled = (await tx.query(sql`
         select d as day from unnest(${days.filter((d) => d.getTime() + DAY_MS <= open.getTime())}::timestamptz[]) d
-        where not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')`);
+        where not exists (select 1 from metric_rollup_changes c where c.hour >= d and c.hour < d + interval '24 hours')`)) as { day: Date }[];
       if (settled.length > 0) {
         const starts = settled.map((s) => s.day);
         await tx.query(sql`delete from metric_rollup_folds where span = 'day' and start = any(${starts}::timestamptz[])`);
@@ -150,7 +159,7 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
  */
 export async function foldAll(db: ConnectionPool, reads: TenantReads, now: Date): Promise<number> {
   const open = openHour(now);
-  const tenants: { tenant_id: string }[] = await db.query(sql`select id as tenant_id from tenants`);
+  const tenants = (await db.query(sql`select id as tenant_id from tenants`)) as { tenant_id: string }[];
   let folded = 0;
   for (const { tenant_id: tenantId } of tenants) {
     const pending = await reads.read(tenantId, sql`select 1 from metric_rollup_changes where hour < ${open} limit 1`);

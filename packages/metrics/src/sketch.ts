@@ -14,7 +14,7 @@ const GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY);
 const LOG_GAMMA = Math.log(GAMMA);
 const ZERO = 'z';
 
-export function bucketOf(value: number): string {
+function bucketOf(value: number): string {
   return value <= 0 ? ZERO : String(Math.ceil(Math.log(value) / LOG_GAMMA));
 }
 

@@ -34,7 +34,7 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },
     // A path Fastify's router refuses (a parameter too long, a malformed escape) is still answered in the Error shape.
-    frameworkErrors: (error, request, reply) => send(reply, request, toApiError(error)),
+    frameworkErrors: (error, request, reply) => void send(reply, request, toApiError(error)),
   });
   const methods = methodsByPath(app);
 

@@ -37,7 +37,7 @@ export interface Runtime {
   access(): Access;
   health: HealthChecks;
   /** Injected so tests can move time (idempotency windows, signatures, rollups). */
-  now(): Date;
+  now: () => Date;
 }
 
 export type InfrastructureName = 'database' | 'log' | 'http' | 'access';

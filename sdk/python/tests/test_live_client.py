@@ -18,7 +18,7 @@ def test_a_client_from_the_environment_alone_reaches_the_server(_scenario: str, 
     with Earshot(base_url=base_url[: -len("/api/v1")]) as root:
         assert root.base_url == base_url
         assert root.health.retrieve().ok is True
-        assert root.realtime.retrieve().ok is True
+        assert root.realtime.retrieve().concurrent_calls >= 0
     monkeypatch.delenv("EARSHOT_API_KEY")
     with pytest.raises(ValueError, match="EARSHOT_API_KEY"):
         Earshot()

@@ -48,7 +48,7 @@ def test_each_resource_answers_its_generated_model(_scenario: str, client: Earsh
     assert "calls.total" in [m.name for m in client.metrics.catalogue()]
     series = client.metrics.series(name="calls.total", interval="1h")
     assert (series.name, series.interval) == ("calls.total", "1h")
-    assert client.realtime.retrieve().live.concurrent_calls >= 0
+    assert client.realtime.retrieve().concurrent_calls >= 0
     assert client.usage.retrieve().period.currency
     assert isinstance(client.invoices.list().first_page().items, list)
     assert client.audit.list(action="deployment.recorded").first_page().items[0].action == "deployment.recorded"

@@ -22,7 +22,7 @@ def test_a_503_then_200_succeeds_after_one_retry(_scenario: str, proxied: Earsho
 def test_a_429_is_waited_out_for_its_retry_after(_scenario: str, proxied: Earshot, faults: Faults) -> None:
     faults.add("GET", "/api/v1/realtime", [{"status": 429, "retryAfter": 1}])
     started = time.monotonic()
-    assert proxied.realtime.retrieve().ok is True
+    assert proxied.realtime.retrieve().concurrent_calls >= 0
     assert time.monotonic() - started >= 1.0
     assert [r["status"] for r in faults.log()] == [429, 200]
 

@@ -20,7 +20,7 @@ export type BodyOf<P extends keyof paths, M extends Method> = Operation<P, M> ex
 type Item<List> = List extends { items: (infer T)[] } ? T : never;
 
 /** `{ ok: true, id }`: what a write answers once the log holds it. */
-export type AcceptedWrite = Success<'/api/v1/outcomes', 'post'>;
+export type WriteResult = Success<'/api/v1/outcomes', 'post'>;
 
 export type Call = Item<Success<'/api/v1/calls', 'get'>>;
 /** A call with its turns, transcript and traces (GET /calls/{id}). */
@@ -29,28 +29,28 @@ export type CallListParams = QueryOf<'/api/v1/calls', 'get'>;
 
 export type Outcome = Item<Success<'/api/v1/outcomes', 'get'>>;
 export type OutcomeListParams = QueryOf<'/api/v1/outcomes', 'get'>;
-export type OutcomeInput = BodyOf<'/api/v1/outcomes', 'post'>;
+export type OutcomeCreateParams = BodyOf<'/api/v1/outcomes', 'post'>;
 
 export type Incident = Item<Success<'/api/v1/incidents', 'get'>>;
 export type IncidentListParams = QueryOf<'/api/v1/incidents', 'get'>;
-export type IncidentInput = BodyOf<'/api/v1/incidents', 'post'>;
-export type IncidentChange = BodyOf<'/api/v1/incidents/{id}', 'patch'>;
+export type IncidentCreateParams = BodyOf<'/api/v1/incidents', 'post'>;
+export type IncidentUpdateParams = BodyOf<'/api/v1/incidents/{id}', 'patch'>;
 
 export type Alert = Item<Success<'/api/v1/alerts', 'get'>>;
 export type AlertListParams = QueryOf<'/api/v1/alerts', 'get'>;
 export type AlertNotification = Item<Success<'/api/v1/alerts/notifications', 'get'>>;
 export type AlertNotificationListParams = QueryOf<'/api/v1/alerts/notifications', 'get'>;
 export type AlertWebhook = Success<'/api/v1/alerts/webhook', 'get'>;
-export type AlertWebhookTarget = BodyOf<'/api/v1/alerts/webhook', 'put'>;
+export type AlertWebhookParams = BodyOf<'/api/v1/alerts/webhook', 'put'>;
 
 export type AlertRule = Success<'/api/v1/alerts/rules/{id}', 'get'>['rule'];
 export type AlertRuleListParams = QueryOf<'/api/v1/alerts/rules', 'get'>;
-export type AlertRuleInput = BodyOf<'/api/v1/alerts/rules', 'post'>;
-export type AlertRuleChange = BodyOf<'/api/v1/alerts/rules/{id}', 'patch'>;
+export type AlertRuleCreateParams = BodyOf<'/api/v1/alerts/rules', 'post'>;
+export type AlertRuleUpdateParams = BodyOf<'/api/v1/alerts/rules/{id}', 'patch'>;
 
 export type Deployment = Success<'/api/v1/deployments/{id}', 'get'>['deployment'];
 export type DeploymentListParams = QueryOf<'/api/v1/deployments', 'get'>;
-export type DeploymentInput = BodyOf<'/api/v1/deployments', 'post'>;
+export type DeploymentCreateParams = BodyOf<'/api/v1/deployments', 'post'>;
 export type DeploymentImpact = Success<'/api/v1/deployments/{id}/impact', 'get'>;
 export type DeploymentImpactParams = QueryOf<'/api/v1/deployments/{id}/impact', 'get'>;
 
@@ -59,7 +59,8 @@ export type MetricDefinition = Item<Success<'/api/v1/metrics/catalogue', 'get'>>
 export type MetricSeries = Success<'/api/v1/metrics', 'get'>;
 export type MetricSeriesParams = QueryOf<'/api/v1/metrics', 'get'>;
 
-export type Realtime = Success<'/api/v1/realtime', 'get'>;
+/** Calls in progress, success rate and latency over the last minutes (GET /realtime's `live`). */
+export type LiveSnapshot = Success<'/api/v1/realtime', 'get'>['live'];
 export type Usage = Success<'/api/v1/usage', 'get'>;
 export type UsageDay = Item<Usage>;
 export type UsageParams = QueryOf<'/api/v1/usage', 'get'>;
@@ -68,14 +69,14 @@ export type InvoiceListParams = QueryOf<'/api/v1/billing/invoices', 'get'>;
 export type AuditEntry = Item<Success<'/api/v1/audit', 'get'>>;
 export type AuditListParams = QueryOf<'/api/v1/audit', 'get'>;
 
-export type ApiKey = Success<'/api/v1/keys/{id}', 'get'>['key'];
-export type ApiKeyListParams = QueryOf<'/api/v1/keys', 'get'>;
-export type ApiKeyInput = BodyOf<'/api/v1/keys', 'post'>;
+export type APIKey = Success<'/api/v1/keys/{id}', 'get'>['key'];
+export type KeyListParams = QueryOf<'/api/v1/keys', 'get'>;
+export type KeyCreateParams = BodyOf<'/api/v1/keys', 'post'>;
 /** A key with its secret, shown once: what creating or rotating a key answers. */
-export type ApiKeyWithSecret = Success<'/api/v1/keys', 'post'>;
-export type KeyRotation = NonNullable<BodyOf<'/api/v1/keys/{id}/rotate', 'post'>>;
-export type WebhookSecretRotation = NonNullable<BodyOf<'/api/v1/webhook-secret/rotate', 'post'>>;
-export type RotatedWebhookSecret = Success<'/api/v1/webhook-secret/rotate', 'post'>;
+export type KeyWithSecret = Success<'/api/v1/keys', 'post'>;
+export type KeyRotateParams = NonNullable<BodyOf<'/api/v1/keys/{id}/rotate', 'post'>>;
+export type WebhookSecretRotateParams = NonNullable<BodyOf<'/api/v1/webhook-secret/rotate', 'post'>>;
+export type WebhookSecretRotation = Success<'/api/v1/webhook-secret/rotate', 'post'>;
 
 export type Health = Success<'/health', 'get'>;
 

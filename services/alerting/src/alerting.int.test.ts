@@ -170,4 +170,15 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
     expect(ids).toEqual(all.items.map((i: { id: string }) => i.id));
     expect((await query.get('/alerts/notifications?limit=1&page=2', acme.apiKey)).json()).toMatchObject({ items: [{ id: ids[1] }], page: 2, nextPage: 3 });
   });
+
+  it('removes the webhook on DELETE: GET then shows none, and a later PUT sets it again', async () => {
+    const webhook = (method: 'GET' | 'DELETE' | 'PUT', payload?: object) =>
+      query.app.inject({ method, url: '/api/v1/alerts/webhook', payload, headers: { authorization: `Bearer ${acme.apiKey}` } });
+    expect((await webhook('GET')).json()).toMatchObject({ url: hook.url, enabled: true });
+    const removed = await webhook('DELETE');
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toEqual({ ok: true, url: null, enabled: false, updatedAt: null });
+    expect((await webhook('GET')).json()).toEqual({ ok: true, url: null, enabled: false, updatedAt: null });
+    expect((await webhook('PUT', { url: hook.url, enabled: false })).json()).toMatchObject({ url: hook.url, enabled: false });
+  });
 });

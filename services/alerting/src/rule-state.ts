@@ -11,7 +11,7 @@ export interface RuleState {
 export type Decision =
   { action: 'none'; state: RuleState } | { action: 'fire'; state: RuleState; breachingSince: Date } | { action: 'resolve'; state: RuleState; alertId: string };
 
-export function breaches(rule: Pick<AlertRule, 'comparison' | 'threshold'>, value: number | null): boolean {
+function breaches(rule: Pick<AlertRule, 'comparison' | 'threshold'>, value: number | null): boolean {
   if (value === null) return false;
   switch (rule.comparison) {
     case 'gt':

@@ -3,7 +3,7 @@ import { encodeEvent, schemaFingerprint } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
 
 /** Who appends the evaluator's events, where a provider's name goes. */
-export const ALERTING_PROVIDER = 'earshot-alerting';
+const ALERTING_PROVIDER = 'earshot-alerting';
 
 export interface TenantEvent<T extends TenantEventType> {
   type: T;
@@ -14,7 +14,7 @@ export interface TenantEvent<T extends TenantEventType> {
   data: EventData<T>;
 }
 
-export function storedEvent<T extends TenantEventType>(tenantId: string, at: Date, event: TenantEvent<T>): StoredEvent {
+function storedEvent<T extends TenantEventType>(tenantId: string, at: Date, event: TenantEvent<T>): StoredEvent {
   return StoredEventSchema.parse({
     type: event.type,
     version: CURRENT_EVENT_VERSION,

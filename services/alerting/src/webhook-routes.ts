@@ -25,7 +25,7 @@ interface NotificationRow {
   at: Date;
 }
 
-/** PUT/GET /alerts/webhook (where notifications go) and GET /alerts/notifications (every delivery attempt, newest first, paged as every list is). */
+/** PUT/GET/DELETE /alerts/webhook (where notifications go) and GET /alerts/notifications (every delivery attempt, newest first, paged as every list is). */
 export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tenantOf = (caller: { tenant: { id: string } } | null | undefined) => {
@@ -64,6 +64,18 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
         updated_at: Date;
       }[];
       return { ok: true as const, url: row?.url ?? null, enabled: row?.enabled ?? false, updatedAt: row?.updated_at.toISOString() ?? null };
+    },
+  );
+
+  routes.delete(
+    '/alerts/webhook',
+    {
+      schema: { response: { 200: AlertWebhookSchema, ...ERRORS } },
+      config: { policy: { auth: 'apiKey', scope: 'alerts:write', rateLimits: [] } },
+    },
+    async (request) => {
+      await inTenant(db, tenantOf(request.caller), (tx) => tx.query(sql`delete from alert_webhooks`));
+      return { ok: true as const, url: null, enabled: false, updatedAt: null };
     },
   );
 

@@ -73,7 +73,7 @@ async function resubmit(intake: Intake, sender: Sender, letter: HeldDeadLetter):
     return [await intake.rejectBody(sender, letter.body, reason, [{ path: '(body)', message: reason }], letter.id)];
   }
   const inputs: EnvelopeInput[] = Array.isArray(value)
-    ? value.map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` }))
+    ? (value as unknown[]).map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` }))
     : [{ value, raw: letter.body, deadLetterId: letter.id }];
   if (inputs.length === 0)
     return [await intake.rejectBody(sender, letter.body, 'the batch is empty', [{ path: '(body)', message: 'the batch is empty' }], letter.id)];

@@ -5,7 +5,7 @@ import { ApiError } from '@earshot/contracts';
 const CursorSchema = z.object({ t: z.iso.datetime(), id: z.string() });
 export type PageCursor = z.infer<typeof CursorSchema>;
 
-export function encodeCursor(cursor: PageCursor): string {
+function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 

@@ -210,6 +210,20 @@ describe('API keys through the HTTP API', () => {
     expect((await ingest(webhookSecret, 'new-after')).statusCode).toBeLessThan(300);
   });
 
+  it('tells where the latest webhook secret rotation stands, never the secret, to keys:read', async () => {
+    const before = await keys.call({ method: 'GET', path: '/webhook-secret', token: acme.apiKey });
+    expect(before.statusCode, before.body).toBe(200);
+    const rotated = await keys.call({ method: 'POST', path: '/webhook-secret/rotate', token: acme.apiKey, body: { overlapSeconds: 60 } });
+    const { webhookSecret, previousValidUntil } = rotated.json<{ webhookSecret: string; previousValidUntil: string }>();
+    shown.push(webhookSecret);
+    const after = await keys.call({ method: 'GET', path: '/webhook-secret', token: acme.apiKey });
+    expect(after.json()).toEqual({ ok: true, previousValidUntil });
+    expect(after.json().previousValidUntil).not.toBe(before.json().previousValidUntil);
+    expect(after.body).not.toContain(webhookSecret);
+    const { secret: withoutScope } = await issued({ name: 'calls only', scopes: ['calls:read'] });
+    expect((await keys.call({ method: 'GET', path: '/webhook-secret', token: withoutScope })).statusCode).toBe(403);
+  });
+
   it('records every key and secret action in GET /audit', async () => {
     const response = await keys.call({ method: 'GET', path: '/audit?limit=200', token: acme.apiKey });
     const actions = response.json<{ items: { action: string; actor: { kind: string }; ip: string | null }[] }>().items.map((e) => e.action);

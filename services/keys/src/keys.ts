@@ -5,6 +5,7 @@ import type { MigrationSet } from '@earshot/db';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { registerApiKeyRoutes } from './routes/api-keys';
+import { registerOwnTenantRoutes } from './routes/tenant';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerWebhookSecretRoutes } from './routes/webhook-secret';
 
@@ -25,6 +26,7 @@ export function keysModule(runtime: Runtime): Module {
           registerApiKeyRoutes(api, { db });
           registerWebhookSecretRoutes(api, db, secrets);
           registerTenantRoutes(api, db, secrets);
+          registerOwnTenantRoutes(api, db);
         },
         { prefix: '/api/v1' },
       );

@@ -37,6 +37,15 @@ describe('the operator’s tenants, and refusals that hold in every process', ()
     });
   });
 
+  it('shows a key its own tenant, whatever its scopes, and no other', async () => {
+    const created = await keys.call({ method: 'POST', path: '/keys', token: globex.apiKey, body: { name: 'calls only', scopes: ['calls:read'] } });
+    const own = await keys.call({ method: 'GET', path: '/tenant', token: created.json<{ secret: string }>().secret });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ ok: true, tenant: { id: globex.tenant.id, name: 'Globex', status: 'active', activeKeys: 2 } });
+    expect((await keys.call({ method: 'GET', path: '/tenant', token: acme.apiKey })).json()).toMatchObject({ tenant: { id: acme.tenant.id } });
+    expect((await keys.call({ method: 'GET', path: '/tenant', token: ADMIN_TOKEN })).statusCode).toBe(401);
+  });
+
   it('suspends a tenant, whose keys are then refused (403) in this process and another, and resumes it', async () => {
     const other = await keys.another();
     const keyList = () => keys.call({ method: 'GET', path: '/keys', token: acme.apiKey }, other.app);

@@ -3,7 +3,7 @@ import { validate as isUuid } from 'uuid';
 import { callIdOf } from '@earshot/events';
 
 /** An event the projector cannot apply whatever it tries; it goes to the dead-letter topic with this reason. */
-export class PoisonEvent extends Error {
+class PoisonEvent extends Error {
   override readonly name = 'PoisonEvent';
 }
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Statements, TenantReads } from '@earshot/db';
 
 /** The tenant of an authenticated request (the auth hook has run for every route that calls this). */
-export function tenantOf(request: FastifyRequest): string {
+function tenantOf(request: FastifyRequest): string {
   if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller: its route declares no API-key policy`);
   return request.caller.tenant.id;
 }

@@ -14,7 +14,7 @@ import { untilApplied } from './read-your-writes';
 const WRITE_ID_NAMESPACE = '9a3f1c0e-4b7d-4e2a-8c55-61d0f2b7e913';
 
 /** Who sends the tenant's own events, in the place a provider's name goes. */
-export const API_PROVIDER = 'earshot-api';
+const API_PROVIDER = 'earshot-api';
 
 export interface TenantWrite<T extends TenantEventType> {
   type: T;

@@ -43,6 +43,13 @@ const cents = (usd: number) => Math.round(usd * 100) / 100;
  * happen. Latencies are log-normal per component (ASR, LLM, TTS) with a few
  * slow turns; tool calls sometimes fail; the fate decides the ending.
  */
+/** The agent's workflow state at `index`, which the script only ever asks for within the workflow. */
+function workflowStep(agent: DemoAgent, index: number): string {
+  const step = agent.workflow[index];
+  if (step === undefined) throw new Error(`${agent.id} has no workflow step ${index}`);
+  return step;
+}
+
 export function scriptCall(random: Random, plan: CallPlan): ScriptedCall {
   const { agent, provider, fate } = plan;
   const providerCallId = `${provider}_${random.hex(16)}`;
@@ -225,8 +232,8 @@ export function scriptCall(random: Random, plan: CallPlan): ScriptedCall {
     at += replyMs;
     if (state < agent.workflow.length - 1 && random.chance(0.8)) {
       emit('workflow.state.changed', {
-        from_state: agent.workflow[state] as string,
-        to_state: agent.workflow[state + 1] as string,
+        from_state: workflowStep(agent, state),
+        to_state: workflowStep(agent, state + 1),
         node: `node_${state + 1}`,
         trigger: 'intent_detected',
       });
@@ -270,8 +277,8 @@ export function scriptCall(random: Random, plan: CallPlan): ScriptedCall {
   emit('audio.stream.stopped', { stream_id: streamId, duration_ms: duration, reason: fate === 'failed' ? 'error' : 'hangup', direction: 'both' });
   if (success && state < agent.workflow.length - 1)
     emit('workflow.state.changed', {
-      from_state: agent.workflow[state] as string,
-      to_state: agent.workflow[agent.workflow.length - 1] as string,
+      from_state: workflowStep(agent, state),
+      to_state: workflowStep(agent, agent.workflow.length - 1),
       node: 'end',
       trigger: 'goal_reached',
     });

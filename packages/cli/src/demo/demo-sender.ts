@@ -15,7 +15,7 @@ export interface DemoTarget {
   tenantId?: string;
 }
 
-export interface DemoProgress {
+interface DemoProgress {
   envelopesSent: number;
   envelopesTotal: number;
   requests: number;

@@ -5,7 +5,7 @@ import { readDemoCredentials, writeDemoCredentials, type DemoCredentials } from 
 
 /** The demonstration tenant's id: fixed, so every start finds the same tenant in the data directory's database. */
 export const DEMO_TENANT_ID = '5e1d0e7a-0c3b-4d5f-9a2e-de70de70de70';
-export const DEMO_TENANT_NAME = 'Demo';
+const DEMO_TENANT_NAME = 'Demo';
 export const DEMO_TENANT_MODULE = 'demo-tenant';
 
 /**

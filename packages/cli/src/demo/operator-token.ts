@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import type { Config } from '@earshot/config';
 
-export function operatorTokenFile(dataDir: string): string {
+function operatorTokenFile(dataDir: string): string {
   return join(dataDir, 'admin.token');
 }
 

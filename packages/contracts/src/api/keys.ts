@@ -119,6 +119,12 @@ export const WebhookSecretRotatedSchema = z.object({
   previousValidUntil: z.string().describe('until when signatures made with the previous secret still verify'),
 });
 
+/** GET /webhook-secret: never the secret, only where its rotation stands (null before the first rotation). */
+export const WebhookSecretStatusSchema = z.object({
+  ok: z.literal(true),
+  previousValidUntil: z.string().nullable().describe('until when the previous secret verifies, as the latest rotation set it; null if never rotated'),
+});
+
 export const TENANT_STATUSES = ['active', 'suspended'] as const;
 
 /** What the operator sees of a tenant. */

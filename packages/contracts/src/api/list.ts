@@ -15,7 +15,7 @@ export function storedText(max: number) {
   return z
     .string()
     .max(max)
-    .regex(/^[^\u0000]*$/, 'no NUL character');
+    .refine((text) => !text.includes('\u0000'), 'no NUL character');
 }
 
 /**

@@ -61,11 +61,22 @@ export const MetricSeriesSchema = z.object({
 });
 export type MetricSeries = z.infer<typeof MetricSeriesSchema>;
 
-/** GET /metrics/catalogue: every metric GET /metrics answers, with what it measures and its unit. */
+/** GET /metrics/catalogue: every name GET /metrics answers, with what it measures and its unit. */
 export const MetricCatalogueSchema = z.object({
   ok: z.literal(true),
   items: z.array(z.object({ name: MetricNameSchema, description: z.string(), unit: z.string() })),
 });
+
+/** An agent the tenant's calls or deployments name: its calls so far and the version last deployed. */
+export const AgentSchema = z.object({
+  id: z.string(),
+  calls: z.number().int(),
+  lastCallAt: z.string().nullable(),
+  version: z.string().nullable().describe('the version of its latest deployment; null when none was recorded'),
+  deployedAt: z.string().nullable(),
+});
+export const AgentListQuerySchema = pagingQuery(50, { value: 'none', id: 'text' });
+export const AgentListSchema = listPageSchema(AgentSchema);
 
 /** The spec's Live snapshot, with the window it covers. */
 export const LiveSnapshotSchema = z.object({

@@ -89,8 +89,7 @@ export type DeploymentInput = z.infer<typeof DeploymentInputSchema>;
 
 export const DeploymentListQuerySchema = pagingQuery(50, { value: 'time', id: 'text' }).extend({ agent: storedText(200).min(1).optional() });
 export const DeploymentListSchema = listPageSchema(DeploymentSchema);
-/** GET /deployments/{id}. */
-export const DeploymentDetailSchema = z.object({ ok: z.literal(true), deployment: DeploymentSchema });
+export const DeploymentAnswerSchema = z.object({ ok: z.literal(true), deployment: DeploymentSchema });
 
 export const AlertSchema = z.object({
   id: z.string(),

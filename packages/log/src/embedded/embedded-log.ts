@@ -54,11 +54,11 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
           const [topicName, partitionText] = slot.split('\u0000') as [TopicName, string];
           const partition = Number(partitionText);
           const mine = placed.filter((p) => p.record.topic === topicName && p.partition === partition);
-          const [head] = await tx.query(sql`
+          const [head] = (await tx.query(sql`
           update earshot_log.partitions set next_offset = next_offset + ${mine.length}
           where topic = ${physical(topicName)} and partition = ${partition}
-          returning next_offset - ${mine.length} as base`);
-          const base = BigInt((head as { base: number }).base);
+          returning next_offset - ${mine.length} as base`)) as { base: number }[];
+          const base = BigInt(head?.base ?? 0);
           const offsets = mine.map((_, i) => (base + BigInt(i)).toString());
           await tx.query(sql`
           insert into earshot_log.records (topic, partition, "offset", key, value, headers)

@@ -131,15 +131,16 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        eachBatch: async (payload) => {
+          const { batch } = payload;
+          if (!payload.isRunning() || payload.isStale() || batch.messages.length === 0) return;
           const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
           await onBatch(records);
           const last = batch.messages[batch.messages.length - 1];
           if (!last) return;
-          resolveOffset(last.offset);
+          payload.resolveOffset(last.offset);
           await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
-          await heartbeat();
+          await payload.heartbeat();
         },
       });
       return track(consumer);

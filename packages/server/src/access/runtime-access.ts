@@ -28,7 +28,7 @@ export interface Access {
   secrets: SecretBox;
   limiter: RateLimiter;
   /** The store of a key space, made on first use and shared by every service of the process. */
-  idempotency(scope: IdempotencyScope): IdempotencyStore;
+  idempotency: (scope: IdempotencyScope) => IdempotencyStore;
 }
 
 export interface AccessDependencies {

@@ -5,7 +5,7 @@ import { choosePort, freePort, lastLines } from '@earshot/db';
 import { isAlive, waitForPort } from './process';
 
 /** A single-node Apache Kafka broker in KRaft mode, run from Maven Central's jars. */
-export const KAFKA_VERSION = '3.9.1';
+const KAFKA_VERSION = '3.9.1';
 
 export interface KafkaPaths {
   cacheDir: string;
@@ -51,7 +51,7 @@ function jarsDir(cacheDir: string): string {
 }
 
 /** Maven fetches the broker once; later runs reuse the cache (and work offline). */
-export function ensureKafkaJars(cacheDir: string, log: (line: string) => void): string {
+function ensureKafkaJars(cacheDir: string, log: (line: string) => void): string {
   const dir = jarsDir(cacheDir);
   const marker = join(dir, '.complete');
   if (existsSync(marker)) return dir;

@@ -12,6 +12,51 @@ from uuid import UUID
 from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
+class APIKeyCreatedBy(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    key_id: Annotated[Optional[str], Field(alias='keyId')]
+    kind: Literal['apiKey', 'operator']
+
+
+class APIKey(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: Annotated[str, Field(alias='createdAt')]
+    created_by: Annotated[APIKeyCreatedBy, Field(alias='createdBy')]
+    environment: Literal['production', 'staging']
+    expires_at: Annotated[Optional[str], Field(alias='expiresAt')]
+    id: UUID
+    ip_allowlist: Annotated[list[str], Field(alias='ipAllowlist')]
+    """
+    CIDRs the key may be used from; empty means any address
+    """
+    last_used_at: Annotated[Optional[str], Field(alias='lastUsedAt')]
+    name: str
+    prefix: str
+    """
+    the leading characters of the key, enough to recognise it
+    """
+    previous_secret_valid_until: Annotated[
+        Optional[str], Field(alias='previousSecretValidUntil')
+    ]
+    """
+    while rotating: when the previous secret stops working
+    """
+    revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
+    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
+    status: Literal['active', 'expired', 'revoked', 'rotating']
+    usage24h: int
+    """
+    requests in the last 24 hours, to the minute
+    """
+    workspace: str
+
+
 class AcceptedEvent(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -29,6 +74,33 @@ class AcceptedWrite(BaseModel):
     )
     id: str
     ok: Literal[True]
+
+
+class Agent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    calls: int
+    deployed_at: Annotated[Optional[str], Field(alias='deployedAt')]
+    id: str
+    last_call_at: Annotated[Optional[str], Field(alias='lastCallAt')]
+    version: Optional[str]
+    """
+    the version of its latest deployment; null when none was recorded
+    """
+
+
+class AgentPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[Agent]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
 
 
 class AgentResponseGeneratedDataLatency(BaseModel):
@@ -243,13 +315,10 @@ class AlertRuleChange(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
@@ -258,7 +327,9 @@ class AlertRuleChange(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[Optional[str], Field(max_length=200)] = None
+    name: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: Optional[float] = None
     window_ms: Annotated[
@@ -289,22 +360,19 @@ class AlertRuleChangedData(BaseModel):
     window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
 
 
-class AlertRuleInput(BaseModel):
+class AlertRuleCreateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -315,7 +383,9 @@ class AlertRuleInput(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[Optional[str], Field(max_length=200)] = None
+    name: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: float
     window_ms: Annotated[
@@ -362,6 +432,34 @@ class AlertRulePage(BaseModel):
     page: Optional[int] = None
 
 
+class AlertRuleUpdateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+    ] = None
+    comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    enabled: Optional[bool] = None
+    for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
+    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
+        None
+    )
+    """
+    a name from the GET /metrics catalogue
+    """
+    name: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    severity: Optional[Literal['critical', 'warning', 'info']] = None
+    threshold: Optional[float] = None
+    window_ms: Annotated[
+        Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
+    ] = None
+
+
 class AlertWebhook(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -373,7 +471,7 @@ class AlertWebhook(BaseModel):
     url: Optional[str]
 
 
-class AlertWebhookSettings(BaseModel):
+class AlertWebhookParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -382,7 +480,7 @@ class AlertWebhookSettings(BaseModel):
     url: AnyUrl
 
 
-class AlertWebhookTarget(BaseModel):
+class AlertWebhookSettings(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -436,96 +534,6 @@ class ApiKey(BaseModel):
     workspace: str
 
 
-class ApiKeyInputIpAllowlistApiKeyInputIpAllowlist2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            pattern='^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\/([0-9]|[1-2][0-9]|3[0-2])$'
-        ),
-    ]
-
-
-class ApiKeyInputIpAllowlistApiKeyInputIpAllowlist3(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            pattern='^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$'
-        ),
-    ]
-
-
-class ApiKeyInputIpAllowlist(
-    RootModel[list[Union[ApiKeyInputIpAllowlistApiKeyInputIpAllowlist2, ApiKeyInputIpAllowlistApiKeyInputIpAllowlist3, IPv4Address, IPv6Address]]]
-):
-    root: Annotated[
-        list[Union[ApiKeyInputIpAllowlistApiKeyInputIpAllowlist2, ApiKeyInputIpAllowlistApiKeyInputIpAllowlist3, IPv4Address, IPv6Address]],
-        Field(max_length=100),
-    ]
-    """
-    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
-    """
-
-
-class ApiKeyInput(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    environment: Optional[Literal['production', 'staging']] = None
-    expires_at: Annotated[Optional[str], Field(alias='expiresAt')] = None
-    """
-    when the key stops working; never when absent
-    """
-    ip_allowlist: Annotated[
-        Optional[Union[Literal['any'], ApiKeyInputIpAllowlist]],
-        Field(alias='ipAllowlist'),
-    ] = None
-    """
-    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
-    """
-    kind: Optional[Literal['live', 'test']] = None
-    """
-    live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
-    """
-    name: Annotated[str, Field(max_length=100)]
-    scopes: Annotated[
-        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
-        Field(max_length=17, min_length=1),
-    ]
-    """
-    at most the scopes of the key that creates it
-    """
-    workspace: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._-]{1,64}$')] = None
-
-
-class ApiKeyListParams(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    cursor: Annotated[
-        Optional[str],
-        Field(
-            pattern='^(?:-?\\d{1,16}(?:\\.\\d{1,20})?(?:e[+-]?\\d{1,3})?)~(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$'
-        ),
-    ] = None
-    """
-    nextCursor of the previous page: the page after that position
-    """
-    limit: Annotated[Optional[int], Field(ge=1, le=200)] = None
-    """
-    items per page, 1 to 200
-    """
-    page: Annotated[Optional[int], Field(ge=1, le=1000000)] = None
-    """
-    page number (from 1), counted from the cursor when one is given
-    """
-    status: Optional[Literal['active', 'expired', 'revoked', 'rotating']] = None
-    workspace: Annotated[
-        Optional[str], Field(max_length=64, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
-
-
 class ApiKeyPage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -536,19 +544,6 @@ class ApiKeyPage(BaseModel):
     next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
     ok: Literal[True]
     page: Optional[int] = None
-
-
-class ApiKeyWithSecret(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    key: ApiKey
-    ok: Literal[True]
-    secret: str
-    """
-    the API key; shown once, never stored
-    """
 
 
 class AudioStreamStartedData(BaseModel):
@@ -613,9 +608,7 @@ class AuditListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    action: Annotated[
-        Optional[str], Field(max_length=100, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
+    action: Annotated[Optional[str], Field(max_length=100, min_length=1)] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -750,8 +743,7 @@ class CallListParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -893,6 +885,32 @@ class Deployment(BaseModel):
     version: str
 
 
+class DeploymentCreateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
+    """
+    defaults to when the request arrived
+    """
+    deployed_by: Annotated[
+        Optional[str],
+        Field(alias='deployedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    environment: Annotated[
+        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    previous_version: Annotated[
+        Optional[str],
+        Field(alias='previousVersion', max_length=100, pattern='[^\\t\\n\\v\\f\\r ]'),
+    ] = None
+    version: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+
+
 class DeploymentImpactAfter(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -993,38 +1011,12 @@ class DeploymentImpactParams(BaseModel):
     """
 
 
-class DeploymentInput(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent: Annotated[str, Field(max_length=200)]
-    deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
-    """
-    defaults to when the request arrived
-    """
-    deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
-        None
-    )
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
-    environment: Annotated[Optional[str], Field(max_length=100)] = None
-    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    previous_version: Annotated[
-        Optional[str], Field(alias='previousVersion', max_length=100)
-    ] = None
-    version: Annotated[str, Field(max_length=100)]
-
-
 class DeploymentListParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[
-        Optional[str], Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
+    agent: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -1253,39 +1245,39 @@ class Incident(BaseModel):
     updated_at: Annotated[Optional[str], Field(alias='updatedAt')]
 
 
-class IncidentChangeAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
+class IncidentCreateParamsAffectedAgent(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
-class IncidentChangeAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
+class IncidentCreateParamsAffectedCall(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
-class IncidentChange(BaseModel):
+class IncidentCreateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     affected_agents: Annotated[
-        Optional[list[IncidentChangeAffectedAgent]],
+        Optional[list[IncidentCreateParamsAffectedAgent]],
         Field(alias='affectedAgents', max_length=100),
     ] = None
     affected_calls: Annotated[
-        Optional[list[IncidentChangeAffectedCall]],
+        Optional[list[IncidentCreateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    opened_by: Annotated[
+        Optional[str],
+        Field(alias='openedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
     ] = None
-    note: Annotated[Optional[str], Field(max_length=10000)] = None
-    """
-    added to the incident timeline
-    """
-    severity: Optional[Literal['critical', 'high', 'medium', 'low']] = None
+    severity: Literal['critical', 'high', 'medium', 'low']
+    started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Annotated[Optional[str], Field(max_length=300)] = None
+    title: Annotated[str, Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
 class IncidentCreatedData(BaseModel):
@@ -1321,40 +1313,6 @@ class IncidentCreatedEvent(BaseModel):
     occurred_at: AwareDatetime
     type: Literal['incident.created']
     version: Literal['2026-01-01', '2026-11-22']
-
-
-class IncidentInputAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200)]
-
-
-class IncidentInputAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200)]
-
-
-class IncidentInput(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    affected_agents: Annotated[
-        Optional[list[IncidentInputAffectedAgent]],
-        Field(alias='affectedAgents', max_length=100),
-    ] = None
-    affected_calls: Annotated[
-        Optional[list[IncidentInputAffectedCall]],
-        Field(alias='affectedCalls', max_length=1000),
-    ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
-    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
-    severity: Literal['critical', 'high', 'medium', 'low']
-    started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
-    status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
-        None
-    )
-    title: Annotated[str, Field(max_length=300)]
 
 
 class IncidentListParams(BaseModel):
@@ -1396,6 +1354,43 @@ class IncidentPage(BaseModel):
     page: Optional[int] = None
 
 
+class IncidentUpdateParamsAffectedAgent(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, min_length=1)]
+
+
+class IncidentUpdateParamsAffectedCall(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, min_length=1)]
+
+
+class IncidentUpdateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    affected_agents: Annotated[
+        Optional[list[IncidentUpdateParamsAffectedAgent]],
+        Field(alias='affectedAgents', max_length=100),
+    ] = None
+    affected_calls: Annotated[
+        Optional[list[IncidentUpdateParamsAffectedCall]],
+        Field(alias='affectedCalls', max_length=1000),
+    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    note: Annotated[
+        Optional[str], Field(max_length=10000, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    """
+    added to the incident timeline
+    """
+    severity: Optional[Literal['critical', 'high', 'medium', 'low']] = None
+    status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
+        None
+    )
+    title: Annotated[
+        Optional[str], Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+
+
 class IncidentUpdatedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1432,6 +1427,38 @@ class IncidentUpdatedEvent(BaseModel):
     occurred_at: AwareDatetime
     type: Literal['incident.updated']
     version: Literal['2026-01-01', '2026-11-22']
+
+
+class IngestAccepted(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    duplicate: bool
+    id: str
+    ok: Literal[True]
+
+
+class IngestRejectedField(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: str
+    path: str
+
+
+class IngestRejected(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    code: Literal['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE', 'INTERNAL']
+    dead_letter_id: Annotated[Optional[str], Field(alias='deadLetterId')] = None
+    error: str
+    fields: Optional[list[IngestRejectedField]] = None
+    ok: Literal[False]
+    request_id: Annotated[Optional[str], Field(alias='requestId')] = None
 
 
 class InvoiceLine(BaseModel):
@@ -1517,7 +1544,95 @@ class IssuedApiKey(BaseModel):
     """
 
 
-class KeyRotation(BaseModel):
+class KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            pattern='^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\/([0-9]|[1-2][0-9]|3[0-2])$'
+        ),
+    ]
+
+
+class KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist3(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            pattern='^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$'
+        ),
+    ]
+
+
+class KeyCreateParamsIpAllowlist(
+    RootModel[list[Union[KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist2, KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist3, IPv4Address, IPv6Address]]]
+):
+    root: Annotated[
+        list[Union[KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist2, KeyCreateParamsIpAllowlistKeyCreateParamsIpAllowlist3, IPv4Address, IPv6Address]],
+        Field(max_length=100),
+    ]
+    """
+    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+    """
+
+
+class KeyCreateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    environment: Optional[Literal['production', 'staging']] = None
+    expires_at: Annotated[Optional[str], Field(alias='expiresAt')] = None
+    """
+    when the key stops working; never when absent
+    """
+    ip_allowlist: Annotated[
+        Optional[Union[Literal['any'], KeyCreateParamsIpAllowlist]],
+        Field(alias='ipAllowlist'),
+    ] = None
+    """
+    addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+    """
+    kind: Optional[Literal['live', 'test']] = None
+    """
+    live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
+    """
+    name: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    scopes: Annotated[
+        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=17, min_length=1),
+    ]
+    """
+    at most the scopes of the key that creates it
+    """
+    workspace: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._-]{1,64}$')] = None
+
+
+class KeyListParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cursor: Annotated[
+        Optional[str],
+        Field(
+            pattern='^(?:-?\\d{1,16}(?:\\.\\d{1,20})?(?:e[+-]?\\d{1,3})?)~(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$'
+        ),
+    ] = None
+    """
+    nextCursor of the previous page: the page after that position
+    """
+    limit: Annotated[Optional[int], Field(ge=1, le=200)] = None
+    """
+    items per page, 1 to 200
+    """
+    page: Annotated[Optional[int], Field(ge=1, le=1000000)] = None
+    """
+    page number (from 1), counted from the cursor when one is given
+    """
+    status: Optional[Literal['active', 'expired', 'revoked', 'rotating']] = None
+    workspace: Annotated[Optional[str], Field(max_length=64, min_length=1)] = None
+
+
+class KeyRotateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -1530,7 +1645,20 @@ class KeyRotation(BaseModel):
     """
 
 
-class LiveSnapshotLive(BaseModel):
+class KeyWithSecret(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    key: ApiKey
+    ok: Literal[True]
+    secret: str
+    """
+    the API key; shown once, never stored
+    """
+
+
+class LiveSnapshot(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -1543,12 +1671,22 @@ class LiveSnapshotLive(BaseModel):
     window_seconds: Annotated[int, Field(alias='windowSeconds')]
 
 
-class LiveSnapshot(BaseModel):
+class MetricCatalogueItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    live: LiveSnapshotLive
+    description: str
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    unit: str
+
+
+class MetricCatalogue(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[MetricCatalogueItem]
     ok: Literal[True]
 
 
@@ -1593,8 +1731,7 @@ class MetricSeriesParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     one agent’s series; a metric not kept per agent (events.ingested) answers null points
@@ -1620,16 +1757,13 @@ class NewAlertRule(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -1640,7 +1774,9 @@ class NewAlertRule(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[Optional[str], Field(max_length=200)] = None
+    name: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: float
     window_ms: Annotated[
@@ -1702,7 +1838,7 @@ class NewApiKey(BaseModel):
     """
     live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
     """
-    name: Annotated[str, Field(max_length=100)]
+    name: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
     scopes: Annotated[
         list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
         Field(max_length=17, min_length=1),
@@ -1718,31 +1854,33 @@ class NewDeployment(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[str, Field(max_length=200)]
+    agent: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
     deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
     """
     defaults to when the request arrived
     """
-    deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
-        None
-    )
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    deployed_by: Annotated[
+        Optional[str],
+        Field(alias='deployedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
     ] = None
-    environment: Annotated[Optional[str], Field(max_length=100)] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    environment: Annotated[
+        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
-        Optional[str], Field(alias='previousVersion', max_length=100)
+        Optional[str],
+        Field(alias='previousVersion', max_length=100, pattern='[^\\t\\n\\v\\f\\r ]'),
     ] = None
-    version: Annotated[str, Field(max_length=100)]
+    version: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
 class NewIncidentAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200)]
+    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
 class NewIncidentAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200)]
+    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
 class NewIncident(BaseModel):
@@ -1758,17 +1896,18 @@ class NewIncident(BaseModel):
         Optional[list[NewIncidentAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
+    opened_by: Annotated[
+        Optional[str],
+        Field(alias='openedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    ] = None
     severity: Literal['critical', 'high', 'medium', 'low']
     started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Annotated[str, Field(max_length=300)]
+    title: Annotated[str, Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')]
 
 
 class NewOutcome(BaseModel):
@@ -1776,15 +1915,19 @@ class NewOutcome(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[Optional[str], Field(max_length=200)] = None
-    call_id: Annotated[str, Field(alias='callId', max_length=200)]
+    agent: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    call_id: Annotated[
+        str, Field(alias='callId', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
-    source: Annotated[Optional[str], Field(max_length=100)] = None
-    type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
-        None
-    )
+    source: Annotated[
+        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    type: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    value: Annotated[Optional[str], Field(max_length=2000)] = None
 
 
 class NewTenant(BaseModel):
@@ -1811,20 +1954,24 @@ class Outcome(BaseModel):
     value: Optional[str]
 
 
-class OutcomeInput(BaseModel):
+class OutcomeCreateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[Optional[str], Field(max_length=200)] = None
-    call_id: Annotated[str, Field(alias='callId', max_length=200)]
+    agent: Annotated[
+        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    call_id: Annotated[
+        str, Field(alias='callId', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
+    ]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
-    source: Annotated[Optional[str], Field(max_length=100)] = None
-    type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
-        None
-    )
+    source: Annotated[
+        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
+    ] = None
+    type: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    value: Annotated[Optional[str], Field(max_length=2000)] = None
 
 
 class OutcomeListParams(BaseModel):
@@ -1833,8 +1980,7 @@ class OutcomeListParams(BaseModel):
         populate_by_name=True,
     )
     call_id: Annotated[
-        Optional[str],
-        Field(alias='callId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='callId', max_length=200, min_length=1)
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -2005,28 +2151,6 @@ class ProviderErrorReceivedEvent(BaseModel):
     version: Literal['2026-01-01', '2026-11-22']
 
 
-class RealtimeLive(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    as_of: Annotated[str, Field(alias='asOf')]
-    concurrent_calls: Annotated[int, Field(alias='concurrentCalls')]
-    ended_calls: Annotated[int, Field(alias='endedCalls')]
-    p95_latency_ms: Annotated[int, Field(alias='p95LatencyMs')]
-    success_rate: Annotated[float, Field(alias='successRate')]
-    window_seconds: Annotated[int, Field(alias='windowSeconds')]
-
-
-class Realtime(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    live: RealtimeLive
-    ok: Literal[True]
-
-
 class RecordingAvailableData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2057,22 +2181,6 @@ class RecordingAvailableEvent(BaseModel):
     occurred_at: AwareDatetime
     type: Literal['recording.available']
     version: Literal['2026-01-01', '2026-11-22']
-
-
-class RotatedWebhookSecret(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    ok: Literal[True]
-    previous_valid_until: Annotated[str, Field(alias='previousValidUntil')]
-    """
-    until when signatures made with the previous secret still verify
-    """
-    webhook_secret: Annotated[str, Field(alias='webhookSecret')]
-    """
-    the new secret; shown once
-    """
 
 
 class Rotation(BaseModel):
@@ -2398,6 +2506,19 @@ class WebhookEvent(BaseModel):
     type: Literal['call.started', 'call.ringing', 'call.answered', 'call.ended', 'call.transferred', 'call.failed', 'audio.stream.started', 'audio.stream.stopped', 'transcript.partial', 'transcript.final', 'agent.response.generated', 'tool.call.started', 'tool.call.completed', 'tool.call.failed', 'workflow.state.changed', 'handoff.initiated', 'handoff.completed', 'recording.available', 'customer.feedback.submitted', 'provider.error.received', 'call.completed']
 
 
+class WebhookSecretRotateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    overlap_seconds: Annotated[
+        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
+    ] = None
+    """
+    how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+    """
+
+
 class WebhookSecretRotated(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2419,11 +2540,26 @@ class WebhookSecretRotation(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    overlap_seconds: Annotated[
-        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
-    ] = None
+    ok: Literal[True]
+    previous_valid_until: Annotated[str, Field(alias='previousValidUntil')]
     """
-    how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+    until when signatures made with the previous secret still verify
+    """
+    webhook_secret: Annotated[str, Field(alias='webhookSecret')]
+    """
+    the new secret; shown once
+    """
+
+
+class WebhookSecretStatus(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    ok: Literal[True]
+    previous_valid_until: Annotated[Optional[str], Field(alias='previousValidUntil')]
+    """
+    until when the previous secret verifies, as the latest rotation set it; null if never rotated
     """
 
 
@@ -2455,6 +2591,15 @@ class WorkflowStateChangedEvent(BaseModel):
     occurred_at: AwareDatetime
     type: Literal['workflow.state.changed']
     version: Literal['2026-01-01', '2026-11-22']
+
+
+class WriteResult(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    ok: Literal[True]
 
 
 class AgentResponseGeneratedEvent(BaseModel):

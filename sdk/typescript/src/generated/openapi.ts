@@ -159,6 +159,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agents the calls and deployments name, with their latest version */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/alerts": {
         parameters: {
             query?: never;
@@ -242,7 +259,8 @@ export interface paths {
         /** Set the webhook alerts are sent to */
         put: operations["setAlertWebhook"];
         post?: never;
-        delete?: never;
+        /** Remove the webhook alerts are sent to */
+        delete: operations["deleteAlertWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -513,8 +531,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The metric catalogue: every metric, what it measures, its unit */
-        get: operations["listMetricDefinitions"];
+        /** Every metric name, with what it measures and its unit */
+        get: operations["getMetricCatalogue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -558,6 +576,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant of the calling key */
+        get: operations["getOwnTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -567,6 +602,23 @@ export interface paths {
         };
         /** Metered usage by period */
         get: operations["listUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** When the latest webhook secret rotation’s overlap ends (never the secret) */
+        get: operations["getWebhookSecretStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -657,6 +709,22 @@ export interface components {
             id: string;
             /** @constant */
             ok: true;
+        };
+        Agent: {
+            calls: number;
+            deployedAt: string | null;
+            id: string;
+            lastCallAt: string | null;
+            /** @description the version of its latest deployment; null when none was recorded */
+            version: string | null;
+        };
+        AgentPage: {
+            items: components["schemas"]["Agent"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
         };
         AgentResponseGeneratedData: {
             /** @default null */
@@ -841,7 +909,7 @@ export interface components {
              * @enum {string}
              */
             metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-            name?: string & (unknown & unknown);
+            name?: string;
             /** @enum {string} */
             severity?: "critical" | "warning" | "info";
             threshold?: number;
@@ -1737,6 +1805,16 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        MetricCatalogue: {
+            items: {
+                description: string;
+                /** @enum {string} */
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                unit: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
         MetricSeries: {
             agentId: string | null;
             description: string;
@@ -1772,7 +1850,7 @@ export interface components {
              * @enum {string}
              */
             metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-            name?: string & (unknown & unknown);
+            name?: string;
             /**
              * @default warning
              * @enum {string}
@@ -1803,31 +1881,31 @@ export interface components {
              * @enum {string}
              */
             kind?: "live" | "test";
-            name: string & (unknown & unknown);
+            name: string;
             /** @description at most the scopes of the key that creates it */
             scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
             /** @default default */
             workspace?: string;
         };
         NewDeployment: {
-            agent: string & (unknown & unknown);
+            agent: string;
             /** @description defaults to when the request arrived */
             deployedAt?: string & (unknown & unknown);
-            deployedBy?: string & (unknown & unknown);
+            deployedBy?: string;
             description?: string;
-            environment?: string & (unknown & unknown);
+            environment?: string;
             id?: string;
-            previousVersion?: string & (unknown & unknown);
-            version: string & (unknown & unknown);
+            previousVersion?: string;
+            version: string;
         };
         NewIncident: {
             /** @default [] */
-            affectedAgents?: (string & (unknown & unknown))[];
+            affectedAgents?: string[];
             /** @default [] */
-            affectedCalls?: (string & (unknown & unknown))[];
+            affectedCalls?: string[];
             description?: string;
             id?: string;
-            openedBy?: string & (unknown & unknown);
+            openedBy?: string;
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             startedAt?: string & (unknown & unknown);
@@ -1836,15 +1914,15 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-            title: string & (unknown & unknown);
+            title: string;
         };
         NewOutcome: {
-            agent?: string & (unknown & unknown);
-            callId: string & (unknown & unknown);
+            agent?: string;
+            callId: string;
             id?: string;
             revenueUsd?: number;
-            source?: string & (unknown & unknown);
-            type: string & (unknown & unknown);
+            source?: string;
+            type: string;
             value?: string;
         };
         NewTenant: {
@@ -2221,6 +2299,12 @@ export interface components {
             previousValidUntil: string;
             /** @description the new secret; shown once */
             webhookSecret: string;
+        };
+        WebhookSecretStatus: {
+            /** @constant */
+            ok: true;
+            /** @description until when the previous secret verifies, as the latest rotation set it; null if never rotated */
+            previousValidUntil: string | null;
         };
         WorkflowStateChangedData: {
             /** @default null */
@@ -3046,6 +3130,101 @@ export interface operations {
             /** @description A dependency is unavailable (UNAVAILABLE) */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4119,77 @@ export interface operations {
                 "application/json": components["schemas"]["AlertWebhookSettings"];
             };
         };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhook"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -5129,12 +5379,12 @@ export interface operations {
                     affectedCalls?: string[];
                     description?: string;
                     /** @description added to the incident timeline */
-                    note?: string & (unknown & unknown);
+                    note?: string;
                     /** @enum {string} */
                     severity?: "critical" | "high" | "medium" | "low";
                     /** @enum {string} */
                     status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                    title?: string & (unknown & unknown);
+                    title?: string;
                 };
             };
         };
@@ -5969,7 +6219,7 @@ export interface operations {
             };
         };
     };
-    listMetricDefinitions: {
+    getMetricCatalogue: {
         parameters: {
             query?: never;
             header?: never;
@@ -5990,16 +6240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            description: string;
-                            /** @enum {string} */
-                            name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
-                            unit: string;
-                        }[];
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
+                    "application/json": components["schemas"]["MetricCatalogue"];
                 };
             };
             /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
@@ -6383,6 +6624,113 @@ export interface operations {
             };
         };
     };
+    getOwnTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listUsage: {
         parameters: {
             query?: {
@@ -6472,6 +6820,109 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description seconds to wait before retrying */
                     "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookSecretStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretStatus"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

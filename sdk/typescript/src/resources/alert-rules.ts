@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { AcceptedWrite, AlertRule, AlertRuleChange, AlertRuleInput, AlertRuleListParams, Success } from '../models.js';
+import type { WriteResult, AlertRule, AlertRuleUpdateParams, AlertRuleCreateParams, AlertRuleListParams, Success } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource, segment } from './resource.js';
 
@@ -11,7 +11,7 @@ export class AlertRules extends Resource {
   }
 
   /** Adds a rule: a metric, a comparison and a threshold over a window. */
-  create(rule: AlertRuleInput, options?: RequestOptions): Promise<AcceptedWrite> {
+  create(rule: AlertRuleCreateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('POST', '/alerts/rules', rule, options);
   }
 
@@ -21,12 +21,12 @@ export class AlertRules extends Resource {
   }
 
   /** Changes a rule. */
-  update(id: string, change: AlertRuleChange, options?: RequestOptions): Promise<AcceptedWrite> {
+  update(id: string, change: AlertRuleUpdateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('PATCH', `/alerts/rules/${segment(id)}`, change, options);
   }
 
   /** Removes a rule. */
-  delete(id: string, options?: RequestOptions): Promise<AcceptedWrite> {
+  delete(id: string, options?: RequestOptions): Promise<WriteResult> {
     return this.send('DELETE', `/alerts/rules/${segment(id)}`, undefined, options);
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { Alert, AlertListParams, AlertNotification, AlertNotificationListParams, AlertWebhook, AlertWebhookTarget } from '../models.js';
+import type { Alert, AlertListParams, AlertNotification, AlertNotificationListParams, AlertWebhook, AlertWebhookParams } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource } from './resource.js';
 
@@ -11,7 +11,7 @@ export class AlertWebhookSettings extends Resource {
   }
 
   /** Sets the notification target. */
-  set(target: AlertWebhookTarget, options?: RequestOptions): Promise<AlertWebhook> {
+  set(target: AlertWebhookParams, options?: RequestOptions): Promise<AlertWebhook> {
     return this.send('PUT', '/alerts/webhook', target, options);
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { AcceptedWrite, Deployment, DeploymentImpact, DeploymentImpactParams, DeploymentInput, DeploymentListParams, Success } from '../models.js';
+import type { WriteResult, Deployment, DeploymentImpact, DeploymentImpactParams, DeploymentCreateParams, DeploymentListParams, Success } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource, segment } from './resource.js';
 
@@ -11,7 +11,7 @@ export class Deployments extends Resource {
   }
 
   /** Records a deployment. */
-  create(deployment: DeploymentInput, options?: RequestOptions): Promise<AcceptedWrite> {
+  create(deployment: DeploymentCreateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('POST', '/deployments', deployment, options);
   }
 

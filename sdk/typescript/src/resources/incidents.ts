@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { AcceptedWrite, Incident, IncidentChange, IncidentInput, IncidentListParams } from '../models.js';
+import type { WriteResult, Incident, IncidentUpdateParams, IncidentCreateParams, IncidentListParams } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource, segment } from './resource.js';
 
@@ -11,12 +11,12 @@ export class Incidents extends Resource {
   }
 
   /** Opens an incident. */
-  create(incident: IncidentInput, options?: RequestOptions): Promise<AcceptedWrite> {
+  create(incident: IncidentCreateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('POST', '/incidents', incident, options);
   }
 
   /** Changes an incident's status, severity or text, or adds a note. */
-  update(id: string, change: IncidentChange, options?: RequestOptions): Promise<AcceptedWrite> {
+  update(id: string, change: IncidentUpdateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('PATCH', `/incidents/${segment(id)}`, change, options);
   }
 }

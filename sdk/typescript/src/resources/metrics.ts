@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { Health, MetricDefinition, MetricSeries, MetricSeriesParams, Realtime, Success, Usage, UsageParams } from '../models.js';
+import type { Health, MetricDefinition, MetricSeries, MetricSeriesParams, LiveSnapshot, Success, Usage, UsageParams } from '../models.js';
 import { Resource } from './resource.js';
 
 /** `earshot.metrics`: time series of the tenant's calls. */
@@ -18,8 +18,8 @@ export class Metrics extends Resource {
 /** `earshot.realtime`: the live snapshot (concurrent calls, success rate, p95 latency). */
 export class RealtimeSnapshot extends Resource {
   /** The snapshot now. */
-  retrieve(options?: RequestOptions): Promise<Realtime> {
-    return this.read('/realtime', undefined, options);
+  async retrieve(options?: RequestOptions): Promise<LiveSnapshot> {
+    return (await this.read<Success<'/api/v1/realtime', 'get'>>('/realtime', undefined, options)).live;
   }
 }
 

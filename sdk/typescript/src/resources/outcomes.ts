@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { AcceptedWrite, Outcome, OutcomeInput, OutcomeListParams } from '../models.js';
+import type { WriteResult, Outcome, OutcomeCreateParams, OutcomeListParams } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource } from './resource.js';
 
@@ -11,7 +11,7 @@ export class Outcomes extends Resource {
   }
 
   /** Records an outcome (an upsert by `id`); answers once it is stored. */
-  create(outcome: OutcomeInput, options?: RequestOptions): Promise<AcceptedWrite> {
+  create(outcome: OutcomeCreateParams, options?: RequestOptions): Promise<WriteResult> {
     return this.send('POST', '/outcomes', outcome, options);
   }
 }

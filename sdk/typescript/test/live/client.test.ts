@@ -10,7 +10,7 @@ describe('the client', () => {
     const root = new Earshot({ baseUrl: env.baseUrl.replace(/\/api\/v1\/?$/, '') });
     expect(root.baseUrl).toBe(fromEnv.baseUrl);
     expect(await root.health.retrieve()).toMatchObject({ ok: true });
-    expect(await root.realtime.retrieve()).toMatchObject({ ok: true });
+    expect((await root.realtime.retrieve()).concurrentCalls).toBeGreaterThanOrEqual(0);
 
     const saved = process.env.EARSHOT_API_KEY;
     delete process.env.EARSHOT_API_KEY;

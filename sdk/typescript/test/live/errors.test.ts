@@ -8,7 +8,7 @@ import {
   RateLimitError,
   UnavailableError,
   ValidationError,
-  type OutcomeInput,
+  type OutcomeCreateParams,
 } from '../../src/index.js';
 import { client, faults, proxied, unique } from './target.js';
 
@@ -42,7 +42,7 @@ describe('typed errors', () => {
     expect(notFound).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(notFound.message).toMatch(/call/);
 
-    const invalid = await caught(earshot.outcomes.create({ callId: 'c' } as OutcomeInput));
+    const invalid = await caught(earshot.outcomes.create({ callId: 'c' } as OutcomeCreateParams));
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(invalid).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect((invalid as ValidationError).fields.map((f) => f.path)).toContain('body.type');

@@ -39,7 +39,7 @@ describe('every resource', () => {
     expect(catalogue.map((m) => m.name)).toContain('calls.total');
     const series = await earshot.metrics.series({ name: 'calls.total', interval: '1h' });
     expect([series.name, series.interval, Array.isArray(series.points)]).toEqual(['calls.total', '1h', true]);
-    expect((await earshot.realtime.retrieve()).live.concurrentCalls).toBeGreaterThanOrEqual(0);
+    expect((await earshot.realtime.retrieve()).concurrentCalls).toBeGreaterThanOrEqual(0);
     expect((await earshot.usage.retrieve()).period.currency).toMatch(/^[A-Za-z]{3}$/);
     expect((await earshot.invoices.list().firstPage()).items).toEqual(expect.any(Array));
     expect((await earshot.audit.list({ action: 'deployment.recorded' }).firstPage()).items[0]).toMatchObject({ action: 'deployment.recorded' });

@@ -15,7 +15,7 @@ describe('retries through the fault proxy', () => {
   it('[retry-429] a 429 with Retry-After: 1 is waited out for at least a second, then retried', async () => {
     await faults.add('GET', '/api/v1/realtime', [{ status: 429, retryAfter: 1 }]);
     const started = performance.now();
-    expect(await proxied().realtime.retrieve()).toMatchObject({ ok: true });
+    expect((await proxied().realtime.retrieve()).concurrentCalls).toBeGreaterThanOrEqual(0);
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
     expect((await faults.log()).map((r) => r.status)).toEqual([429, 200]);
   });

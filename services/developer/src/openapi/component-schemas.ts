@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { $ZodRegistry, type $replace, type $ZodType, type GlobalMeta } from 'zod/v4/core';
 import {
   AcceptedWriteSchema,
+  AgentListSchema,
+  AgentSchema,
   AlertListSchema,
   AlertNotificationListSchema,
   AlertNotificationSchema,
@@ -39,6 +41,7 @@ import {
   IssuedApiKeySchema,
   jsonValue,
   LiveSnapshotSchema,
+  MetricCatalogueSchema,
   MetricSeriesSchema,
   OutcomeInputSchema,
   OutcomeListSchema,
@@ -52,6 +55,7 @@ import {
   UsageListSchema,
   UsageMeterSchema,
   WebhookSecretRotatedSchema,
+  WebhookSecretStatusSchema,
 } from '@earshot/contracts';
 import { AcceptedSchema, CreateTenantSchema, WebhookEventSchema } from '@earshot/contracts';
 
@@ -98,6 +102,9 @@ const NAMED: readonly (readonly [string, $ZodType])[] = [
   ['AlertNotification', AlertNotificationSchema],
   ['AlertNotificationPage', AlertNotificationListSchema],
   ['MetricSeries', MetricSeriesSchema],
+  ['MetricCatalogue', MetricCatalogueSchema],
+  ['Agent', AgentSchema],
+  ['AgentPage', AgentListSchema],
   ['LiveSnapshot', LiveSnapshotSchema],
   ['UsageMeter', UsageMeterSchema],
   ['UsagePage', UsageListSchema],
@@ -112,6 +119,7 @@ const NAMED: readonly (readonly [string, $ZodType])[] = [
   ['ApiKeyPage', ApiKeyListSchema],
   ['Rotation', RotationInputSchema],
   ['WebhookSecretRotated', WebhookSecretRotatedSchema],
+  ['WebhookSecretStatus', WebhookSecretStatusSchema],
   ['Tenant', TenantSummarySchema],
   ['TenantPage', TenantListSchema],
   ['NewTenant', CreateTenantSchema],
@@ -139,7 +147,7 @@ class ComponentRegistry extends $ZodRegistry<GlobalMeta> {
   override get<S extends $ZodType>(schema: S): $replace<GlobalMeta, S> | undefined {
     const { id: _notAComponent, ...described } = z.globalRegistry.get(schema) ?? {};
     const merged = { ...described, ...this._map.get(schema) };
-    return Object.keys(merged).length > 0 ? (merged as $replace<GlobalMeta, S>) : undefined;
+    return Object.keys(merged).length > 0 ? merged : undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_EVENT_VERSION } from '@earshot/contracts';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { startEarshot, type TestEarshot } from '@earshot/testing';
 import { UNDESCRIBED_PREFIXES } from './api-description';
 import { ROUTE_OPERATIONS, TAGS } from './route-operations';
 
@@ -25,7 +25,6 @@ const operationsOf = (document: Document) =>
   Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]) => ({ method, path, operation })));
 
 let earshot: TestEarshot;
-let tenant: EarshotTenant;
 
 /** Every method and path the app answers, read back from Fastify's route tree (it keeps no plain list). */
 function registeredRoutes(tree: string): string[] {
@@ -45,11 +44,9 @@ function registeredRoutes(tree: string): string[] {
 
 beforeAll(async () => {
   earshot = await startEarshot('openapi');
-  tenant = await earshot.createTenant();
+  await earshot.createTenant();
 }, 120_000);
 afterAll(async () => earshot?.stop());
-
-const openapiPath = (url: string) => url.replace(/:([A-Za-z]+)/g, '{$1}');
 
 async function description(): Promise<Document> {
   const response = await fetch(`${earshot.origin}/openapi.json`);

@@ -22,7 +22,7 @@ function referencedNames(value: unknown, found = new Set<string>()): Set<string>
 const schemasOf = (document: OpenAPIV3_1.Document) => (document.components?.schemas ?? {}) as Schemas;
 const withSchemas = (document: OpenAPIV3_1.Document, schemas: Schemas): OpenAPIV3_1.Document => ({
   ...document,
-  components: { ...document.components, schemas: schemas as Record<string, OpenAPIV3_1.SchemaObject> },
+  components: { ...document.components, schemas },
 });
 
 function renamed<T>(value: T, from: string, to: string): T {

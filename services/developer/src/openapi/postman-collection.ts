@@ -24,7 +24,7 @@ export const SIGNING_SCRIPT = [
 
 /** The folder of requests that change credentials, replace settings or act as the operator, and the switch that runs it. */
 export const DESTRUCTIVE_FOLDER = 'Destructive and operator requests';
-export const RUN_DESTRUCTIVE = 'runDestructive';
+const RUN_DESTRUCTIVE = 'runDestructive';
 const SKIP_UNLESS_ASKED = [`if (pm.variables.get('${RUN_DESTRUCTIVE}') !== 'true') pm.execution.skipRequest();`];
 
 /** Headers the signing script sets; the rest of a route's header parameters get a value here. */
@@ -39,7 +39,7 @@ interface Described {
   operation: Operation;
 }
 
-export interface PostmanVariable {
+interface PostmanVariable {
   key: string;
   value: string;
   description?: string;
@@ -107,7 +107,7 @@ function requestOf(described: Described, document: OpenAPIV3_1.Document, paths: 
   const query = parameters
     .filter((p) => p.in === 'query')
     .map((p) => {
-      const value = p.example ?? p.schema?.default ?? p.schema?.enum?.[0] ?? '';
+      const value: unknown = p.example ?? p.schema?.default ?? p.schema?.enum?.[0] ?? '';
       return { key: p.name, value: String(value), disabled: !p.required, ...(p.description ? { description: p.description } : {}) };
     });
   const enabled = query.filter((q) => !q.disabled).map((q) => `${q.key}=${encodeURIComponent(q.value)}`);

@@ -26,7 +26,7 @@ export const TAGS = {
   Keys: 'API keys and the webhook secret: issue, list, rotate with an overlap, revoke.',
   Operator: 'Operator routes (the EARSHOT_ADMIN_TOKEN): tenants, plans, the delivery audit log and dead letters.',
 } as const;
-export type Tag = keyof typeof TAGS;
+type Tag = keyof typeof TAGS;
 
 /** Keyed by the route as Fastify registers it: method, a space, the URL with `:param`s. */
 export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
@@ -38,6 +38,7 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
 
   'GET /api/v1/calls': { operationId: 'listCalls', tag: 'Calls', summary: 'List calls, newest first, with filters and cursor pagination' },
   'GET /api/v1/calls/:id': { operationId: 'getCall', tag: 'Calls', summary: 'One call with its turns, transcript and traces' },
+  'GET /api/v1/agents': { operationId: 'listAgents', tag: 'Calls', summary: 'List the agents the calls and deployments name, with their latest version' },
 
   'GET /api/v1/outcomes': { operationId: 'listOutcomes', tag: 'Outcomes', summary: 'List recorded outcomes' },
   'POST /api/v1/outcomes': { operationId: 'createOutcome', tag: 'Outcomes', summary: 'Record the outcome of a call' },
@@ -54,6 +55,7 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
   'DELETE /api/v1/alerts/rules/:id': { operationId: 'deleteAlertRule', tag: 'Alerts', summary: 'Delete an alert rule' },
   'GET /api/v1/alerts/webhook': { operationId: 'getAlertWebhook', tag: 'Alerts', summary: 'The webhook alerts are sent to' },
   'PUT /api/v1/alerts/webhook': { operationId: 'setAlertWebhook', tag: 'Alerts', summary: 'Set the webhook alerts are sent to', destructive: true },
+  'DELETE /api/v1/alerts/webhook': { operationId: 'deleteAlertWebhook', tag: 'Alerts', summary: 'Remove the webhook alerts are sent to', destructive: true },
   'GET /api/v1/alerts/notifications': { operationId: 'listAlertNotifications', tag: 'Alerts', summary: 'Alert notifications sent to the webhook' },
 
   'GET /api/v1/deployments': { operationId: 'listDeployments', tag: 'Deployments', summary: 'List deployments' },
@@ -62,11 +64,7 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
   'GET /api/v1/deployments/:id/impact': { operationId: 'getDeploymentImpact', tag: 'Deployments', summary: 'A deployment’s impact: metrics before and after' },
 
   'GET /api/v1/metrics': { operationId: 'getMetric', tag: 'Metrics', summary: 'One metric as a time series' },
-  'GET /api/v1/metrics/catalogue': {
-    operationId: 'listMetricDefinitions',
-    tag: 'Metrics',
-    summary: 'The metric catalogue: every metric, what it measures, its unit',
-  },
+  'GET /api/v1/metrics/catalogue': { operationId: 'getMetricCatalogue', tag: 'Metrics', summary: 'Every metric name, with what it measures and its unit' },
   'GET /api/v1/realtime': { operationId: 'getRealtime', tag: 'Metrics', summary: 'Live snapshot: calls in progress, success rate, latency' },
 
   'GET /api/v1/usage': { operationId: 'listUsage', tag: 'Billing', summary: 'Metered usage by period' },
@@ -79,6 +77,12 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
   'GET /api/v1/keys/:id': { operationId: 'getApiKey', tag: 'Keys', summary: 'One API key' },
   'POST /api/v1/keys/:id/rotate': { operationId: 'rotateApiKey', tag: 'Keys', summary: 'Rotate an API key; the old one works until the overlap ends' },
   'POST /api/v1/keys/:id/revoke': { operationId: 'revokeApiKey', tag: 'Keys', summary: 'Revoke an API key', destructive: true },
+  'GET /api/v1/tenant': { operationId: 'getOwnTenant', tag: 'Keys', summary: 'The tenant of the calling key' },
+  'GET /api/v1/webhook-secret': {
+    operationId: 'getWebhookSecretStatus',
+    tag: 'Keys',
+    summary: 'When the latest webhook secret rotation’s overlap ends (never the secret)',
+  },
   'POST /api/v1/webhook-secret/rotate': {
     operationId: 'rotateWebhookSecret',
     tag: 'Keys',

@@ -38,7 +38,7 @@ export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy
     if (value.length === 0 || value.length > MAX_BATCH) return reject(`a batch holds 1 to ${MAX_BATCH} envelopes; this one holds ${value.length}`, '(body)');
     const outcomes = await intake.accept(
       sender,
-      value.map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` })),
+      (value as unknown[]).map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` })),
     );
     request.deliveryNotes = outcomes.map((o) => o.note);
     return reply.status(ACCEPTED_STATUS).send({ ok: true, results: outcomes.map((o) => o.result) });

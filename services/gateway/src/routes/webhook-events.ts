@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, INGEST_HEADERS, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
 import type { EnvelopeOutcome, Intake, Sender } from '@earshot/intake';
 import { header, receivedBody } from '@earshot/server';

@@ -2,17 +2,34 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
 import { rotateWebhookSecret, type SecretBox } from '@earshot/auth';
-import { RotationInputSchema, WebhookSecretRotatedSchema } from '@earshot/contracts';
-import type { ConnectionPool } from '@earshot/db';
+import { RotationInputSchema, WebhookSecretRotatedSchema, WebhookSecretStatusSchema } from '@earshot/contracts';
+import { sql, type ConnectionPool } from '@earshot/db';
 import { ERRORS, keysPolicy } from '../route-policy';
 
 /**
- * POST /webhook-secret/rotate: a new webhook secret, shown once; signatures
+ * GET /webhook-secret: where the latest rotation left the secret (never the
+ * secret itself), so a client holding a rotated secret can tell whether it
+ * is still the current one. POST /webhook-secret/rotate: a new webhook secret, shown once; signatures
  * made with the previous one still verify for the chosen overlap, so senders
  * switch without a gap. A second rotation within the overlap retires the
  * oldest secret at once (two secrets verify at most).
  */
 export function registerWebhookSecretRoutes(app: FastifyInstance, db: ConnectionPool, box: SecretBox): void {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/webhook-secret',
+      { schema: { response: { 200: WebhookSecretStatusSchema, ...ERRORS } }, config: { policy: keysPolicy('keys:read') } },
+      async (request) => {
+        const tenantId = request.caller?.tenant.id;
+        if (!tenantId) throw new Error('GET /webhook-secret reached its handler without a caller');
+        const [row] = (await db.query(sql`select previous_secret_expires_at from tenants where id = ${tenantId}`)) as {
+          previous_secret_expires_at: Date | null;
+        }[];
+        return { ok: true as const, previousValidUntil: row?.previous_secret_expires_at?.toISOString() ?? null };
+      },
+    );
+
   app.withTypeProvider<ZodTypeProvider>().post(
     '/webhook-secret/rotate',
     {

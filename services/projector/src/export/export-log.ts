@@ -109,7 +109,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     from,
     onBatch: async (batch) => {
       for (const record of batch.filter(inRange)) {
-        const value =
+        const value: unknown =
           topic === TOPICS.events ? envelopeOf(decodeEvent(record.value)) : writerOf(record).type.fromBuffer(record.value.subarray(SINGLE_OBJECT_HEADER));
         if (!encoder.write(value)) await once(encoder, 'drain');
         records += 1;

@@ -29,5 +29,3 @@ export const READ_MODELS: readonly Projection[] = [
   metricRollups,
   usageMeters,
 ];
-
-export { alertRules, alerts, billingPlans, calls, deployments, incidents, invoices, metricRollups, outcomes, traces, transcripts, turns, usageMeters };

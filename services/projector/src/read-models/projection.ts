@@ -32,6 +32,12 @@ export interface DocumentProjection<Facts> extends Named {
   contribution?: { to: CounterProjection; rows(facts: Facts): Row[] };
 }
 
+/** A register row's `precedence` as text, the order its writers are compared in (their events' stamps). */
+export function precedenceOf(row: Row): string {
+  const precedence = row.precedence;
+  return typeof precedence === 'string' ? precedence : JSON.stringify(precedence);
+}
+
 /** A read model of rows each set whole by one event; a stored row is replaced only by one of higher `precedence`. */
 export interface RegisterProjection extends Named {
   kind: 'register';

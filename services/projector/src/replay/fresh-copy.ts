@@ -23,6 +23,6 @@ export async function createFreshCopy(db: ConnectionPool, schema: string): Promi
 
 /** The tables of a copy: what a swap moves. */
 export async function tablesOf(db: ConnectionPool, schema: string): Promise<string[]> {
-  const rows: { tablename: string }[] = await db.query(sql`select tablename from pg_tables where schemaname = ${schema} order by tablename`);
+  const rows = (await db.query(sql`select tablename from pg_tables where schemaname = ${schema} order by tablename`)) as { tablename: string }[];
   return rows.map((r) => r.tablename);
 }

@@ -4,14 +4,16 @@ import { SWAP_LOCK } from '../store/apply-batch';
 export type Positions = Map<string, bigint>;
 
 export async function readPositions(db: Queryable, schema: string): Promise<Positions> {
-  const rows: { topic: string; partition: number; next_offset: string }[] = await db.query(
-    sql`select topic, partition, next_offset::text as next_offset from ${sql.ident(schema)}.projector_positions`,
-  );
+  const rows = (await db.query(sql`select topic, partition, next_offset::text as next_offset from ${sql.ident(schema)}.projector_positions`)) as {
+    topic: string;
+    partition: number;
+    next_offset: string;
+  }[];
   return new Map(rows.map((r) => [`${r.topic}:${r.partition}`, BigInt(r.next_offset)]));
 }
 
 /** Whether the copy has applied at least everything the live read models have. */
-export function covers(copy: Positions, live: Positions): boolean {
+function covers(copy: Positions, live: Positions): boolean {
   return [...live].every(([slot, next]) => (copy.get(slot) ?? 0n) >= next);
 }
 

@@ -8,7 +8,7 @@ import { ConcurrentWrite, writeTenants, type Tx } from './write-tenant';
 
 /** Taken shared by every live batch and exclusively by a replay's swap, so the swap sees the live positions standing still. */
 export const SWAP_LOCK = 7_420_260_404;
-export const PROJECTOR_ROLE = 'earshot_projector';
+const PROJECTOR_ROLE = 'earshot_projector';
 
 export interface BatchApplierOptions {
   db: ConnectionPool;
@@ -96,7 +96,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
 
     const poison = fresh.filter((d): d is Extract<Decoded, { poison: string }> => 'poison' in d);
     const good = fresh.filter((d): d is Extract<Decoded, { derived: Derived }> => 'derived' in d);
-    let applied = 0;
+    let applied: number;
     if (oneByOne) {
       applied = await applyOneByOne(tx, good, poison);
     } else {

@@ -2,7 +2,7 @@ import type { MigrationSet } from '@earshot/db';
 import { READ_MODELS } from '../read-models';
 
 /** Roles and SQL functions, applied once: not part of a copy of the read models. */
-export const PROJECTOR_CORE_MIGRATIONS: MigrationSet = { module: 'projector', directory: new URL('./migrations/core/', import.meta.url) };
+const PROJECTOR_CORE_MIGRATIONS: MigrationSet = { module: 'projector', directory: new URL('./migrations/core/', import.meta.url) };
 
 /** Everything one copy of the read models is made of, positions included: a replay builds a fresh copy from exactly these files. */
 export const READ_MODEL_MIGRATIONS: readonly MigrationSet[] = [

@@ -7,11 +7,11 @@ import type { Tx } from './write-tenant';
  * apply its records one after the other, the second skipping what the first did.
  */
 export async function claimPosition(tx: Tx, topic: string, partition: number): Promise<bigint> {
-  const [row] = await tx.query(sql`
+  const [row] = (await tx.query(sql`
     insert into projector_positions (topic, partition, next_offset) values (${topic}, ${partition}, 0)
     on conflict (topic, partition) do update set next_offset = projector_positions.next_offset
-    returning next_offset::text as next_offset`);
-  return BigInt(String(row?.next_offset ?? '0'));
+    returning next_offset::text as next_offset`)) as { next_offset: string }[];
+  return BigInt(row?.next_offset ?? '0');
 }
 
 export async function savePosition(tx: Tx, topic: string, partition: number, next: bigint): Promise<void> {

@@ -1,7 +1,15 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
 import type { Derived } from '../effects';
 import type { Sketch } from '@earshot/metrics';
-import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '../read-models/projection';
+import {
+  precedenceOf,
+  type Cell,
+  type CounterMerge,
+  type CounterProjection,
+  type DocumentProjection,
+  type RegisterProjection,
+  type Row,
+} from '../read-models/projection';
 
 export type Tx = Parameters<typeof switchTenant>[0];
 
@@ -95,7 +103,7 @@ async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[]
         const pending = registers.get(effect.projection) ?? new Map<string, Row>();
         const slot = keyOf(effect.row, effect.projection.key);
         const mine = pending.get(slot);
-        if (!mine || String(effect.row.precedence) > String(mine.precedence)) pending.set(slot, effect.row);
+        if (!mine || precedenceOf(effect.row) > precedenceOf(mine)) pending.set(slot, effect.row);
         registers.set(effect.projection, pending);
       } else {
         addCount(counters, effect.projection, effect.row);
@@ -122,7 +130,7 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
   const name = (i: number) => ident(`w${i}`);
   // Only the documents' writes are counted: the rest need not return their rows.
   const checked = writes.flatMap((w, i) => (w.expected === null ? [] : [{ ...w, i }]));
-  const [counts] = await tx.query(sql`
+  const [counts] = (await tx.query(sql`
     with ${sql.join(
       writes.map((w, i) => sql`${name(i)} as (${w.statement}${w.expected === null ? sql`` : sql` returning 1`})`),
       sql`, `,
@@ -134,7 +142,7 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
             checked.map(({ i }) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`),
             sql`, `,
           )
-    }`);
+    }`)) as Record<string, number>[];
   for (const w of checked) {
     const written = Number(counts?.[`w${w.i}`] ?? 0);
     if (written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${(w.expected ?? 0) - written} rows changed under us`);
@@ -165,7 +173,7 @@ async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string
       select ${projection.table}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
       where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${columns} from ${rowsOf(projection.table, [...keys.values()])})`;
   });
-  const rows: { table: string | null; key: Cell; facts: Cell; revision: number }[] = await tx.query(sql`
+  const rows = (await tx.query(sql`
     with claimed as (
       insert into applied_events (tenant_id, idempotency_key)
       select ${tenantId}::uuid, k from unnest(${[...unique.keys()]}::text[]) as k
@@ -175,12 +183,12 @@ async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string
     ${sql.join(
       reads.map((read) => sql` union all ${read}`),
       sql``,
-    )}`);
+    )}`)) as (({ table: null; key: string } | { table: string; key: Cell }) & { facts: Cell; revision: number })[];
   const fresh: Derived[] = [];
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
     if (r.table === null) {
-      const d = unique.get(String(r.key));
+      const d = unique.get(r.key);
       if (d) fresh.push(d);
     } else {
       stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) });

@@ -15,7 +15,7 @@ function refusedQuery(error: Error & { errors?: readonly { message: string }[] }
   return new ApiError('VALIDATION_ERROR', `the query is invalid: ${reasons.join('; ')}`, { fields: reasons.map((message) => ({ path: 'query', message })) });
 }
 
-export const GRAPHQL_PATH = '/graphql';
+const GRAPHQL_PATH = '/graphql';
 export const MAX_QUERY_DEPTH = 6;
 /** Deep enough for the standard introspection query (graphql-js's getIntrospectionQuery, which clients and IDEs send); no deeper. */
 export const MAX_INTROSPECTION_DEPTH = 16;

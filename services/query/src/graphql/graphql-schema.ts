@@ -34,7 +34,7 @@ interface RootField<Args extends z.ZodType> {
   route: keyof typeof ROUTE_SCOPES;
   args: Args | null;
   type: string;
-  read(tx: Statements, args: z.infer<Args>, now: Date): Promise<unknown>;
+  read: (tx: Statements, args: z.infer<Args>, now: Date) => Promise<unknown>;
 }
 
 const field = <Args extends z.ZodType>(definition: RootField<Args>) => definition;

@@ -7,7 +7,7 @@ import { MAX_PAGE_LIMIT } from '@earshot/contracts';
  * (by the largest page when the limit is a variable or left out), so a query
  * asking for many fields of many items is refused before it runs.
  */
-export function queryCost(selectionSet: SelectionSetNode, context: ValidationContext, multiplier = 1): number {
+function queryCost(selectionSet: SelectionSetNode, context: ValidationContext, multiplier = 1): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {

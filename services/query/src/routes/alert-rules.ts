@@ -42,7 +42,7 @@ interface AlertRuleRow {
 
 const COLUMNS = sql`id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity, enabled, description, changed_by, changed_at`;
 
-export function alertRuleOf(row: AlertRuleRow): AlertRule {
+function alertRuleOf(row: AlertRuleRow): AlertRule {
   return {
     id: row.id,
     name: row.name,
@@ -61,7 +61,7 @@ export function alertRuleOf(row: AlertRuleRow): AlertRule {
 }
 
 /** The tenant's live (not deleted) rule, or undefined. */
-export async function readAlertRule(tx: Statements, id: string): Promise<AlertRule | undefined> {
+async function readAlertRule(tx: Statements, id: string): Promise<AlertRule | undefined> {
   const [row] = (await tx.query(sql`select ${COLUMNS} from alert_rules where id = ${id} and not deleted`)) as AlertRuleRow[];
   return row && alertRuleOf(row);
 }

@@ -33,7 +33,7 @@ interface AlertRow {
   resolved_by: string | null;
 }
 
-export function alertPageStatement(status: string | undefined, paging: Paging): SQLQuery {
+function alertPageStatement(status: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('fired_at', 'id', paging);
   const byStatus = status === undefined ? sql`true` : sql`status = ${status}`;
   return sql`

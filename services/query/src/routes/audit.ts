@@ -24,7 +24,7 @@ interface AuditRow {
   detail: Record<string, unknown>;
 }
 
-export function auditPageStatement(action: string | undefined, paging: Paging): SQLQuery {
+function auditPageStatement(action: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('at', 'id', paging);
   const byAction = action === undefined ? sql`true` : sql`action = ${action}`;
   return sql`

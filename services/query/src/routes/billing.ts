@@ -29,7 +29,7 @@ interface InvoiceRow {
   issued_at: Date;
 }
 
-export function invoicePageStatement(paging: Paging): SQLQuery {
+function invoicePageStatement(paging: Paging): SQLQuery {
   const keyset = newestFirst('issued_at', 'id', paging);
   return sql`
     select id, number, period_start, period_end, status, plan_id, currency, lines, subtotal_cents, base_fee_cents, total_cents, issued_at

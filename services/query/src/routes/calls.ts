@@ -107,7 +107,7 @@ export function callPaging(query: CallListQuery): Paging {
 }
 
 /** A page of the tenant's calls, each as the JSON text Postgres rendered: what GET /calls answers. */
-export async function readRenderedCallPage(tx: Statements, query: CallListQuery): Promise<Page<string>> {
+async function readRenderedCallPage(tx: Statements, query: CallListQuery): Promise<Page<string>> {
   const { field } = sortOf(query.sort);
   const paging = callPaging(query);
   const rows = (await tx.query(callPageStatement(query, paging))) as Rendered[];

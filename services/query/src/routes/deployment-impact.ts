@@ -65,7 +65,7 @@ const mean = (values: readonly number[]) => (values.length === 0 ? null : values
 const total = (sketch: Sketch) => Object.values(sketch).reduce((s, c) => s + c, 0);
 
 /** The key metrics of the deployment's agent in the window before it and the window after, each with its test. */
-export async function deploymentImpact(
+async function deploymentImpact(
   tx: Statements,
   deployment: { id: string; agent: string; version: string; deployedAt: Date },
   windowMs: number,

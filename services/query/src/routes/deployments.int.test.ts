@@ -36,15 +36,35 @@ describe('GET/POST /deployments', () => {
     expect(audit.items).toHaveLength(3);
   });
 
-  it('answers one deployment by id, only to its tenant', async () => {
-    const created = (await query.post('/deployments', acme.apiKey, { agent: 'agent_billing', version: 'v3', deployedAt: '2026-03-04T09:00:00Z' })).json();
-    const one = await query.get(`/deployments/${created.id}`, acme.apiKey);
-    expect(one.statusCode).toBe(200);
-    expect(one.json()).toMatchObject({
-      ok: true,
-      deployment: { id: created.id, agent: 'agent_billing', version: 'v3', deployedAt: '2026-03-04T09:00:00.000Z' },
+  it('reads one deployment by id, as its latest record left it, only to its tenant', async () => {
+    const first = await query.post('/deployments', acme.apiKey, {
+      id: 'support-v50',
+      agent: 'agent_support',
+      version: 'v50',
+      deployedAt: '2026-03-05T09:00:00Z',
     });
-    expect((await query.get(`/deployments/${created.id}`, globex.apiKey)).json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(first.statusCode).toBe(201);
+    const one = await query.get('/deployments/support-v50', acme.apiKey);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual({
+      ok: true,
+      deployment: {
+        id: 'support-v50',
+        agent: 'agent_support',
+        version: 'v50',
+        deployedAt: '2026-03-05T09:00:00.000Z',
+        previousVersion: null,
+        environment: null,
+        description: null,
+        deployedBy: 'default',
+      },
+    });
+    // A later record of the same id replaces it: later by when it was written, so the test's clock moves on first.
+    query.clock.advance(1_000);
+    await query.post('/deployments', acme.apiKey, { id: 'support-v50', agent: 'agent_support', version: 'v50', description: 'corrected' });
+    expect((await query.get('/deployments/support-v50', acme.apiKey)).json().deployment).toMatchObject({ description: 'corrected' });
+    expect((await query.get('/deployments/support-v50', globex.apiKey)).json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect((await query.get('/deployments/none', acme.apiKey)).statusCode).toBe(404);
   });
 
   it('refuses a deployment without a version (400)', async () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import {
   AcceptedWriteSchema,
   ApiError,
-  DeploymentDetailSchema,
+  DeploymentAnswerSchema,
   DeploymentInputSchema,
   DeploymentListQuerySchema,
   DeploymentListSchema,
@@ -35,7 +35,7 @@ interface DeploymentRow {
   deployed_by: string | null;
 }
 
-export function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
+function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('deployed_at', 'id', paging);
   const byAgent = agent === undefined ? sql`true` : sql`agent = ${agent}`;
   return sql`
@@ -56,7 +56,7 @@ function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
   };
 }
 
-/** GET /deployments (newest first, `agent` filter), GET /deployments/{id} and POST /deployments (a deployment.recorded event). */
+/** GET /deployments (newest first, `agent` filter), GET /deployments/{id}, and POST /deployments (a deployment.recorded event). */
 export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites, now: () => Date): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -76,19 +76,21 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
   routes.get(
     '/deployments/:id',
     {
-      schema: { params: RecordIdParamsSchema, response: { 200: DeploymentDetailSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
+      schema: { params: RecordIdParamsSchema, response: { 200: DeploymentAnswerSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
       config: { policy: policyOf('GET /deployments/:id') },
     },
     async (request) => {
+      const { id } = request.params;
       const [row] = await readAs(
         reads,
         request,
         (tx) =>
-          tx.query(
-            sql`select id, agent, version, deployed_at, previous_version, environment, description, deployed_by from deployments where id = ${request.params.id}`,
-          ) as Promise<DeploymentRow[]>,
+          tx.query(sql`
+            select id, agent, version, deployed_at, previous_version, environment, description, deployed_by from deployments where id = ${id}`) as Promise<
+            DeploymentRow[]
+          >,
       );
-      if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
+      if (!row) throw new ApiError('NOT_FOUND', `no deployment ${id}`);
       return { ok: true as const, deployment: deploymentOf(row) };
     },
   );

@@ -36,7 +36,7 @@ interface IncidentRow {
   notes: { at: string; note: string; by: string | null }[];
 }
 
-export function incidentPageStatement(status: string | undefined, paging: Paging): SQLQuery {
+function incidentPageStatement(status: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('started_at', 'id', paging);
   const byStatus = status === undefined ? sql`true` : sql`status = ${status}`;
   return sql`

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { MetricCatalogueSchema, MetricQuerySchema, MetricSeriesSchema, type MetricName, type MetricSeries } from '@earshot/contracts';
+import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
 import type { Statements, TenantReads } from '@earshot/db';
 import { bucketStarts, INTERVAL_MS, isoString, METRIC_CATALOGUE, readSeries, seriesRange } from '@earshot/metrics';
 import { COMMON_ERRORS } from '../route-schema';
@@ -34,20 +34,8 @@ export async function readMetric(tx: Statements, query: z.infer<typeof MetricQue
   };
 }
 
-/** GET /metrics?name=…&from&to[&interval][&agentId]: a time series of one metric from the catalogue; GET /metrics/catalogue: the catalogue. */
+/** GET /metrics?name=…&from&to[&interval][&agentId]: a time series of one metric from the catalogue. */
 export function registerMetricRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): void {
-  const catalogue = {
-    ok: true as const,
-    items: Object.entries(METRIC_CATALOGUE).map(([name, { description, unit }]) => ({ name: name as MetricName, description, unit })),
-  };
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/metrics/catalogue',
-    {
-      schema: { response: { 200: MetricCatalogueSchema, ...COMMON_ERRORS } },
-      config: { policy: policyOf('GET /metrics/catalogue') },
-    },
-    async () => catalogue,
-  );
   app.withTypeProvider<ZodTypeProvider>().get(
     '/metrics',
     {

@@ -18,7 +18,7 @@ import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
 /** What GET /outcomes names as its `source`: the projector's outcomes read model in Postgres. */
-export const OUTCOME_SOURCE = 'postgres:outcomes';
+const OUTCOME_SOURCE = 'postgres:outcomes';
 /** Newest first by time, then id, as the read model's index orders it. */
 const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
@@ -33,7 +33,7 @@ interface OutcomeRow {
   recorded_at: Date;
 }
 
-export function outcomePageStatement(callId: string | undefined, paging: Paging): SQLQuery {
+function outcomePageStatement(callId: string | undefined, paging: Paging): SQLQuery {
   const keyset = newestFirst('recorded_at', 'id', paging);
   const byCall = callId === undefined ? sql`true` : sql`call_id = ${callId}`;
   return sql`select id, call_id, agent, type, value, source, revenue_usd, recorded_at from outcomes where ${keyset.where} and ${byCall} ${keyset.order} ${keyset.window}`;

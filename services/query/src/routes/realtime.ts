@@ -14,7 +14,7 @@ import { readAs } from '../tenant-scope';
  * live); successRate is the share completed of the calls started in it that
  * have ended; p95LatencyMs is the p95 of per-turn total latency in it.
  */
-export const LIVE_WINDOW_MS = 15 * 60_000;
+const LIVE_WINDOW_MS = 15 * 60_000;
 
 interface LiveRow {
   concurrent: number;

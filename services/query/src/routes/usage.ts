@@ -21,7 +21,7 @@ interface UsageRow {
 }
 
 /** Days newest first; a day is its own key, so the cursor is the last day shown. */
-export function usagePageStatement(from: string | undefined, to: string | undefined, paging: Paging): SQLQuery {
+function usagePageStatement(from: string | undefined, to: string | undefined, paging: Paging): SQLQuery {
   const after = paging.after;
   const filters = [
     after ? sql`day < ${after.id}::date` : sql`true`,

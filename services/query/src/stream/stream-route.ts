@@ -14,7 +14,7 @@ export const STREAM_PATH = '/api/v1/stream';
 /** The subprotocol the server speaks; a browser passes its key as a second one, `bearer.<key>`. */
 export const STREAM_PROTOCOL = 'earshot.v1';
 
-export const StreamQuerySchema = z.strictObject({
+const StreamQuerySchema = z.strictObject({
   types: z
     .string()
     .max(2_000)

@@ -22,7 +22,7 @@ class Reader {
 
   constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.messages.push(JSON.parse(String(data)) as StreamMessage);
+      this.messages.push(JSON.parse((data as Buffer).toString('utf8')) as StreamMessage);
       this.waiting?.();
     });
     socket.on('close', (code, reason) => {

@@ -7,23 +7,23 @@ from typing import Any, Mapping, Optional, Union
 from .._pagination import AsyncPagedList, SyncPagedList
 from .._transport import AsyncTransport, SyncTransport
 from ..models import (
-    AcceptedWrite,
+    WriteResult,
     Alert,
     AlertListParams,
     AlertNotification,
     AlertNotificationListParams,
     AlertRule,
-    AlertRuleChange,
-    AlertRuleInput,
+    AlertRuleUpdateParams,
+    AlertRuleCreateParams,
     AlertRuleListParams,
     AlertWebhook,
-    AlertWebhookTarget,
+    AlertWebhookParams,
 )
 from ._base import AsyncResource, Id, SyncResource, body, params, segment
 
-Target = Union[AlertWebhookTarget, Mapping[str, Any], None]
-RuleGiven = Union[AlertRuleInput, Mapping[str, Any], None]
-RuleChange = Union[AlertRuleChange, Mapping[str, Any], None]
+Target = Union[AlertWebhookParams, Mapping[str, Any], None]
+RuleGiven = Union[AlertRuleCreateParams, Mapping[str, Any], None]
+RuleChange = Union[AlertRuleUpdateParams, Mapping[str, Any], None]
 
 
 class AlertWebhookSettings(SyncResource):
@@ -35,7 +35,7 @@ class AlertWebhookSettings(SyncResource):
 
     def set(self, target: Target = None, /, **fields: Any) -> AlertWebhook:
         """Sets the notification target (``url``, ``enabled``)."""
-        return AlertWebhook.model_validate(self._send("PUT", "/alerts/webhook", body(AlertWebhookTarget, target, fields)))
+        return AlertWebhook.model_validate(self._send("PUT", "/alerts/webhook", body(AlertWebhookParams, target, fields)))
 
 
 class AsyncAlertWebhookSettings(AsyncResource):
@@ -47,7 +47,7 @@ class AsyncAlertWebhookSettings(AsyncResource):
 
     async def set(self, target: Target = None, /, **fields: Any) -> AlertWebhook:
         """Sets the notification target (``url``, ``enabled``)."""
-        return AlertWebhook.model_validate(await self._send("PUT", "/alerts/webhook", body(AlertWebhookTarget, target, fields)))
+        return AlertWebhook.model_validate(await self._send("PUT", "/alerts/webhook", body(AlertWebhookParams, target, fields)))
 
 
 class Alerts(SyncResource):
@@ -91,21 +91,21 @@ class AlertRules(SyncResource):
         """The tenant's rules."""
         return self._list("/alerts/rules", params(AlertRuleListParams, filters), AlertRule)
 
-    def create(self, rule: RuleGiven = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    def create(self, rule: RuleGiven = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Adds a rule: a ``metric``, a ``comparison`` and a ``threshold`` over a window."""
-        return AcceptedWrite.model_validate(self._send("POST", "/alerts/rules", body(AlertRuleInput, rule, fields), idempotency_key))
+        return WriteResult.model_validate(self._send("POST", "/alerts/rules", body(AlertRuleCreateParams, rule, fields), idempotency_key))
 
     def retrieve(self, id: Id) -> AlertRule:
         """One rule; NotFoundError when the tenant has no such rule."""
         return AlertRule.model_validate(self._get(f"/alerts/rules/{segment(id)}")["rule"])
 
-    def update(self, id: Id, change: RuleChange = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    def update(self, id: Id, change: RuleChange = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Changes a rule."""
-        return AcceptedWrite.model_validate(self._send("PATCH", f"/alerts/rules/{segment(id)}", body(AlertRuleChange, change, fields), idempotency_key))
+        return WriteResult.model_validate(self._send("PATCH", f"/alerts/rules/{segment(id)}", body(AlertRuleUpdateParams, change, fields), idempotency_key))
 
-    def delete(self, id: Id, *, idempotency_key: Optional[str] = None) -> AcceptedWrite:
+    def delete(self, id: Id, *, idempotency_key: Optional[str] = None) -> WriteResult:
         """Removes a rule."""
-        return AcceptedWrite.model_validate(self._send("DELETE", f"/alerts/rules/{segment(id)}", None, idempotency_key))
+        return WriteResult.model_validate(self._send("DELETE", f"/alerts/rules/{segment(id)}", None, idempotency_key))
 
 
 class AsyncAlertRules(AsyncResource):
@@ -115,18 +115,18 @@ class AsyncAlertRules(AsyncResource):
         """The tenant's rules."""
         return self._list("/alerts/rules", params(AlertRuleListParams, filters), AlertRule)
 
-    async def create(self, rule: RuleGiven = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    async def create(self, rule: RuleGiven = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Adds a rule: a ``metric``, a ``comparison`` and a ``threshold`` over a window."""
-        return AcceptedWrite.model_validate(await self._send("POST", "/alerts/rules", body(AlertRuleInput, rule, fields), idempotency_key))
+        return WriteResult.model_validate(await self._send("POST", "/alerts/rules", body(AlertRuleCreateParams, rule, fields), idempotency_key))
 
     async def retrieve(self, id: Id) -> AlertRule:
         """One rule; NotFoundError when the tenant has no such rule."""
         return AlertRule.model_validate((await self._get(f"/alerts/rules/{segment(id)}"))["rule"])
 
-    async def update(self, id: Id, change: RuleChange = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    async def update(self, id: Id, change: RuleChange = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Changes a rule."""
-        return AcceptedWrite.model_validate(await self._send("PATCH", f"/alerts/rules/{segment(id)}", body(AlertRuleChange, change, fields), idempotency_key))
+        return WriteResult.model_validate(await self._send("PATCH", f"/alerts/rules/{segment(id)}", body(AlertRuleUpdateParams, change, fields), idempotency_key))
 
-    async def delete(self, id: Id, *, idempotency_key: Optional[str] = None) -> AcceptedWrite:
+    async def delete(self, id: Id, *, idempotency_key: Optional[str] = None) -> WriteResult:
         """Removes a rule."""
-        return AcceptedWrite.model_validate(await self._send("DELETE", f"/alerts/rules/{segment(id)}", None, idempotency_key))
+        return WriteResult.model_validate(await self._send("DELETE", f"/alerts/rules/{segment(id)}", None, idempotency_key))

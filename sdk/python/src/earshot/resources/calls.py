@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Union
 
 from .._pagination import AsyncPagedList, SyncPagedList
-from ..models import AcceptedWrite, Call, CallDetail, CallListParams, Outcome, OutcomeInput, OutcomeListParams
+from ..models import WriteResult, Call, CallDetail, CallListParams, Outcome, OutcomeCreateParams, OutcomeListParams
 from ._base import AsyncResource, Id, SyncResource, body, params, segment
 
 
@@ -41,10 +41,10 @@ class Outcomes(SyncResource):
         return self._list("/outcomes", params(OutcomeListParams, filters), Outcome)
 
     def create(
-        self, outcome: Union[OutcomeInput, Mapping[str, Any], None] = None, /, *, idempotency_key: Optional[str] = None, **fields: Any
-    ) -> AcceptedWrite:
+        self, outcome: Union[OutcomeCreateParams, Mapping[str, Any], None] = None, /, *, idempotency_key: Optional[str] = None, **fields: Any
+    ) -> WriteResult:
         """Records an outcome (``call_id``, ``type``, ``value``, ``source``, ``revenue_usd``; an upsert by ``id``); answers once it is stored."""
-        return AcceptedWrite.model_validate(self._send("POST", "/outcomes", body(OutcomeInput, outcome, fields), idempotency_key))
+        return WriteResult.model_validate(self._send("POST", "/outcomes", body(OutcomeCreateParams, outcome, fields), idempotency_key))
 
 
 class AsyncOutcomes(AsyncResource):
@@ -55,7 +55,7 @@ class AsyncOutcomes(AsyncResource):
         return self._list("/outcomes", params(OutcomeListParams, filters), Outcome)
 
     async def create(
-        self, outcome: Union[OutcomeInput, Mapping[str, Any], None] = None, /, *, idempotency_key: Optional[str] = None, **fields: Any
-    ) -> AcceptedWrite:
+        self, outcome: Union[OutcomeCreateParams, Mapping[str, Any], None] = None, /, *, idempotency_key: Optional[str] = None, **fields: Any
+    ) -> WriteResult:
         """Records an outcome (``call_id``, ``type``, ``value``, ``source``, ``revenue_usd``; an upsert by ``id``); answers once it is stored."""
-        return AcceptedWrite.model_validate(await self._send("POST", "/outcomes", body(OutcomeInput, outcome, fields), idempotency_key))
+        return WriteResult.model_validate(await self._send("POST", "/outcomes", body(OutcomeCreateParams, outcome, fields), idempotency_key))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Union
 
 from .._pagination import AsyncPagedList, SyncPagedList
-from ..models import AcceptedWrite, Deployment, DeploymentImpact, DeploymentImpactParams, DeploymentInput, DeploymentListParams
+from ..models import WriteResult, Deployment, DeploymentImpact, DeploymentImpactParams, DeploymentCreateParams, DeploymentListParams
 from ._base import AsyncResource, Id, SyncResource, body, params, segment
 
-Given = Union[DeploymentInput, Mapping[str, Any], None]
+Given = Union[DeploymentCreateParams, Mapping[str, Any], None]
 
 
 class Deployments(SyncResource):
@@ -18,9 +18,9 @@ class Deployments(SyncResource):
         """Deployments, newest first, filtered by ``agent``."""
         return self._list("/deployments", params(DeploymentListParams, filters), Deployment)
 
-    def create(self, deployment: Given = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    def create(self, deployment: Given = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Records a deployment (``agent``, ``version``, ``previous_version``, ``deployed_at``, ...)."""
-        return AcceptedWrite.model_validate(self._send("POST", "/deployments", body(DeploymentInput, deployment, fields), idempotency_key))
+        return WriteResult.model_validate(self._send("POST", "/deployments", body(DeploymentCreateParams, deployment, fields), idempotency_key))
 
     def retrieve(self, id: Id) -> Deployment:
         """One deployment; NotFoundError when the tenant has no such deployment."""
@@ -38,9 +38,9 @@ class AsyncDeployments(AsyncResource):
         """Deployments, newest first, filtered by ``agent``."""
         return self._list("/deployments", params(DeploymentListParams, filters), Deployment)
 
-    async def create(self, deployment: Given = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> AcceptedWrite:
+    async def create(self, deployment: Given = None, /, *, idempotency_key: Optional[str] = None, **fields: Any) -> WriteResult:
         """Records a deployment (``agent``, ``version``, ``previous_version``, ``deployed_at``, ...)."""
-        return AcceptedWrite.model_validate(await self._send("POST", "/deployments", body(DeploymentInput, deployment, fields), idempotency_key))
+        return WriteResult.model_validate(await self._send("POST", "/deployments", body(DeploymentCreateParams, deployment, fields), idempotency_key))
 
     async def retrieve(self, id: Id) -> Deployment:
         """One deployment; NotFoundError when the tenant has no such deployment."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from .._transport import Request
-from ..models import Health, MetricDefinition, MetricSeries, MetricSeriesParams, Realtime, Usage, UsageParams
+from ..models import Health, MetricDefinition, MetricSeries, MetricSeriesParams, LiveSnapshot, Usage, UsageParams
 from ._base import AsyncResource, SyncResource, params
 
 
@@ -36,17 +36,17 @@ class AsyncMetrics(AsyncResource):
 class RealtimeSnapshot(SyncResource):
     """The live snapshot: concurrent calls, success rate, p95 latency."""
 
-    def retrieve(self) -> Realtime:
+    def retrieve(self) -> LiveSnapshot:
         """The snapshot now."""
-        return Realtime.model_validate(self._get("/realtime"))
+        return LiveSnapshot.model_validate(self._get("/realtime")["live"])
 
 
 class AsyncRealtimeSnapshot(AsyncResource):
     """The live snapshot: concurrent calls, success rate, p95 latency."""
 
-    async def retrieve(self) -> Realtime:
+    async def retrieve(self) -> LiveSnapshot:
         """The snapshot now."""
-        return Realtime.model_validate(await self._get("/realtime"))
+        return LiveSnapshot.model_validate((await self._get("/realtime"))["live"])
 
 
 class UsageMeters(SyncResource):

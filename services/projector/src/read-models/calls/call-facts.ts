@@ -1,7 +1,7 @@
 import type { ProjectedEvent } from '../../projected-event';
 import { earliest, latest, maxTime, mergeMaps, minTime, stamped, union, type Register } from '../registers';
 
-export interface TurnLatency {
+interface TurnLatency {
   asrMs: number;
   llmMs: number;
   ttsMs: number;
@@ -62,7 +62,7 @@ export interface CallFacts {
   providerErrors: readonly string[];
 }
 
-export function emptyCallFacts(callId: string, provider: string, providerCallId: string): CallFacts {
+function emptyCallFacts(callId: string, provider: string, providerCallId: string): CallFacts {
   return {
     callId,
     provider,

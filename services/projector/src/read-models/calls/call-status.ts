@@ -5,7 +5,7 @@ import type { CallFacts } from './call-facts';
 export type CallStatus = CallResource['status'];
 
 /** End reasons (Vapi, Retell, Twilio) that mean nobody was reached. */
-export const UNREACHED_END_REASONS: ReadonlySet<string> = new Set([
+const UNREACHED_END_REASONS: ReadonlySet<string> = new Set([
   'customer-did-not-answer',
   'customer-busy',
   'voicemail',

@@ -2,8 +2,7 @@ import type { ProjectedEvent } from '../../projected-event';
 import type { DocumentProjection } from '../projection';
 import { earliest, latest, type Register } from '../registers';
 
-export const TRACE_KINDS = ['tool_call', 'workflow_state', 'handoff', 'audio_stream', 'provider_error'] as const;
-type TraceKind = (typeof TRACE_KINDS)[number];
+type TraceKind = 'tool_call' | 'workflow_state' | 'handoff' | 'audio_stream' | 'provider_error';
 
 interface TracePoint {
   occurredAt: string;

@@ -1,0 +1,1 @@
+terraform import earshot_alert_rule.support_latency support-p95-latency

@@ -1,0 +1,1 @@
+terraform import earshot_deployment.support agent_support-v42

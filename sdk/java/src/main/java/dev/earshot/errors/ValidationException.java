@@ -1,0 +1,15 @@
+package dev.earshot.errors;
+
+import dev.earshot.models.FieldError;
+import java.net.http.HttpHeaders;
+import java.util.List;
+
+/** VALIDATION_ERROR (400); {@link #fields()} says which fields. */
+public class ValidationException extends ApiException {
+  private static final long serialVersionUID = 1L;
+
+  /** An answer with this status, Error shape and headers. */
+  public ValidationException(int status, String code, String message, String requestId, List<FieldError> fields, HttpHeaders headers) {
+    super(status, code, message, requestId, fields, headers);
+  }
+}
