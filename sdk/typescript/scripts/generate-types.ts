@@ -27,7 +27,7 @@ const HEADER = [
 const JSON_VALUE_SCHEMA = /#\/components\/schemas\/JsonValue\w*$/;
 
 /** The service root of an Earshot address, with or without /api/v1. */
-export function serviceRoot(address: string): string {
+function serviceRoot(address: string): string {
   return address.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 

@@ -1,6 +1,6 @@
 /** Jittered exponential backoff: 0.5 s doubling to at most 8 s, and never less than the server's Retry-After. */
-export const INITIAL_DELAY_MS = 500;
-export const MAX_DELAY_MS = 8_000;
+const INITIAL_DELAY_MS = 500;
+const MAX_DELAY_MS = 8_000;
 
 /**
  * How long to wait before retry number `retry` (1 for the first retry).

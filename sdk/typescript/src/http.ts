@@ -32,7 +32,7 @@ export interface HttpRequest {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Whether an answer is worth another attempt: 408, 409 while the key is in flight, 429 and 5xx. */
-export function isRetryable(error: unknown): boolean {
+function isRetryable(error: unknown): boolean {
   if (error instanceof ConnectionError) return true;
   if (!(error instanceof ApiError)) return false;
   if (error.status === 409) return error.code === 'IDEMPOTENCY_CONFLICT';

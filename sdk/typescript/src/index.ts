@@ -6,6 +6,7 @@ export { Earshot, Stream } from './client.js';
 export type { ClientOptions } from './options.js';
 export { normalizeBaseUrl, DEFAULT_BASE_URL } from './options.js';
 export type { RequestOptions } from './http.js';
+export type { AlertWebhookSettings } from './resources/alerts.js';
 export { Page, PagedList } from './pagination.js';
 export { Ingest, MAX_BATCH_EVENTS, type IngestEvent, type IngestResult, type IngestSummary, type SendOptions } from './ingest.js';
 export { IngestBatcher, BatchError, type BatcherOptions, type BatcherTotals } from './batcher.js';

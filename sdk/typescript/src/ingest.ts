@@ -38,7 +38,7 @@ export interface SendOptions extends RequestOptions {
 /** Envelopes one request may batch (the server's limit). */
 export const MAX_BATCH_EVENTS = 500;
 /** Bytes one request may carry, under the server's 1 MiB body limit. */
-export const MAX_BATCH_BYTES = 900_000;
+const MAX_BATCH_BYTES = 900_000;
 
 /** Splits serialized envelopes into batches of at most 500 and about 900 kB, in order. */
 export function batchesOf(serialized: readonly string[]): number[][] {

@@ -27,8 +27,8 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/api/v1';
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RETRIES = 2;
 
 /** An environment variable where there is an environment (Node, Deno, Bun); browsers have none. */
 function fromEnvironment(name: string): string | undefined {

@@ -45,7 +45,7 @@ async function webSocketClass(given: WebSocketClass | undefined): Promise<WebSoc
 }
 
 /** The stream's WebSocket URL: the base URL's, with ws(s) and the filters. */
-export function streamUrl(baseUrl: string, filters: StreamFilters, after: string | undefined): string {
+function streamUrl(baseUrl: string, filters: StreamFilters, after: string | undefined): string {
   const url = new URL(`${baseUrl}/stream`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (filters.types && filters.types.length > 0) url.searchParams.set('types', filters.types.join(','));
