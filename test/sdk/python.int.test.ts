@@ -24,7 +24,8 @@ describe('earshot (Python) against a live Earshot', () => {
   beforeAll(async () => {
     bin = pythonTools('sdk-python', ['-e', `${SDK}[dev]`]);
     target = await startSdkTarget('sdk-python');
-  });
+    // A cold venv installs pydantic, pytest and mypy from PyPI: minutes on two busy cores.
+  }, 600_000);
   afterAll(async () => target?.close());
 
   it('runs every scenario of sdk/scenarios.json under pytest, and they pass', async () => {
