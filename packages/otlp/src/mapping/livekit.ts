@@ -6,8 +6,9 @@ import { callSpan, flag, jsonOf, metadataOf, msOf, number, text, toolCall, trans
  * one trace per session: `agent_session` spans the call; each `agent_turn` is
  * a reply, carrying the end-to-end latency, the end-of-turn and transcription
  * delays of the user turn it answers, and whether it was interrupted; its
- * children `llm_node` and `tts_node` carry the model's time to first token and
- * the synthesizer's time to first byte, and `function_tool` a tool call.
+ * children `llm_node` and `tts_node` carry the model's time to first token (and
+ * the reply's text) and the synthesizer's time to first byte, and
+ * `function_tool` a tool call.
  * Content is under `lk.pii.*` since 1.7, under `lk.*` before. Values are seconds.
  */
 export function livekitEnvelopes(span: OtelSpan): Envelope[] {
@@ -29,23 +30,24 @@ export function livekitEnvelopes(span: OtelSpan): Envelope[] {
           transcriptionDelayMs,
           e2eMs,
           interrupted: flag(span, 'lk.interrupted'),
-          text: text(span, 'lk.pii.response.text', 'lk.response.text'),
         }),
         ...transcript(span, span.spanId, 'customer', text(span, 'lk.pii.user_input', 'lk.user_input')),
-        ...transcript(span, span.spanId, 'agent', text(span, 'lk.pii.response.text', 'lk.response.text')),
       ];
     }
     case 'llm_node': {
       if (!span.parentSpanId) return [];
       const ttftMs = msOf(number(span, 'lk.response.ttft', 'gen_ai.response.time_to_first_chunk'));
+      const said = text(span, 'lk.pii.response.text', 'lk.response.text');
       return [
         turnPart(span, span.parentSpanId, {
           llmMs: ttftMs,
           llmTtftMs: ttftMs,
+          text: said,
           model: text(span, 'gen_ai.response.model', 'gen_ai.request.model'),
           tokensIn: number(span, 'gen_ai.usage.input_tokens'),
           tokensOut: number(span, 'gen_ai.usage.output_tokens'),
         }),
+        ...transcript(span, span.parentSpanId, 'agent', said),
       ];
     }
     case 'tts_node': {
