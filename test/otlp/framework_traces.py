@@ -3,7 +3,7 @@ and sends them with the official OTLP/HTTP protobuf exporter, configured by the
 environment alone (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS,
 OTEL_SERVICE_NAME), as an agent process does.
 
-The session is read from stdin as JSON (see otel-exporters.int.test.ts). The
+The session is read from stdin as JSON (see otel-python-exporter.int.test.ts). The
 spans are recorded first, then exported shuffled, in several batches, and the
 first batch twice, as batch processors and retries deliver them. Prints the
 trace id and how many spans were sent.
