@@ -5,7 +5,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
-import { expectSessionReadBack, turns, type Turn } from './voice-session';
+import { expectSessionReadBack, sessionStart, turns, type Turn } from './voice-session';
 
 type Attributes = Record<string, string | number | boolean>;
 
@@ -90,7 +90,7 @@ describe('the official OTLP/HTTP JSON exporter of OpenTelemetry JS sending LiveK
       spanProcessors: [new SimpleSpanProcessor(recorded)],
     });
     const expected = turns(3);
-    const startMs = Date.now() - 10 * 60_000;
+    const startMs = sessionStart(3);
     const root = livekitSession(provider.getTracer('livekit-agents'), startMs, expected);
 
     const spans = [...recorded.getFinishedSpans()].reverse();

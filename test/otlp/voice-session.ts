@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import type { CallDetail, CallListPage } from '@earshot/contracts';
+import type { CallDetail, CallListPage, MetricSeries } from '@earshot/contracts';
 
 /** One turn of a voice session as a framework measured it. */
 export interface Turn {
@@ -32,6 +32,13 @@ export function turns(salt: number): Turn[] {
 
 const ms = (seconds: number) => Math.round(seconds * 1000);
 
+/** When a session starts: a day of its own (by `salt`), so one daily metric bucket holds it whole. */
+export function sessionStart(salt: number): number {
+  return Date.parse('2026-03-02T10:00:00Z') + salt * 86_400_000;
+}
+
+const STAGES = { eou: 'eou', stt: 'stt', llm_ttft: 'ttft', tts_ttfb: 'ttfb', e2e: 'e2e' } as const;
+
 interface SentSession {
   origin: string;
   apiKey: string;
@@ -41,12 +48,20 @@ interface SentSession {
   traceId: string;
   startMs: number;
   turns: readonly Turn[];
+  /**
+   * Seconds to first byte of every synthesis sent, where a turn had more than
+   * one (Pipecat synthesizes sentence by sentence): /metrics samples each,
+   * while the turn's breakdown keeps its first. Defaults to one a turn.
+   */
+  syntheses?: readonly number[];
 }
 
 /**
  * Reads the session back through the API, as a customer would: the call in
- * GET /api/v1/calls, and in its detail five turns whose stages are what the
- * spans said, in ms, with the transcript of both sides.
+ * GET /api/v1/calls, in its detail five turns whose stages are what the spans
+ * said, in ms, with the transcript of both sides; and GET /metrics of the
+ * agent on the session's day: each stage's mean and median, and the
+ * interruption rate.
  */
 export async function expectSessionReadBack(sent: SentSession): Promise<void> {
   const api = async <T>(path: string): Promise<T> => {
@@ -84,4 +99,20 @@ export async function expectSessionReadBack(sent: SentSession): Promise<void> {
   );
   const said = call.transcript.map((s) => `${s.speaker}: ${s.text}`);
   for (const t of sent.turns) expect(said).toEqual(expect.arrayContaining([`customer: ${t.user}`, `agent: ${t.agent}`]));
+
+  const day = new Date(sent.startMs).toISOString().slice(0, 10);
+  const metric = async (name: string) => {
+    const series = await api<MetricSeries>(`/api/v1/metrics?name=${name}&agentId=${sent.service}&interval=1d&from=${day}T00:00:00Z&to=${day}T23:59:59Z`);
+    expect(series.points).toHaveLength(1);
+    return series.points[0]?.value;
+  };
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  for (const [stage, field] of Object.entries(STAGES)) {
+    const values = field === 'ttfb' && sent.syntheses ? sent.syntheses.map(ms) : sent.turns.map((t) => ms(t[field]));
+    expect(await metric(`latency.${stage}_ms.avg`), stage).toBeCloseTo(values.reduce((a, b) => a + b, 0) / values.length, 3);
+    const median = sorted(values)[Math.floor((values.length - 1) / 2)] ?? 0;
+    // The sketch's 1% relative accuracy, and the rounding to whole ms of what the route serves.
+    expect(Math.abs(((await metric(`latency.${stage}_ms.p50`)) ?? 0) - median), stage).toBeLessThanOrEqual(median * 0.01 + 0.5);
+  }
+  expect(await metric('turns.interruption_rate')).toBeCloseTo(0.2, 6);
 }
