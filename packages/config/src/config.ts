@@ -52,6 +52,8 @@ export const ConfigSchema = z
       .int()
       .min(1_024)
       .default(1024 * 1024),
+    /** The least severe log entries written (pino's levels); `silent` writes none. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -15,10 +15,12 @@ import {
   type MigrationSet,
 } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
+import { createLogger, type Logger } from '@earshot/telemetry';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
+import { logRequests } from './request-log';
 import type { Module } from './modules';
 
 /**
@@ -36,6 +38,8 @@ export interface Runtime {
   /** The key cache, secret box, rate limiter and idempotency stores, one each per process; the `access` module also enforces every route's policy. */
   access(): Access;
   health: HealthChecks;
+  /** The process's one logger (LOG_LEVEL); services log through it or a child of it. */
+  logger: Logger;
   /** Injected so tests can move time (idempotency windows, signatures, rollups). */
   now: () => Date;
 }
@@ -51,6 +55,8 @@ export interface RuntimeOptions {
   /** Runs on the HTTP app before any route is added (the API description must see every route, /health included). */
   onHttp?: (app: FastifyInstance) => Promise<void>;
   access?: AccessOptions;
+  /** Made from the configuration when absent. */
+  logger?: Logger;
 }
 
 export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
@@ -65,6 +71,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     return value;
   };
   const health = new HealthChecks();
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
 
   const runtime: Runtime = {
     config,
@@ -74,6 +81,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     http: () => need(http, 'http'),
     access: () => need(access, 'access'),
     health,
+    logger,
     now: options.now ?? (() => new Date()),
   };
 
@@ -139,7 +147,8 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       name: 'http',
       dependsOn: [],
       start: async () => {
-        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES });
+        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES, logger });
+        logRequests(app);
         await options.onHttp?.(app);
         health.register(app, 'earshot');
         http = app;

@@ -62,7 +62,10 @@ export const apiScope = fastifyPlugin<ApiScopeOptions>(
       if (!policy || policy.auth === 'public') return;
       const presented = bearer(request) ?? subprotocolKey(request);
       if (policy.auth === 'admin') return admitOperator(presented, options.adminToken);
-      request.caller = await admitKey(request, presented, policy, options);
+      const caller = await admitKey(request, presented, policy, options);
+      request.caller = caller;
+      // From here on every entry the request logs says whose it is.
+      request.log = request.log.child({ tenantId: caller.tenant.id });
     });
     // Before schema validation, so a refused body still answers with the RateLimit headers; after parsing, for the signature.
     app.addHook('preValidation', async (request, reply) => {

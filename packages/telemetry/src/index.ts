@@ -1,0 +1,1 @@
+export { createLogger, fallbackLogger, type Logger, type LogLevel } from './logger';
