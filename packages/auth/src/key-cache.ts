@@ -1,4 +1,5 @@
 import { sql, type Queryable } from '@earshot/db';
+import { fallbackLogger } from '@earshot/telemetry';
 import { hashApiKey, parseApiKey } from './api-key';
 import { credentialChangesHere } from './credential-changes';
 import { KeyUsageMeter } from './key-usage';
@@ -53,9 +54,7 @@ export class ApiKeyCache {
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.changeCheckMs = options.changeCheckMs ?? 500;
-    const onError =
-      options.onError ??
-      ((error: unknown) => console.error(`[auth] usage flush failed (kept for the next one): ${error instanceof Error ? error.message : String(error)}`));
+    const onError = options.onError ?? ((error: unknown) => fallbackLogger().error({ err: error }, 'key usage flush failed; kept for the next one'));
     this.usage = new KeyUsageMeter(db, { flushMs: options.usageFlushMs, onError });
   }
 

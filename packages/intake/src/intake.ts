@@ -15,6 +15,7 @@ import { encodeDeadLetter, eventId, eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
@@ -67,6 +68,8 @@ export interface IntakeOptions {
   appendTimeoutMs: number;
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
+  /** Where failures no sender hears of are reported (keys not released, answers not stored). */
+  logger?: Logger;
 }
 
 /**
@@ -76,7 +79,11 @@ export interface IntakeOptions {
  * duplicate, and appends nothing.
  */
 export class Intake {
-  constructor(private readonly options: IntakeOptions) {}
+  private readonly logger: Logger;
+
+  constructor(private readonly options: IntakeOptions) {
+    this.logger = options.logger ?? fallbackLogger();
+  }
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
     const outcomes = new Array<EnvelopeOutcome>(inputs.length);
@@ -149,7 +156,7 @@ export class Intake {
       await this.options.idempotency
         .release(keys)
         .catch((releaseError: unknown) =>
-          console.error(`[gateway] releasing idempotency keys failed (they free themselves when their lease ends): ${String(releaseError)}`),
+          this.logger.error({ err: releaseError }, 'releasing idempotency keys failed; they free themselves when their lease ends'),
         );
       throw error;
     }
@@ -164,7 +171,7 @@ export class Intake {
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
     void this.options.idempotency
       .complete(answers)
-      .catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'storing idempotent answers failed; a retry after the lease may append again'));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
     const appended = new Set(events.map((e) => e.candidate.event.idempotency_key));
     const given = keys.filter((k) => !appended.has(k.key));
@@ -233,8 +240,7 @@ export class Intake {
 /** A store we depend on failed: nothing was accepted, so the sender may retry. */
 function unavailable(what: string) {
   return (error: unknown): never => {
-    console.error(`[gateway] ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`);
+    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`, { cause: error });
   };
 }
 

@@ -101,10 +101,10 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
             config.DATABASE_URL ??
             (
               await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT, portVariable: 'EARSHOT_EMBEDDED_POSTGRES_PORT' }, (line) =>
-                console.error(`[earshot] ${line}`),
+                logger.info(line),
               )
             ).url;
-          pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
+          pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}`, logger });
           await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
           databaseUrl = url;
         } catch (error) {
@@ -113,7 +113,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
           throw error;
         }
         const opened = pool;
-        const reads = new TenantReads({ url: databaseUrl, poolSize: 20, applicationName: `earshot-${options.service}-reads` });
+        const reads = new TenantReads({ url: databaseUrl, poolSize: 20, applicationName: `earshot-${options.service}-reads`, logger });
         database = opened;
         tenantReads = reads;
         health.add('database', () => databaseHealth(opened));
@@ -133,7 +133,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       dependsOn: embeddedLog ? ['database'] : [],
       start: async () => {
         const opened = embeddedLog
-          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE })
+          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
           : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
         log = opened;
         health.add('log', async () => {
@@ -160,7 +160,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       name: 'access',
       dependsOn: ['database', 'http'],
       start: async () => {
-        const report = (what: string) => (error: unknown) => console.error(`[access] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+        const report = (what: string) => (error: unknown) => logger.error({ err: error }, what);
         const secrets = new SecretBox(loadMasterKey(config));
         const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report }, options.access);
         const app = runtime.http();

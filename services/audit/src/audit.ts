@@ -29,12 +29,18 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const db = runtime.database();
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
-      const intake = new Intake({ log, idempotency: runtime.access().idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000 });
+      const intake = new Intake({
+        log,
+        idempotency: runtime.access().idempotency('ingest'),
+        appendTimeoutMs: 5_000,
+        duplicateWaitMs: 10_000,
+        logger: runtime.logger,
+      });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);
         registerDeadLetterRoutes(audit, db, intake, runtime.now);
       });
-      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch });
+      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch, logger: runtime.logger });
       return { stop: () => consumer.stop() };
     },
   };

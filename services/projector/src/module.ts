@@ -6,6 +6,12 @@ export function projectorModule(runtime: Runtime): Module {
   return {
     name: 'projector',
     dependsOn: ['database', 'log'],
-    start: () => startProjector({ db: runtime.database(), log: runtime.log(), now: runtime.now }),
+    start: () =>
+      startProjector({
+        db: runtime.database(),
+        log: runtime.log(),
+        now: runtime.now,
+        onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),
+      }),
   };
 }

@@ -1,5 +1,6 @@
 import type { ConnectionPool } from '@earshot/db';
 import { TOPICS, type EventLog, type Running } from '@earshot/log';
+import { fallbackLogger } from '@earshot/telemetry';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 
 export interface ProjectorOptions {
@@ -33,7 +34,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     log: options.log,
     maxTries: options.maxTries,
     now: options.now,
-    onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
+    onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
   });
   const consumers = await Promise.all(

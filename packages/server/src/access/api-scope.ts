@@ -134,8 +134,7 @@ async function identify(access: Access, presented: string, at: Date): Promise<Ke
   try {
     return await access.keys.identify(presented, at);
   } catch (error) {
-    console.error(`[auth] key lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later');
+    throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later', { cause: error });
   }
 }
 
