@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A variable set but empty (a deploy file's placeholder) counts as unset. */
+const unlessEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const list = z.string().transform((s) =>
   s
     .split(',')
@@ -33,6 +35,8 @@ export const ConfigSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
       .optional(),
     EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Set, `GET /metrics` wants it as a bearer token (Prometheus's `authorization` setting); unset, it is open. */
+    EARSHOT_METRICS_TOKEN: unlessEmpty(z.string().min(16, 'must be at least 16 characters')),
     EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute(120),
     EARSHOT_INGEST_EVENTS_PER_MIN: perMinute(5_000),
     EARSHOT_KEY_REQUESTS_PER_MIN: perMinute(600),

@@ -14,13 +14,15 @@ import {
   type ConnectionPool,
   type MigrationSet,
 } from '@earshot/db';
-import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
-import { createLogger, type Logger } from '@earshot/telemetry';
+import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, type EventLog } from '@earshot/log';
+import { createLogger, Metrics, type Logger } from '@earshot/telemetry';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
 import { logRequests } from './request-log';
+import { measureRequests } from './http-metrics';
+import { registerMetricsRoute } from './metrics-route';
 import type { Module } from './modules';
 
 /**
@@ -40,6 +42,8 @@ export interface Runtime {
   health: HealthChecks;
   /** The process's one logger (LOG_LEVEL); services log through it or a child of it. */
   logger: Logger;
+  /** The process's one metrics registry, scraped at `/metrics`. */
+  metrics: Metrics;
   /** Injected so tests can move time (idempotency windows, signatures, rollups). */
   now: () => Date;
 }
@@ -72,6 +76,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
   };
   const health = new HealthChecks();
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const metrics = new Metrics();
 
   const runtime: Runtime = {
     config,
@@ -82,6 +87,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     access: () => need(access, 'access'),
     health,
     logger,
+    metrics,
     now: options.now ?? (() => new Date()),
   };
 
@@ -135,7 +141,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         const opened = embeddedLog
           ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
           : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
-        log = opened;
+        log = instrumentLog(opened, metrics);
         health.add('log', async () => {
           const started = performance.now();
           return { connected: await opened.ping(), latencyMs: Math.round(performance.now() - started) };
@@ -149,8 +155,10 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       start: async () => {
         const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES, logger });
         logRequests(app);
+        measureRequests(app, metrics);
         await options.onHttp?.(app);
         health.register(app, 'earshot');
+        registerMetricsRoute(app, metrics, config.EARSHOT_METRICS_TOKEN);
         http = app;
         const drain = drainable(app);
         return { stop: drain };
@@ -162,7 +170,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       start: async () => {
         const report = (what: string) => (error: unknown) => logger.error({ err: error }, what);
         const secrets = new SecretBox(loadMasterKey(config));
-        const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report }, options.access);
+        const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report, metrics }, options.access);
         const app = runtime.http();
         await app.register(apiScope, {
           access: opened.access,
@@ -170,6 +178,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
           environments: config.EARSHOT_KEY_ENVIRONMENTS,
           keyRequestsPerMinute: config.EARSHOT_KEY_REQUESTS_PER_MIN,
           now: runtime.now,
+          metrics,
         });
         // Requests in flight still count and authenticate until the server has drained: stop with it.
         app.addHook('onClose', () => opened.stop());

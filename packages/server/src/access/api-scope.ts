@@ -1,11 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { AuthenticatedKey, KeyLookup, KeyRefusal } from '@earshot/auth';
 import { ApiError, type ErrorCode, type KeyEnvironment } from '@earshot/contracts';
+import type { Metrics } from '@earshot/telemetry';
 import { allowsAddress } from './ip-allowlist';
 import { bearer, header } from './request-headers';
 import { checkSignature } from './request-signature';
+import { sameSecret } from './same-secret';
 import { scopesOf, type RoutePolicy, type RouteRateLimit } from './route-policy';
 import type { Access } from './runtime-access';
 
@@ -17,6 +18,8 @@ export interface ApiScopeOptions {
   /** Every key's own request limit per minute (EARSHOT_KEY_REQUESTS_PER_MIN). */
   keyRequestsPerMinute: number;
   now: () => Date;
+  /** Counts the requests a rate limit refused. */
+  metrics?: Metrics;
 }
 
 /** Paths whose every route must declare a policy: a route there without one fails at registration, never opens a door. */
@@ -87,6 +90,7 @@ export const apiScope = fastifyPlugin<ApiScopeOptions>(
         'ratelimit-reset': String(decision.resetSeconds),
       };
       if (!decision.allowed) {
+        options.metrics?.rateLimitRefusals.inc({ route: request.routeOptions.url ?? request.url });
         throw new ApiError('RATE_LIMITED', `rate limit of ${decision.limit} per minute reached; retry after ${decision.resetSeconds} s`, {
           headers: { ...headers, 'retry-after': String(decision.resetSeconds) },
         });
@@ -136,10 +140,4 @@ async function identify(access: Access, presented: string, at: Date): Promise<Ke
   } catch (error) {
     throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later', { cause: error });
   }
-}
-
-/** Compares digests, so neither the length nor the content of the token leaks through timing. */
-function sameSecret(presented: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }
