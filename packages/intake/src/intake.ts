@@ -15,7 +15,7 @@ import { encodeDeadLetter, eventId, eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
-import { fallbackLogger, type Logger } from '@earshot/telemetry';
+import { fallbackLogger, type Logger, type Metrics } from '@earshot/telemetry';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
@@ -70,6 +70,8 @@ export interface IntakeOptions {
   duplicateWaitMs: number;
   /** Where failures no sender hears of are reported (keys not released, answers not stored). */
   logger?: Logger;
+  /** Counts the envelopes by outcome, and the dead letters written. */
+  metrics?: Metrics;
 }
 
 /**
@@ -117,7 +119,7 @@ export class Intake {
 
     await this.append(sender, claimed, deadLetters, outcomes);
     await Promise.all(waiting.map((candidate) => this.settle(sender, candidate, outcomes)));
-    return outcomes;
+    return this.counted(outcomes);
   }
 
   /** A body that holds no envelope at all (not JSON, not an object, too many): dead-lettered whole. */
@@ -130,7 +132,18 @@ export class Intake {
   ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
     await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
+    this.counted([dead.outcome]);
     return dead.outcome;
+  }
+
+  /** Answers are counted once the log has taken what they say (an append that failed answered nothing). */
+  private counted<T extends EnvelopeOutcome>(outcomes: T[]): T[] {
+    const { metrics } = this.options;
+    for (const { note } of outcomes) {
+      metrics?.ingestEnvelopes.inc({ outcome: note.outcome });
+      if (note.outcome === 'dead_lettered') metrics?.deadLetters.inc({ source: 'gateway' });
+    }
+    return outcomes;
   }
 
   private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {

@@ -35,6 +35,7 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
         appendTimeoutMs: 5_000,
         duplicateWaitMs: 10_000,
         logger: runtime.logger,
+        metrics: runtime.metrics,
       });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);

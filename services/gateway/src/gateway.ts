@@ -41,6 +41,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       const intake = new Intake({
         log,
         logger: runtime.logger,
+        metrics: runtime.metrics,
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,
