@@ -4,7 +4,7 @@ import type { Metrics } from '@earshot/telemetry';
 import { bearer } from './access/request-headers';
 import { sameSecret } from './access/same-secret';
 
-export const METRICS_ROUTE = '/metrics';
+const METRICS_ROUTE = '/metrics';
 
 /**
  * Prometheus's scrape target, at the service root of every process whatever

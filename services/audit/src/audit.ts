@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { MigrationSet } from '@earshot/db';
 import { Intake } from '@earshot/intake';
-import type { Module, Runtime } from '@earshot/server';
-import { startAuditConsumer } from './audit-consumer';
+import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
+import { AUDITED_TOPICS, startAuditConsumer } from './audit-consumer';
 import type { AuditBatchOutcome } from './audit-store';
 import { registerDeadLetterRoutes } from './routes/dead-letters';
 import { registerDeliveryRoutes } from './routes/deliveries';
@@ -42,7 +42,13 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
         registerDeadLetterRoutes(audit, db, intake, runtime.now);
       });
       const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch, logger: runtime.logger });
-      return { stop: () => consumer.stop() };
+      const unwatch = runtime.metrics.watchLag('audit', lagFromPositions(db, log, 'audit_positions', AUDITED_TOPICS));
+      return {
+        stop: async () => {
+          unwatch();
+          await consumer.stop();
+        },
+      };
     },
   };
 }
