@@ -37,6 +37,9 @@ export const ConfigSchema = z
     EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Set, `GET /metrics` wants it as a bearer token (Prometheus's `authorization` setting); unset, it is open. */
     EARSHOT_METRICS_TOKEN: unlessEmpty(z.string().min(16, 'must be at least 16 characters')),
+    /** Set, the process sends its traces there over OTLP/HTTP (OpenTelemetry's own variable, with the same meaning). */
+    OTEL_EXPORTER_OTLP_ENDPOINT: unlessEmpty(z.url()),
+    OTEL_SERVICE_NAME: unlessEmpty(z.string().min(1)),
     EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute(120),
     EARSHOT_INGEST_EVENTS_PER_MIN: perMinute(5_000),
     EARSHOT_KEY_REQUESTS_PER_MIN: perMinute(600),

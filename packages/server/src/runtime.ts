@@ -15,13 +15,14 @@ import {
   type MigrationSet,
 } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, type EventLog } from '@earshot/log';
-import { createLogger, Metrics, type Logger } from '@earshot/telemetry';
+import { createLogger, Metrics, startTracing, type Logger } from '@earshot/telemetry';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
 import { logRequests } from './request-log';
 import { measureRequests } from './http-metrics';
+import { traceRequests } from './http-tracing';
 import { registerMetricsRoute } from './metrics-route';
 import type { Module } from './modules';
 
@@ -93,6 +94,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
 
   const embeddedLog = config.KAFKA_BROKERS === undefined;
   let databaseUrl: string | undefined;
+  let tracing = false;
   const modules: Module[] = [
     {
       name: 'database',
@@ -134,9 +136,20 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       },
     },
     {
+      name: 'tracing',
+      dependsOn: [],
+      // First up and last down, so every span of the process is exported, the stopping ones included.
+      start: async () => {
+        const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
+        if (endpoint === undefined) return { stop: async () => undefined };
+        tracing = true;
+        return startTracing({ endpoint, serviceName: config.OTEL_SERVICE_NAME ?? options.service });
+      },
+    },
+    {
       name: 'log',
       // The embedded log lives in the database; Kafka needs nothing else.
-      dependsOn: embeddedLog ? ['database'] : [],
+      dependsOn: embeddedLog ? ['tracing', 'database'] : ['tracing'],
       start: async () => {
         const opened = embeddedLog
           ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
@@ -151,9 +164,10 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     },
     {
       name: 'http',
-      dependsOn: [],
+      dependsOn: ['tracing'],
       start: async () => {
         const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES, logger });
+        if (tracing) traceRequests(app);
         logRequests(app);
         measureRequests(app, metrics);
         await options.onHttp?.(app);
