@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
 
@@ -30,9 +30,8 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     requestIdHeader: false,
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    requestIdLogLabel: 'requestId',
     // One line per request, written when it is answered (request-log.ts), rather than Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },

@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type Level, type LevelWithSilent, type Logger, type LoggerOptions as PinoOptions } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Level, type LevelWithSilent, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 import pretty from 'pino-pretty';
 
 export type { Logger };
@@ -8,6 +8,8 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Readable lines for a person at a terminal; JSON lines, one per entry, for anything else (a pipe, a file, a collector). */
   pretty?: boolean;
+  /** Where JSON lines go instead of stdout (a test reading them back). */
+  destination?: DestinationStream;
 }
 
 const serializers = { err: stdSerializers.errWithCause };
@@ -16,7 +18,7 @@ const serializers = { err: stdSerializers.errWithCause };
  * The process's logger: JSON lines on stdout, as log collectors read them,
  * with the level as its name, an ISO time, and errors with their causes.
  */
-export function createLogger({ level, pretty: forPerson = process.stdout.isTTY === true }: LoggerOptions): Logger {
+export function createLogger({ level, pretty: forPerson = process.stdout.isTTY === true, destination }: LoggerOptions): Logger {
   if (forPerson) return pino({ level, serializers }, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   const options: PinoOptions = {
     level,
@@ -24,7 +26,7 @@ export function createLogger({ level, pretty: forPerson = process.stdout.isTTY =
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label as Level }) },
   };
-  return pino(options);
+  return destination ? pino(options, destination) : pino(options);
 }
 
 let fallback: Logger | undefined;
