@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A variable set but empty (a deploy file's placeholder) counts as unset. */
+const unlessEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const list = z.string().transform((s) =>
   s
     .split(',')
@@ -33,6 +35,11 @@ export const ConfigSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
       .optional(),
     EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Set, `GET /metrics` wants it as a bearer token (Prometheus's `authorization` setting); unset, it is open. */
+    EARSHOT_METRICS_TOKEN: unlessEmpty(z.string().min(16, 'must be at least 16 characters')),
+    /** Set, the process sends its traces there over OTLP/HTTP (OpenTelemetry's own variable, with the same meaning). */
+    OTEL_EXPORTER_OTLP_ENDPOINT: unlessEmpty(z.url()),
+    OTEL_SERVICE_NAME: unlessEmpty(z.string().min(1)),
     EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute(120),
     EARSHOT_INGEST_EVENTS_PER_MIN: perMinute(5_000),
     EARSHOT_KEY_REQUESTS_PER_MIN: perMinute(600),
@@ -52,6 +59,8 @@ export const ConfigSchema = z
       .int()
       .min(1_024)
       .default(1024 * 1024),
+    /** The least severe log entries written (pino's levels); `silent` writes none. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -44,6 +44,8 @@ export interface ApiErrorDetail {
   deadLetterId?: string;
   /** Response headers the error carries, e.g. Retry-After on RATE_LIMITED, Allow on METHOD_NOT_ALLOWED. */
   headers?: Record<string, string>;
+  /** What failed underneath (a store, the log): logged with the request, never sent. */
+  cause?: unknown;
 }
 
 export class ApiError extends Error {
@@ -54,7 +56,7 @@ export class ApiError extends Error {
     message: string,
     readonly detail: ApiErrorDetail = {},
   ) {
-    super(message);
+    super(message, detail.cause === undefined ? undefined : { cause: detail.cause });
     this.name = 'ApiError';
     this.status = ERROR_STATUS[code];
   }

@@ -16,6 +16,7 @@ import type { IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
 import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
+import { fallbackLogger, type Logger, type Metrics } from '@earshot/telemetry';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
@@ -68,6 +69,10 @@ export interface IntakeOptions {
   appendTimeoutMs: number;
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
+  /** Where failures no sender hears of are reported (keys not released, answers not stored). */
+  logger?: Logger;
+  /** Counts the envelopes by outcome, and the dead letters written. */
+  metrics?: Metrics;
 }
 
 /**
@@ -77,7 +82,11 @@ export interface IntakeOptions {
  * duplicate, and appends nothing.
  */
 export class Intake {
-  constructor(private readonly options: IntakeOptions) {}
+  private readonly logger: Logger;
+
+  constructor(private readonly options: IntakeOptions) {
+    this.logger = options.logger ?? fallbackLogger();
+  }
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
     const outcomes = new Array<EnvelopeOutcome>(inputs.length);
@@ -111,7 +120,7 @@ export class Intake {
 
     await this.append(sender, claimed, deadLetters, outcomes);
     await Promise.all(waiting.map((candidate) => this.settle(sender, candidate, outcomes)));
-    return outcomes;
+    return this.counted(outcomes);
   }
 
   /** A body that holds no envelope at all (not JSON, not an object, too many): dead-lettered whole. */
@@ -124,7 +133,18 @@ export class Intake {
   ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
     await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
+    this.counted([dead.outcome]);
     return dead.outcome;
+  }
+
+  /** Answers are counted once the log has taken what they say (an append that failed answered nothing). */
+  private counted<T extends EnvelopeOutcome>(outcomes: T[]): T[] {
+    const { metrics } = this.options;
+    for (const { note } of outcomes) {
+      metrics?.ingestEnvelopes.inc({ outcome: note.outcome });
+      if (note.outcome === 'dead_lettered') metrics?.deadLetters.inc({ source: 'gateway' });
+    }
+    return outcomes;
   }
 
   private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {
@@ -150,7 +170,7 @@ export class Intake {
       await this.options.idempotency
         .release(keys)
         .catch((releaseError: unknown) =>
-          console.error(`[gateway] releasing idempotency keys failed (they free themselves when their lease ends): ${String(releaseError)}`),
+          this.logger.error({ err: releaseError }, 'releasing idempotency keys failed; they free themselves when their lease ends'),
         );
       throw error;
     }
@@ -165,7 +185,7 @@ export class Intake {
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
     void this.options.idempotency
       .complete(answers)
-      .catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'storing idempotent answers failed; a retry after the lease may append again'));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
     const appended = new Set(events.map((e) => e.candidate.event.idempotency_key));
     const given = keys.filter((k) => !appended.has(k.key));
@@ -229,8 +249,7 @@ export class Intake {
 /** A store we depend on failed: nothing was accepted, so the sender may retry. */
 function unavailable(what: string) {
   return (error: unknown): never => {
-    console.error(`[gateway] ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`);
+    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`, { cause: error });
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
 
@@ -11,8 +11,8 @@ export const MAX_PATH_PARAM_CHARS = 200;
 const MAX_ENCODED_PARAM_LENGTH = MAX_PATH_PARAM_CHARS * 12;
 
 export interface HttpOptions {
-  /** Print one line per request (off in tests). */
-  logRequests?: boolean;
+  /** The process's logger: each request's entries carry its id (and, once authenticated, its tenant). */
+  logger?: FastifyBaseLogger;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); nobody else's is. */
   trustedProxies?: readonly string[];
 }
@@ -29,7 +29,9 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
-    logger: options.logRequests ? { level: 'info' } : false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // One line per request, written when it is answered (request-log.ts), rather than Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },
@@ -45,8 +47,7 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     // A request no route takes can fail before the not-found handler (a body it cannot parse): it is still a 404 or 405.
     const apiError = request.is404 ? noRoute(request, methods) : toApiError(error);
-    if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'unhandled error');
-    if (apiError.status >= 500 && !(error instanceof ApiError) && !options.logRequests) console.error(`[http] ${request.method} ${request.url}:`, error);
+    if (apiError.status >= 500) request.log.error({ err: error }, error instanceof ApiError ? error.message : 'unhandled error');
     return send(reply, request, apiError);
   });
 

@@ -18,8 +18,7 @@ export async function appendWithin(log: EventLog, records: readonly OutgoingReco
   try {
     return await Promise.race([
       log.append(records).catch((error: unknown) => {
-        console.error(`[log] append failed: ${error instanceof Error ? error.message : String(error)}`);
-        throw new ApiError('UNAVAILABLE', 'the event log is unavailable; nothing was accepted, retry later');
+        throw new ApiError('UNAVAILABLE', 'the event log is unavailable; nothing was accepted, retry later', { cause: error });
       }),
       timeout,
     ]);

@@ -46,7 +46,7 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
       const evaluation = runEvery(
         interval,
         () => evaluateRules(db, log, runtime.now()),
-        (error) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`),
+        (error) => runtime.logger.error({ err: error }, 'alert evaluation failed'),
       );
       return {
         stop: async () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { MigrationSet } from '@earshot/db';
 import { Intake } from '@earshot/intake';
-import type { Module, Runtime } from '@earshot/server';
-import { startAuditConsumer } from './audit-consumer';
+import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
+import { AUDITED_TOPICS, startAuditConsumer } from './audit-consumer';
 import type { AuditBatchOutcome } from './audit-store';
 import { registerDeadLetterRoutes } from './routes/dead-letters';
 import { registerDeliveryRoutes } from './routes/deliveries';
@@ -29,13 +29,26 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const db = runtime.database();
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
-      const intake = new Intake({ log, idempotency: runtime.access().idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000 });
+      const intake = new Intake({
+        log,
+        idempotency: runtime.access().idempotency('ingest'),
+        appendTimeoutMs: 5_000,
+        duplicateWaitMs: 10_000,
+        logger: runtime.logger,
+        metrics: runtime.metrics,
+      });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);
         registerDeadLetterRoutes(audit, db, intake, runtime.now);
       });
-      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch });
-      return { stop: () => consumer.stop() };
+      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch, logger: runtime.logger });
+      const unwatch = runtime.metrics.watchLag('audit', lagFromPositions(db, log, 'audit_positions', AUDITED_TOPICS));
+      return {
+        stop: async () => {
+          unwatch();
+          await consumer.stop();
+        },
+      };
     },
   };
 }

@@ -36,7 +36,7 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
       return runEvery(
         interval,
         () => closePeriods({ db, log, now: runtime.now(), settleMs }),
-        (error) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`),
+        (error) => runtime.logger.error({ err: error }, 'billing period close failed'),
       );
     },
   };

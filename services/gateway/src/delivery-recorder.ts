@@ -1,5 +1,6 @@
 import type { Delivery } from '@earshot/contracts';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
+import { fallbackLogger } from '@earshot/telemetry';
 import { deliveriesTopic } from '@earshot/topics';
 
 export interface DeliveryRecorderOptions {
@@ -41,7 +42,7 @@ export class DeliveryRecorder {
     this.lingerMs = options.lingerMs ?? 50;
     this.maxPending = options.maxPending ?? 100_000;
     this.retryMs = options.retryMs ?? 1_000;
-    this.report = options.report ?? ((line) => console.error(`[gateway] ${line}`));
+    this.report = options.report ?? ((line) => fallbackLogger().warn(line));
   }
 
   record(deliveries: readonly Delivery[]): void {

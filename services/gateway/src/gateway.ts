@@ -38,9 +38,11 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
     start: async () => {
       const log = runtime.log();
       const { idempotency } = runtime.access();
-      const recorder = new DeliveryRecorder(log);
+      const recorder = new DeliveryRecorder(log, { report: (line) => runtime.logger.warn(line) });
       const intake = new Intake({
         log,
+        logger: runtime.logger,
+        metrics: runtime.metrics,
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,

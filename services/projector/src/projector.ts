@@ -1,5 +1,6 @@
 import type { ConnectionPool } from '@earshot/db';
-import { TOPICS, type EventLog, type Running } from '@earshot/log';
+import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+import { fallbackLogger } from '@earshot/telemetry';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 
 export interface ProjectorOptions {
@@ -15,7 +16,7 @@ export interface ProjectorOptions {
   concurrency?: number;
   maxTries?: number;
   now?: () => Date;
-  onBatch?: (outcome: BatchOutcome) => void;
+  onBatch?: (outcome: BatchOutcome, records: readonly LogRecord[]) => void;
   onRetry?: (error: unknown) => void;
 }
 
@@ -33,7 +34,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     log: options.log,
     maxTries: options.maxTries,
     now: options.now,
-    onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
+    onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
   });
   const consumers = await Promise.all(
@@ -43,7 +44,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         topics: PROJECTED_TOPICS,
         onBatch: async (records) => {
           const outcome = await apply(records);
-          options.onBatch?.(outcome);
+          options.onBatch?.(outcome, records);
         },
       }),
     ),

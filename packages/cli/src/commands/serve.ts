@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
+import type { Logger } from '@earshot/telemetry';
 import type { CommandRunner } from '../command-runner';
 import { composeTargets } from '../targets';
 import { readDemoCredentials } from '../demo/demo-credentials';
@@ -18,13 +19,13 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
  * and the second must not cut the drain short. SIGHUP counts: a closed
  * terminal must stop the embedded PostgreSQL too.
  */
-function drainSignal(): Promise<void> {
+function drainSignal(logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     let draining = false;
     const onSignal = (signal: NodeJS.Signals) => {
-      if (draining) return console.error(`[earshot] ${signal}: already draining`);
+      if (draining) return logger.info({ signal }, 'already draining');
       draining = true;
-      console.error(`[earshot] ${signal}: draining`);
+      logger.info({ signal }, 'draining');
       resolve();
     };
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -47,7 +48,7 @@ async function listen(app: FastifyInstance, port: number | undefined): Promise<s
       return await app.listen({ port: candidate, host: '0.0.0.0' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === DEFAULT_PORT + DEFAULT_PORT_TRIES - 1) throw error;
-      console.error(`[earshot] port ${candidate} is taken; trying ${candidate + 1}`);
+      app.log.warn(`port ${candidate} is taken; trying ${candidate + 1}`);
     }
   }
 }
@@ -70,8 +71,8 @@ export const serveCommand: CommandRunner = {
     // Every process serves /health over whatever it runs, so http comes with any target; last, so it
     // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
     const ordered = resolveTargets([...targets, 'http'], modules);
-    const stopping = drainSignal();
-    const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
+    const stopping = drainSignal(runtime.logger);
+    const running = await startModules(ordered, (line) => runtime.logger.info(line));
 
     let address: string;
     try {
