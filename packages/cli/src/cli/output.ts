@@ -15,9 +15,12 @@ export function printNdjson(item: unknown): void {
   say(JSON.stringify(item));
 }
 
+/** Rules between rows only under the heading: a long list stays one line per row. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 /** A table for people, without colour so it reads the same in a pipe and in a snapshot. */
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
-  const rendered = new Table({ head: [...head], style: { head: [], border: [] } });
+  const rendered = new Table({ head: [...head], chars: COMPACT, style: { head: [], border: [] } });
   for (const row of rows) rendered.push([...row]);
   return rendered.toString();
 }

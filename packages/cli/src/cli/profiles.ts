@@ -12,13 +12,13 @@ type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
 export const DEFAULT_PROFILE = 'default';
 
 /** EARSHOT_CONFIG_DIR, else the platform's per-user config directory (XDG on Linux, AppData on Windows). */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.EARSHOT_CONFIG_DIR) return env.EARSHOT_CONFIG_DIR;
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'earshot');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'earshot');
 }
 
-export function profilesFile(env: NodeJS.ProcessEnv = process.env): string {
+function profilesFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'profiles.json');
 }
 

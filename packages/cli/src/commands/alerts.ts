@@ -7,7 +7,7 @@ import { withExamples } from '../cli/examples';
 import { listOptions, pageQuery, showList, type ListOptions } from '../cli/lists';
 import { cell, printJson, say, table } from '../cli/output';
 
-export function alertTable(alerts: readonly Alert[]): string {
+function alertTable(alerts: readonly Alert[]): string {
   return table(
     ['ID', 'RULE', 'METRIC', 'VALUE', 'THRESHOLD', 'SEVERITY', 'AGENT', 'STATUS'],
     alerts.map((a) => [
@@ -23,7 +23,7 @@ export function alertTable(alerts: readonly Alert[]): string {
   );
 }
 
-export function ruleTable(rules: readonly AlertRule[]): string {
+function ruleTable(rules: readonly AlertRule[]): string {
   return table(
     ['ID', 'NAME', 'METRIC', 'CONDITION', 'WINDOW', 'FOR', 'SEVERITY', 'AGENT', 'ENABLED'],
     rules.map((r) => [

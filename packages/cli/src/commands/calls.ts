@@ -15,7 +15,7 @@ interface CallListOptions extends ListOptions {
   sort?: (typeof CALL_SORTS)[number];
 }
 
-export function callTable(calls: readonly Call[]): string {
+function callTable(calls: readonly Call[]): string {
   return table(
     ['ID', 'AGENT', 'STATUS', 'STARTED', 'DURATION', 'TURNS', 'LATENCY P50', 'QUALITY'],
     calls.map((c) => [c.id, c.agentId, c.status, c.startedAt, millis(c.durationMs), String(c.turnCount), millis(c.latency.totalMs), cell(c.qualityScore)]),
@@ -48,7 +48,7 @@ function callCard(call: CallDetail): string {
 const clip = (text: string | null, width: number): string => (text === null ? '-' : text.length > width ? `${text.slice(0, width - 1)}…` : text);
 
 /** The turns of a call with the latency of each stage, offset from the call's start. */
-export function timelineTable(call: CallDetail): string {
+function timelineTable(call: CallDetail): string {
   const start = Date.parse(call.startedAt);
   return table(
     ['#', 'TURN', 'AT', 'ASR', 'LLM', 'TTS', 'TOTAL', 'INTERRUPTED', 'TEXT'],

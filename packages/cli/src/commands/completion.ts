@@ -34,13 +34,13 @@ function bashScript(program: Command): string {
   });
   return `# earshot completion for bash: eval "$(earshot completion bash)"
 _earshot() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" words_path="" word i
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     case "$word" in -*) continue ;; esac
-    case " $(_earshot_words "$path") " in *" $word "*) path="\${path:+$path }$word" ;; esac
+    case " $(_earshot_words "$words_path") " in *" $word "*) words_path="\${words_path:+$words_path }$word" ;; esac
   done
-  COMPREPLY=($(compgen -W "$(_earshot_words "$path")" -- "$cur"))
+  COMPREPLY=($(compgen -W "$(_earshot_words "$words_path")" -- "$cur"))
 }
 _earshot_words() {
   local words=""

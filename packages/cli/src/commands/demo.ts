@@ -3,13 +3,13 @@ import { UsageError } from '../cli/exit-codes';
 import { progressBar } from '../cli/progress';
 import { say } from '../cli/output';
 import { demoFile, readDemoCredentials } from '../demo/demo-credentials';
-import { sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
+import { DEFAULT_EVENTS_PER_SECOND, sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
 import { generateDemoTraffic } from '../demo/demo-traffic';
 import { localOrigin } from '../local-instance';
 
 export interface DemoOptions {
   calls: number;
-  rate: number;
+  rate?: number;
   seed?: number;
   url?: string;
   key?: string;

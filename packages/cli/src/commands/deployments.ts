@@ -6,7 +6,7 @@ import { withExamples } from '../cli/examples';
 import { listOptions, pageQuery, showList, type ListOptions } from '../cli/lists';
 import { cell, printJson, say, table } from '../cli/output';
 
-export function deploymentTable(deployments: readonly Deployment[]): string {
+function deploymentTable(deployments: readonly Deployment[]): string {
   return table(
     ['ID', 'AGENT', 'VERSION', 'PREVIOUS', 'DEPLOYED', 'ENVIRONMENT', 'BY'],
     deployments.map((d) => [d.id, d.agent, d.version, cell(d.previousVersion), d.deployedAt, cell(d.environment), cell(d.deployedBy)]),
@@ -16,7 +16,7 @@ export function deploymentTable(deployments: readonly Deployment[]): string {
 const rounded = (value: number | null): string => (value === null ? '-' : String(Math.round(value * 1000) / 1000));
 
 /** Each metric before and after the release, flagged where the change is more than chance and worse for callers. */
-export function impactTable(impact: DeploymentImpact): string {
+function impactTable(impact: DeploymentImpact): string {
   return table(
     ['METRIC', 'UNIT', 'BEFORE', 'AFTER', 'CHANGE', 'P', 'VERDICT'],
     impact.metrics.map((m) => [

@@ -6,7 +6,7 @@ import { withExamples } from '../cli/examples';
 import { listOptions, pageQuery, showList, type ListOptions } from '../cli/lists';
 import { cell, printJson, say, table } from '../cli/output';
 
-export function incidentTable(incidents: readonly Incident[]): string {
+function incidentTable(incidents: readonly Incident[]): string {
   return table(
     ['ID', 'TITLE', 'SEVERITY', 'STATUS', 'AGENTS', 'STARTED', 'NOTES'],
     incidents.map((i) => [i.id, i.title, i.severity, i.status, i.affectedAgents.join('\n') || '-', cell(i.startedAt ?? i.createdAt), String(i.notes.length)]),

@@ -2,7 +2,6 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { countArgument } from '../cli/arguments';
 import { withExamples } from '../cli/examples';
 import type { GlobalOptions } from '../cli/connection';
-import { DEFAULT_EVENTS_PER_SECOND } from '../demo/demo-sender';
 import type { TenantAction, TenantOptions } from './tenant';
 
 const SERVICES = 'gateway, projector, query, audit, keys, alerting, billing, developer';
@@ -23,7 +22,7 @@ export function registerLocalCommands(program: Command): void {
     .action(async (options: { target: string; port?: string }) => (await import('./serve')).serve(options));
   withExamples(serve, [
     { what: 'everything, zero setup (embedded Postgres and log)', run: 'earshot serve' },
-    { what: 'only the read side, on port 8081', run: 'earshot serve --target query,projector --port 8081' },
+    { what: 'only the read side, on any free port', run: 'earshot serve --target query,projector --port 0' },
   ]);
 
   const tenant = program.command('tenant').description('operator: tenants on this instance (token from EARSHOT_ADMIN_TOKEN)');
@@ -93,15 +92,15 @@ export function registerLocalCommands(program: Command): void {
     .command('demo')
     .description("stream realistic signed calls into an instance (this directory's demonstration tenant unless --key and --secret are given)")
     .addOption(new Option('--calls <n>', 'how many calls').argParser(countArgument).default(50))
-    .addOption(new Option('--rate <events/s>', 'at most this many envelopes per second').argParser(positiveNumber).default(DEFAULT_EVENTS_PER_SECOND))
+    .addOption(new Option('--rate <events/s>', "at most this many envelopes per second (default: under a tenant's ingest limit)").argParser(positiveNumber))
     .addOption(new Option('--seed <n>', 'the same seed makes the same calls').argParser(countArgument))
     .addOption(new Option('--secret <secret>', "the tenant's webhook secret, to sign with").env('EARSHOT_WEBHOOK_SECRET'))
-    .action(async (options: { calls: number; rate: number; seed?: number; secret?: string }, command: Command) => {
+    .action(async (options: { calls: number; rate?: number; seed?: number; secret?: string }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await (await import('./demo')).demo({ ...options, ...(globals.url ? { url: globals.url } : {}), ...(globals.key ? { key: globals.key } : {}) });
     });
   withExamples(demo, [
-    { what: 'fifty calls into the instance started here', run: 'earshot demo' },
+    { what: 'five calls into the instance started in this directory', run: 'earshot demo --calls 5' },
     {
       what: 'five calls into a tenant of your own',
       run: 'earshot demo --calls 5 --seed 7 --url $EARSHOT_BASE_URL --key $EARSHOT_API_KEY --secret $EARSHOT_WEBHOOK_SECRET',

@@ -46,7 +46,7 @@ export function registerLoginCommands(program: Command): void {
       say(`Logged in to ${tenant.name} (${tenant.id}) at ${baseUrl}; profile "${name}" stored in ${file}`);
     });
   withExamples(login, [
-    { what: 'log in, asked for the URL and key', run: 'earshot login --url $EARSHOT_BASE_URL' },
+    { what: 'log in (asked for the URL and key when not given)', run: 'earshot login --url $EARSHOT_BASE_URL --key $EARSHOT_API_KEY' },
     { what: 'store a second profile without questions', run: 'earshot login --profile staging --url $EARSHOT_BASE_URL --key $EARSHOT_API_KEY' },
   ]);
 

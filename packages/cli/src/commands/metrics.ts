@@ -15,7 +15,7 @@ interface SeriesOptions {
   json?: boolean;
 }
 
-export function seriesTable(series: MetricSeries): string {
+function seriesTable(series: MetricSeries): string {
   return table(
     ['TIME', series.unit.toUpperCase()],
     series.points.map((p) => [p.t, cell(p.value)]),

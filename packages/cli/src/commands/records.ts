@@ -8,14 +8,14 @@ import { cell, printJson, say, table } from '../cli/output';
 
 const money = (cents: number, currency: string): string => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
-export function outcomeTable(outcomes: readonly Outcome[]): string {
+function outcomeTable(outcomes: readonly Outcome[]): string {
   return table(
     ['ID', 'CALL', 'TYPE', 'VALUE', 'REVENUE', 'AGENT', 'RECORDED'],
     outcomes.map((o) => [o.id, o.callId, o.type, cell(o.value), o.revenueUsd === null ? '-' : `$${o.revenueUsd.toFixed(2)}`, cell(o.agent), o.recordedAt]),
   );
 }
 
-export function usageTables(usage: Usage): string {
+function usageTables(usage: Usage): string {
   const { period } = usage;
   const days = table(
     ['DAY', 'EVENTS', 'CALLS', 'CALL MINUTES', 'API REQUESTS', 'STORED BYTES'],
@@ -34,14 +34,14 @@ export function usageTables(usage: Usage): string {
   return `${days}\nPeriod ${period.start} to ${period.end}, plan ${period.planId}: ${money(period.totalCents, period.currency)} so far, ${money(period.projectedTotalCents, period.currency)} projected\n${meters}`;
 }
 
-export function invoiceTable(invoices: readonly Invoice[]): string {
+function invoiceTable(invoices: readonly Invoice[]): string {
   return table(
     ['NUMBER', 'PERIOD', 'STATUS', 'PLAN', 'TOTAL', 'ISSUED'],
     invoices.map((i) => [String(i.number), `${i.periodStart} to ${i.periodEnd}`, i.status, i.planId, money(i.totalCents, i.currency), i.issuedAt]),
   );
 }
 
-export function auditTable(entries: readonly AuditEntry[]): string {
+function auditTable(entries: readonly AuditEntry[]): string {
   return table(
     ['AT', 'ACTION', 'TARGET', 'BY', 'IP'],
     entries.map((e) => [e.at, e.action, cell(e.target), e.actor.kind === 'operator' ? 'operator' : cell(e.actor.keyName ?? e.actor.keyId), cell(e.ip)]),

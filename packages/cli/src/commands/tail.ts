@@ -27,7 +27,7 @@ function colourOf(type: string): Colour {
 }
 
 /** One event in one line: when, what, which agent and call, and the event's data in brief. */
-export function eventLine({ event }: StreamEvent, colour: boolean): string {
+function eventLine({ event }: StreamEvent, colour: boolean): string {
   const type = event.type.padEnd(26);
   const data = JSON.stringify(event.data ?? {});
   const line = `${event.occurred_at}  ${colour ? styleText(colourOf(event.type), type) : type}  ${event.call?.agent_id ?? '-'}  ${event.call?.provider_call_id ?? '-'}  ${data.length > 100 ? `${data.slice(0, 99)}…` : data}`;
