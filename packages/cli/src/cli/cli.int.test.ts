@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CallDetailSchema, CallResourceSchema, CallTurnSchema, IncidentSchema, StoredEventSchema } from '@earshot/contracts';
 import { Earshot } from '@earshot/sdk';
-import { ADMIN_TOKEN, callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { ADMIN_TOKEN, callScript, startEarshot, startFaultProxy, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import type { Command } from 'commander';
 import { debianShell } from './debian-shell';
 import { EXIT } from './exit-codes';
@@ -192,6 +192,28 @@ describe('earshot against a live instance', () => {
     );
     expectSchema(z.object({ position: z.string(), event: StoredEventSchema }), events);
     expect(events.map((e) => (e as { event: { type: string } }).event.type)).toEqual(['call.started', 'call.started']);
+  });
+
+  it('tail resumes after a dropped connection: every event once, none lost while it was away', async () => {
+    const proxy = await startFaultProxy(earshot.origin);
+    try {
+      const before = callScript({ tenant: tenant.id, providerCallId: `resume-a-${Date.now()}`, agentId: 'agent_resume', turns: 1, startMs: Date.now() });
+      const during = callScript({ tenant: tenant.id, providerCallId: `resume-b-${Date.now()}`, agentId: 'agent_resume', turns: 1, startMs: Date.now() });
+      const count = before.length + during.length;
+      const tail = runCli(['tail', '--agent', 'agent_resume', '--count', String(count), '--json', '--url', `${proxy.url}/api/v1`]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await earshot.project(before);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The events appended while the connection is down reach only a tail that reconnects from its last position.
+      await fetch(`${proxy.url}/__faults/drop-streams`, { method: 'POST' });
+      await earshot.project(during);
+      const tailed = await tail;
+      expect(tailed.code).toBe(0);
+      const keys = ndjson(tailed.out).map((line) => (line as { event: { idempotency_key: string } }).event.idempotency_key);
+      expect(keys.sort()).toEqual([...before, ...during].map((e) => e.idempotency_key).sort());
+    } finally {
+      await proxy.close();
+    }
   });
 
   /** The demo runs apart from the tail's output capture: both write to stdout, and the tail's lines must stay its own. */
