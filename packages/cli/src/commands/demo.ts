@@ -24,7 +24,8 @@ export interface DemoOptions {
  */
 export async function demo(values: DemoOptions): Promise<void> {
   const config = loadConfig();
-  const { calls, rate } = values;
+  const { calls } = values;
+  const rate = values.rate ?? DEFAULT_EVENTS_PER_SECOND;
   const seed = values.seed ?? Date.now() % 2 ** 31;
   // A webhook secret means the caller brings its own tenant; else the demonstration tenant of this directory.
   if (values.secret !== undefined && values.key === undefined) throw new UsageError('--secret goes with --key (or EARSHOT_API_KEY)');
