@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES } from '../events/tenant-data';
-import { freeText, listPageSchema, pagingQuery, storedText } from './list';
+import { freeText, listPageSchema, pagingQuery } from './list';
+import { storedText } from '../text';
 import { MetricNameSchema } from './operations';
 
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');

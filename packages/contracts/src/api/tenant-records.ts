@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../events/tenant-data';
-import { freeText, listPageSchema, storedText, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { storedText } from '../text';
 
 /** A client-chosen id: writing the same id again replaces (upserts) the record. */
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');

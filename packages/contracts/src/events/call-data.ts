@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedId } from '../text';
 import { jsonValue, maybe, nonNegativeInt } from './fields';
 
 /** Contents of the call lifecycle events, from Retell call_started/call_ended/call_analyzed, Vapi status-update and end-of-call-report, and Twilio status callbacks. */
@@ -28,7 +29,7 @@ export const CALL_DATA = {
     cost_usd: maybe(z.number().min(0)),
   }),
   'call.transferred': z.looseObject({
-    to: z.string().min(1),
+    to: storedId,
     reason: maybe(z.string()),
     transfer_type: maybe(z.string()),
   }),

@@ -1,0 +1,2 @@
+export { JSON_LIMITS, jsonShapeIssues } from './json-shape';
+export { MAX_ID_CHARS, isStorableText, storableText, storedId, storedText } from './stored-text';
