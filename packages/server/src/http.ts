@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
+import { connectionOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits';
 import { registerJsonBodies } from './json-body';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -16,6 +17,8 @@ export interface HttpOptions {
   logRequests?: boolean;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); nobody else's is. */
   trustedProxies?: readonly string[];
+  /** Timeouts and the connection cap; the defaults hold where none are given. */
+  limits?: ConnectionLimits;
 }
 
 /**
@@ -25,7 +28,9 @@ export interface HttpOptions {
  * leaks nothing.
  */
 export function buildHttp(options: HttpOptions = {}): FastifyInstance {
+  const limits = options.limits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
+    ...connectionOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -37,6 +42,7 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     // A path Fastify's router refuses (a parameter too long, a malformed escape) is still answered in the Error shape.
     frameworkErrors: (error, request, reply) => void send(reply, request, toApiError(error)),
   });
+  app.server.maxConnections = limits.maxConnections;
   registerJsonBodies(app);
   const methods = methodsByPath(app);
 

@@ -139,7 +139,15 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       name: 'http',
       dependsOn: [],
       start: async () => {
-        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES });
+        const app = buildHttp({
+          trustedProxies: config.EARSHOT_TRUSTED_PROXIES,
+          limits: {
+            headersTimeoutMs: config.EARSHOT_HTTP_HEADERS_TIMEOUT_MS,
+            requestTimeoutMs: config.EARSHOT_HTTP_REQUEST_TIMEOUT_MS,
+            keepAliveTimeoutMs: config.EARSHOT_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+            maxConnections: config.EARSHOT_HTTP_MAX_CONNECTIONS,
+          },
+        });
         await options.onHttp?.(app);
         health.register(app, 'earshot');
         http = app;
