@@ -46,12 +46,15 @@ export class DeliveryRecorder {
 
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      this.pending.push({
-        topic: TOPICS.deliveries,
-        key: delivery.tenant,
-        value: encodeDelivery(delivery),
-        headers: { tenant: delivery.tenant, outcome: delivery.outcome },
-      });
+      // Encoded before it joins the pending batch: a record that cannot be is dropped alone, aloud, never failing the others' append.
+      let value: Buffer;
+      try {
+        value = encodeDelivery(delivery);
+      } catch (error) {
+        this.report(`delivery audit: a delivery record of tenant ${delivery.tenant} could not be encoded and is dropped: ${String(error)}`);
+        continue;
+      }
+      this.pending.push({ topic: TOPICS.deliveries, key: delivery.tenant, value, headers: { tenant: delivery.tenant, outcome: delivery.outcome } });
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {
