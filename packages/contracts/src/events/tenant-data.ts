@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedId } from '../text';
+import { measuredValue, storedId, usdAmount } from '../text';
 import { jsonValue, maybe, nonNegativeLong, timestamp } from './fields';
 
 export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -20,7 +20,7 @@ export const TENANT_DATA = {
     outcome_type: storedId,
     value: maybe(z.string()),
     source: maybe(z.string()),
-    revenue_usd: maybe(z.number()),
+    revenue_usd: maybe(usdAmount),
   }),
   'incident.created': z.looseObject({
     incident_id: storedId,
@@ -62,7 +62,8 @@ export const TENANT_DATA = {
     rule_name: maybe(z.string()),
     metric: storedId,
     comparison: z.enum(ALERT_COMPARISONS),
-    threshold: z.number(),
+    threshold: measuredValue,
+    // Measured by the evaluator, not written by a client: finite (zod's number) is its only bound.
     value: z.number(),
     window_ms: nonNegativeLong,
     severity: maybe(z.enum(ALERT_SEVERITIES)),
@@ -86,7 +87,7 @@ export const TENANT_DATA = {
     metric: storedId,
     agent_id: maybe(z.string()),
     comparison: z.enum(ALERT_COMPARISONS),
-    threshold: z.number(),
+    threshold: measuredValue,
     window_ms: nonNegativeLong,
     for_ms: nonNegativeLong,
     severity: maybe(z.enum(ALERT_SEVERITIES)),
