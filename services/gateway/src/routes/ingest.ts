@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, INGEST_HEADERS, MAX_BATCH } from '@earshot/contracts';
 import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '@earshot/intake';
-import { batchItemBytes, header, receivedBody } from '@earshot/server';
+import { batchItemBytes, header, isJsonMediaType, receivedBody, unsupportedMediaType } from '@earshot/server';
 import type { WebhookPolicy } from '../route-policy';
 
 const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -14,6 +14,8 @@ const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
   app.post('/api/v1/webhooks/ingest', { config: { policy } }, async (request, reply) => {
     const body = receivedBody(request.body);
+    const contentType = header(request, 'content-type');
+    if (body.raw.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const provider = header(request, INGEST_HEADERS.provider);
     const sender: Sender = { tenantId: caller.tenant.id, provider: provider ?? 'unknown', receivedAt: now() };
