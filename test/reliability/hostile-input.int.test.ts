@@ -89,6 +89,17 @@ describe('hostile input against a running Earshot', () => {
     expect((await post(-1_000_000_000)).status).toBe(201);
   });
 
+  it('refuses a NUL in a GraphQL argument (a GraphQL escape, not a JSON one) as a coded VALIDATION_ERROR, not a 500', async () => {
+    const response = await fetch(`${earshot.origin}/graphql`, {
+      method: 'POST',
+      body: JSON.stringify({ query: '{ outcomes(callId: "call\\u0000x") { items { id } } }' }),
+      headers: { authorization: `Bearer ${acme.apiKey}`, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBeLessThan(500);
+    const answer = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(answer.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+  });
+
   it('cuts a body that stalls off with 408 within the configured request timeout (it was held open past 420 s)', async ({ task }) => {
     const { hostname, port } = new URL(earshot.origin);
     const socket = connect(Number(port), hostname);
