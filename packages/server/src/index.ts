@@ -11,3 +11,4 @@ export * from './periodic';
 export * from './response-serializer';
 export * from './zod-contracts';
 export * from './paging';
+export * from './route-errors';
