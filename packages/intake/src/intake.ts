@@ -173,19 +173,23 @@ export class Intake {
     const records = [...deadLetters, ...unencodable, ...events.map((e) => e.record)];
     if (records.length === 0) return;
     const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
-    try {
-      await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
-    } catch (error) {
-      await this.release(sender, claimed);
-      throw error;
-    }
-    for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
     const answers = events.map(({ candidate }) => ({
       tenantId: sender.tenantId,
       key: candidate.event.idempotency_key,
       status: ACCEPTED_STATUS,
       response: accepted(candidate.id, false),
     }));
+    let late: Promise<unknown> | undefined;
+    try {
+      await appendWithin(this.options.log, records, this.options.appendTimeoutMs, (append) => (late = append));
+    } catch (error) {
+      // Answered 503, yet the producer may still store the events (a broker back from a restart appended 14 of 60
+      // twice): the keys stay claimed until it settles, then hold the answer, or are given up if nothing was stored.
+      if (late) void late.then(() => this.options.idempotency.complete(answers)).catch(() => this.release(sender, claimed));
+      else await this.release(sender, claimed);
+      throw error;
+    }
+    for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
     // Not awaited: the events are stored, so the sender need not wait for the answer to be. A copy arriving
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
     void this.options.idempotency
