@@ -181,7 +181,9 @@ export class Intake {
     }));
     let late: Promise<unknown> | undefined;
     try {
-      await appendWithin(this.options.log, records, this.options.appendTimeoutMs, (append) => (late = append));
+      await appendWithin(this.options.log, records, this.options.appendTimeoutMs, (append) => {
+        late = append;
+      });
     } catch (error) {
       // Answered 503, yet the producer may still store the events (a broker back from a restart appended 14 of 60
       // twice): the keys stay claimed until it settles, then hold the answer, or are given up if nothing was stored.
