@@ -1,6 +1,6 @@
 import type { Delivery } from '@earshot/contracts';
-import { encodeDelivery } from '@earshot/events';
-import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
+import type { EventLog, OutgoingRecord } from '@earshot/log';
+import { deliveriesTopic } from '@earshot/topics';
 
 export interface DeliveryRecorderOptions {
   /** How long records gather before they are appended together. */
@@ -47,14 +47,14 @@ export class DeliveryRecorder {
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
       // Encoded before it joins the pending batch: a record that cannot be is dropped alone, aloud, never failing the others' append.
-      let value: Buffer;
+      let record: OutgoingRecord;
       try {
-        value = encodeDelivery(delivery);
+        record = deliveriesTopic.record(delivery);
       } catch (error) {
         this.report(`delivery audit: a delivery record of tenant ${delivery.tenant} could not be encoded and is dropped: ${String(error)}`);
         continue;
       }
-      this.pending.push({ topic: TOPICS.deliveries, key: delivery.tenant, value, headers: { tenant: delivery.tenant, outcome: delivery.outcome } });
+      this.pending.push(record);
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {
