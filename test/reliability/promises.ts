@@ -1,5 +1,5 @@
 /** A test that keeps a promise: its file, from the repository's root, and its title as `it` names it. */
-export interface KeptBy {
+interface KeptBy {
   file: string;
   title: string;
 }
