@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
+import { connectionOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits';
+import { registerJsonBodies } from './json-body';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -15,6 +17,8 @@ export interface HttpOptions {
   logger?: FastifyBaseLogger;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); nobody else's is. */
   trustedProxies?: readonly string[];
+  /** Timeouts and the connection cap; the defaults hold where none are given. */
+  limits?: ConnectionLimits;
 }
 
 /**
@@ -24,7 +28,9 @@ export interface HttpOptions {
  * leaks nothing.
  */
 export function buildHttp(options: HttpOptions = {}): FastifyInstance {
+  const limits = options.limits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
+    ...connectionOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -38,6 +44,8 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
     // A path Fastify's router refuses (a parameter too long, a malformed escape) is still answered in the Error shape.
     frameworkErrors: (error, request, reply) => void send(reply, request, toApiError(error)),
   });
+  app.server.maxConnections = limits.maxConnections;
+  registerJsonBodies(app);
   const methods = methodsByPath(app);
 
   app.addHook('onSend', async (request, reply) => {
@@ -91,11 +99,14 @@ function noRoute(request: FastifyRequest, methods: MethodsOf): ApiError {
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', `request body exceeds ${BODY_LIMIT_BYTES} bytes`);
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('VALIDATION_ERROR', 'unsupported content type; send application/json');
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('VALIDATION_ERROR', 'request body is empty; send a JSON body');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type; send application/json');
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('VALIDATION_ERROR', `a path parameter is longer than ${MAX_PATH_PARAM_CHARS} characters`);
   if (error.code === 'FST_ERR_BAD_URL') return new ApiError('VALIDATION_ERROR', 'the path is not a valid URL component');
   if (error.statusCode === 400 || error instanceof SyntaxError) return new ApiError('VALIDATION_ERROR', `invalid request: ${error.message}`);
   if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', error.message);
+  if (error.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', error.message);
+  // Whatever else Fastify refuses as the client's fault stays the client's: never a 500.
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return new ApiError('VALIDATION_ERROR', `invalid request: ${error.message}`);
   return new ApiError('INTERNAL', 'internal error');
 }

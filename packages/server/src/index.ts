@@ -1,5 +1,7 @@
 export * from './health';
 export * from './http';
+export * from './connection-limits';
+export { isJsonMediaType, unsupportedMediaType } from './json-body';
 export * from './modules';
 export * from './runtime';
 export * from './access';

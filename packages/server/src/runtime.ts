@@ -166,7 +166,16 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       name: 'http',
       dependsOn: ['tracing'],
       start: async () => {
-        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES, logger });
+        const app = buildHttp({
+          trustedProxies: config.EARSHOT_TRUSTED_PROXIES,
+          logger,
+          limits: {
+            headersTimeoutMs: config.EARSHOT_HTTP_HEADERS_TIMEOUT_MS,
+            requestTimeoutMs: config.EARSHOT_HTTP_REQUEST_TIMEOUT_MS,
+            keepAliveTimeoutMs: config.EARSHOT_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+            maxConnections: config.EARSHOT_HTTP_MAX_CONNECTIONS,
+          },
+        });
         if (tracing) traceRequests(app);
         logRequests(app);
         measureRequests(app, metrics);

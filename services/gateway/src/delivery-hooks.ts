@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Delivery, DeliveryOutcome } from '@earshot/contracts';
+import { storableText, type Delivery, type DeliveryOutcome } from '@earshot/contracts';
 import type { DeliveryRecorder } from './delivery-recorder';
 import { header } from '@earshot/server';
+
+/** How much of a sender's text a delivery record keeps in one field. */
+const NOTED_CHARS = 500;
 
 /**
  * Records every delivery of a tenant (accepted, duplicate, rejected,
@@ -21,10 +24,11 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
     const notes = request.deliveryNotes ?? [
       { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
     ];
+    const provider = header(request, providerHeader);
     const base = {
       time: request.arrivedAt.toISOString(),
       tenant,
-      provider: header(request, providerHeader) ?? null,
+      provider: provider === undefined ? null : storableText(provider, NOTED_CHARS),
       http_status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
     };
@@ -36,7 +40,8 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
         idempotency_key: note.idempotencyKey,
         outcome: note.outcome,
         event_id: note.eventId,
-        reason: note.reason,
+        // An error's message may quote what the sender sent; the audit stores it in PostgreSQL.
+        reason: note.reason === null ? null : storableText(note.reason, 4 * NOTED_CHARS),
       })),
     );
   });

@@ -47,7 +47,15 @@ export class DeliveryRecorder {
 
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      this.pending.push(deliveriesTopic.record(delivery));
+      // Encoded before it joins the pending batch: a record that cannot be is dropped alone, aloud, never failing the others' append.
+      let record: OutgoingRecord;
+      try {
+        record = deliveriesTopic.record(delivery);
+      } catch (error) {
+        this.report(`delivery audit: a delivery record of tenant ${delivery.tenant} could not be encoded and is dropped: ${String(error)}`);
+        continue;
+      }
+      this.pending.push(record);
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { freeText, listPageSchema, pagingQuery, queryTime, storedText } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { storedText } from '../text';
 
 /** Where a key may be used: production keys start `ear_live_`, staging keys `ear_test_`. */
 export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
