@@ -23,10 +23,14 @@ export interface KafkaLogOptions {
   namespace?: string;
   /** Records per produce request at most. */
   maxBatch?: number;
+  /** The client library; EARSHOT_KAFKA_CLIENT when not given (see kafka-client.ts). */
+  client?: KafkaClient;
 }
 
-/** The EventLog on Apache Kafka: idempotent producer with acks=all, commits after the handler. */
-export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+export type KafkaClient = 'kafkajs' | 'platformatic';
+
+/** The EventLog on Apache Kafka through kafkajs: idempotent producer with acks=all, commits after the handler. */
+export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventLog> {
   const namespace = options.namespace ?? '';
   const physical = (topic: TopicName) => `${namespace}${topic}`;
   const logical = new Map<string, TopicName>(ALL_TOPICS.map((t) => [physical(t), t]));
