@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import {
   AcceptedSchema,
   ApiError,
@@ -44,7 +44,7 @@ export interface Sender {
 
 export interface EnvelopeInput {
   value: unknown;
-  /** The bytes this envelope came in: the whole body, or the envelope re-serialized when it was one of a batch. */
+  /** The bytes this envelope came in: the whole body, or its element of a batch body (see batchInputs). */
   raw: Buffer;
   /** Says where the envelope was, for reasons: `item 3 of the batch`. */
   label?: string;
@@ -93,7 +93,7 @@ export class Intake {
         return;
       }
       const event = parsed.data;
-      candidates.push({ index, event, id: eventId(sender.tenantId, event.idempotency_key), requestHash: createHash('sha256').update(input.raw).digest() });
+      candidates.push({ index, event, id: eventId(sender.tenantId, event.idempotency_key), requestHash: hash('sha256', input.raw, 'buffer') });
     });
 
     const claims = await this.options.idempotency

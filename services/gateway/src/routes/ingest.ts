@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, INGEST_HEADERS, MAX_BATCH } from '@earshot/contracts';
-import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '@earshot/intake';
+import { ACCEPTED_STATUS, batchInputs, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '@earshot/intake';
 import { header, receivedBody } from '@earshot/server';
 import type { WebhookPolicy } from '../route-policy';
 
@@ -36,10 +36,7 @@ export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy
       return reply.status(only.status).send(only.result);
     }
     if (value.length === 0 || value.length > MAX_BATCH) return reject(`a batch holds 1 to ${MAX_BATCH} envelopes; this one holds ${value.length}`, '(body)');
-    const outcomes = await intake.accept(
-      sender,
-      (value as unknown[]).map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` })),
-    );
+    const outcomes = await intake.accept(sender, batchInputs(body.raw, value as unknown[]));
     request.deliveryNotes = outcomes.map((o) => o.note);
     return reply.status(ACCEPTED_STATUS).send({ ok: true, results: outcomes.map((o) => o.result) });
   });
