@@ -15,6 +15,7 @@ import type {
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
 import { replayUntilEnd } from './replay';
+import { keyPartitioner } from '../partitioner';
 
 export interface KafkaLogOptions {
   brokers: readonly string[];
@@ -62,13 +63,13 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  const choosePartition = Partitioners.DefaultPartitioner();
+  const choosePartition = keyPartitioner();
 
   const produce = async (records: readonly OutgoingRecord[]): Promise<LogPosition[]> => {
     const placed = records.map((record) => {
-      const meta = partitionMetadata.get(record.topic) ?? [];
+      const partitions = partitionMetadata.get(record.topic)?.length ?? PARTITIONS[record.topic];
       const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
-      return { record, message: { ...message, partition: choosePartition({ topic: physical(record.topic), partitionMetadata: meta, message }) } };
+      return { record, message: { ...message, partition: choosePartition(physical(record.topic), record.key, partitions) } };
     });
     const byTopic = new Map<TopicName, typeof placed>();
     for (const p of placed) {
