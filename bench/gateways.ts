@@ -70,9 +70,15 @@ for (let i = 0; i < count; i++) {
   url ??= 'http://127.0.0.1:' + address.port;
 }
 console.log('gateways listening on ' + url + ' pids ' + workers.map((w) => w.process.pid).join(','));
+// A worker's IPC channel keeps it alive after it stops: disconnecting lets it exit; a worker still there after 20 s is killed.
 process.on('SIGTERM', () => {
-  for (const worker of workers) worker.process.kill('SIGTERM');
-  cluster.on('exit', () => { if (Object.keys(cluster.workers).length === 0) process.exit(0); });
+  let left = workers.length;
+  cluster.on('exit', () => { if (--left === 0) process.exit(0); });
+  for (const worker of workers) {
+    worker.process.kill('SIGTERM');
+    worker.disconnect();
+  }
+  setTimeout(() => { for (const worker of workers) worker.process.kill('SIGKILL'); }, 20_000).unref();
 });
 `;
 
