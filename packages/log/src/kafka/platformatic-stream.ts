@@ -1,40 +1,48 @@
-import type { Readable } from 'node:stream';
 import type { Message, MessagesStream } from '@platformatic/kafka';
 
 export type KafkaMessage = Message<Buffer, Buffer, Buffer, Buffer>;
 
-/** Records handed to a handler at once at most, so one call stays bounded when far behind. */
+/** Records held at most before the stream is paused, and handed to a handler at once at most. */
 const MAX_BATCH = 5_000;
 
 /**
  * Reads a messages stream as batches of one partition each, in order: every
- * record the stream holds when the last batch finished goes out at once,
- * grouped by partition. The stream reads ahead while a batch is handled, up
- * to its high-water mark. Resolves when the stream closes; rejects (and
- * closes it) when the handler fails.
+ * record that arrived while the last batch was handled goes out at once,
+ * grouped by partition. The stream flows (its own fetch loop keeps going; in
+ * paused mode, read() after an empty fetch left it idle for good) and is
+ * paused while MAX_BATCH records wait. Resolves when the stream closes;
+ * rejects (and closes it) when the handler fails.
  */
 export async function drainBatches(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, handle: (messages: KafkaMessage[]) => Promise<void>): Promise<void> {
-  const readable: Readable = stream;
+  let waiting: KafkaMessage[] = [];
+  let wake: (() => void) | undefined;
   const ended = new Promise<void>((resolve) => {
     stream.once('close', resolve);
     stream.once('end', resolve);
   });
-  // An error is seen by the read loop as a closed stream; kept so it is not thrown unhandled.
+  // An error is seen by the loop as a closed stream; kept so it is not thrown unhandled.
   stream.on('error', () => undefined);
+  stream.on('data', (message: KafkaMessage) => {
+    waiting.push(message);
+    if (waiting.length >= MAX_BATCH) stream.pause();
+    wake?.();
+  });
   try {
     while (!stream.destroyed && !stream.closed) {
+      if (waiting.length === 0) {
+        await Promise.race([new Promise<void>((resolve) => (wake = resolve)), ended]);
+        wake = undefined;
+        continue;
+      }
+      const taken = waiting;
+      waiting = [];
+      if (stream.isPaused()) stream.resume();
       const byPartition = new Map<string, KafkaMessage[]>();
-      let count = 0;
-      for (let message = stream.read() as KafkaMessage | null; message !== null; message = count < MAX_BATCH ? (stream.read() as KafkaMessage | null) : null) {
+      for (const message of taken) {
         const slot = `${message.topic}:${message.partition}`;
         const messages = byPartition.get(slot);
         if (messages) messages.push(message);
         else byPartition.set(slot, [message]);
-        count++;
-      }
-      if (count === 0) {
-        await Promise.race([new Promise((resolve) => readable.once('readable', resolve)), ended]);
-        continue;
       }
       for (const messages of byPartition.values()) {
         if (stream.closed) return;
