@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import {
   AcceptedSchema,
   ApiError,
@@ -49,7 +49,7 @@ export interface Sender {
 
 export interface EnvelopeInput {
   value: unknown;
-  /** The bytes this envelope came in: the whole body, or the envelope re-serialized when it was one of a batch. */
+  /** The bytes this envelope came in: the whole body, or its element of a batch body (see batchItemBytes in @earshot/server). */
   raw: Buffer;
   /** Says where the envelope was, for reasons: `item 3 of the batch`. */
   label?: string;
@@ -117,7 +117,7 @@ export class Intake {
         index,
         event,
         id: eventId(sender.tenantId, event.idempotency_key),
-        requestHash: createHash('sha256').update(input.raw).digest(),
+        requestHash: hash('sha256', input.raw, 'buffer'),
         raw: input.raw,
         deadLetterId: input.deadLetterId,
       });
