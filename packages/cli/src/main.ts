@@ -39,6 +39,11 @@ const commands: Command[] = [
     load: async () => (await import('./commands/keys')).keysCommand,
   },
   {
+    name: 'providers',
+    summary: 'provider webhooks: providers connect|list|get|rotate|disable|enable|delete [--json] (key from EARSHOT_API_KEY)',
+    load: async () => (await import('./commands/providers')).providersCommand,
+  },
+  {
     name: 'secret',
     summary: 'webhook secret: secret rotate [--overlap 24h] [--json] (key from EARSHOT_API_KEY)',
     load: async () => (await import('./commands/secret')).secretCommand,

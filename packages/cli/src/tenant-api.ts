@@ -12,7 +12,7 @@ export interface TenantApiOptions {
 export interface TenantApi {
   base: string;
   /** The answer, checked against the route's response contract. */
-  request<S extends z.ZodType>(answer: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.output<S>>;
+  request<S extends z.ZodType>(answer: S, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<z.output<S>>;
 }
 
 /**
@@ -27,7 +27,7 @@ export function tenantApi(options: TenantApiOptions): TenantApi {
   const base = options.url ?? localOrigin(config);
   return {
     base,
-    async request<S extends z.ZodType>(answer: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.output<S>> {
+    async request<S extends z.ZodType>(answer: S, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<z.output<S>> {
       const response = await fetch(new URL(`/api/v1${path}`, base), {
         method,
         headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
