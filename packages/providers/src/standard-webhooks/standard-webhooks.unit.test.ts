@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '@earshot/auth';
-import { EventMappingSchema, IncomingEventSchema } from '@earshot/contracts';
+import { CURRENT_EVENT_VERSION, EventMappingSchema, IncomingEventSchema } from '@earshot/contracts';
 import { PROVIDER_ADAPTERS } from '../adapters';
 import { mappingContext } from '../fixtures';
 
 const secret = newWebhookSecret();
 const body = JSON.stringify({
   type: 'call.started',
-  version: 1,
+  version: CURRENT_EVENT_VERSION,
   occurred_at: '2026-03-02T10:00:00.000Z',
   call: { provider_call_id: 'c1', agent_id: 'a1' },
   data: {},
@@ -42,6 +42,7 @@ describe('Standard Webhooks payloads', () => {
   it('Earshot envelopes as sent, the message id keying one that brought no idempotency_key', () => {
     const mapping = PROVIDER_ADAPTERS['standard-webhooks'].map(JSON.parse(body), mappingContext({ deliveryKey: 'msg_2Kq8' }));
     expect(mapping).toMatchObject({ kind: 'envelopes', eventName: 'call.started', envelopes: [{ idempotency_key: 'msg_2Kq8' }] });
+    expect(mapping.kind === 'envelopes' && IncomingEventSchema.parse(mapping.envelopes[0])).toMatchObject({ type: 'call.started' });
     const batch = PROVIDER_ADAPTERS['standard-webhooks'].map([JSON.parse(body), JSON.parse(body)], mappingContext({ deliveryKey: 'msg_9' }));
     expect(batch.kind === 'envelopes' && batch.envelopes.map((e) => (e as { idempotency_key: string }).idempotency_key)).toEqual(['msg_9:0', 'msg_9:1']);
   });
