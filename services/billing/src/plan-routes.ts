@@ -2,23 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
-import {
-  ApiError,
-  CURRENT_EVENT_VERSION,
-  ErrorBodySchema,
-  PricePlanSchema,
-  StoredEventSchema,
-  TenantPlanAnswerSchema,
-  TenantPlanParamsSchema,
-} from '@earshot/contracts';
+import { ApiError, CURRENT_EVENT_VERSION, PricePlanSchema, StoredEventSchema, TenantPlanAnswerSchema, TenantPlanParamsSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
-import { appendWithin } from '@earshot/server';
+import { appendWithin, ROUTE_ERRORS } from '@earshot/server';
 import { planEventData } from '@earshot/billing-rules';
 import { BILLING_PROVIDER } from './period-closer';
-
-const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema } as const;
 
 export interface PlanRouteOptions {
   db: ConnectionPool;
@@ -35,7 +25,7 @@ export function registerPlanRoutes(app: FastifyInstance, { db, log, appendTimeou
   app.withTypeProvider<ZodTypeProvider>().put(
     '/admin/tenants/:id/plan',
     {
-      schema: { params: TenantPlanParamsSchema, body: PricePlanSchema, response: { 200: TenantPlanAnswerSchema, ...ERRORS } },
+      schema: { params: TenantPlanParamsSchema, body: PricePlanSchema, response: { 200: TenantPlanAnswerSchema, ...ROUTE_ERRORS.operatorOne } },
       config: { policy: { auth: 'admin' } },
     },
     async (request) => {
