@@ -29,8 +29,9 @@ import {
   webhookUrl,
   type ConnectionRecord,
 } from '@earshot/provider-connections';
-import { pageOf, windowOf } from '../page';
-import { ERRORS, ERRORS_FOR_ONE, keysPolicy } from '../route-policy';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
+import { CREATED_CURSOR, storeWindow } from '../page';
+import { keysPolicy } from '../route-policy';
 
 export interface ProviderConnectionDependencies {
   db: ConnectionPool;
@@ -87,7 +88,7 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
 
   routes.post(
     '/providers',
-    { schema: { body: ProviderConnectionInputSchema, response: { 201: ProviderConnectionIssuedSchema, ...ERRORS } }, config: writing },
+    { schema: { body: ProviderConnectionInputSchema, response: { 201: ProviderConnectionIssuedSchema, ...ROUTE_ERRORS.read } }, config: writing },
     async (request, reply) => {
       const input = request.body;
       const { credentials, secret } = credentialsOf(input);
@@ -105,18 +106,23 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
 
   routes.get(
     '/providers',
-    { schema: { querystring: ProviderConnectionListQuerySchema, response: { 200: ProviderConnectionListSchema, ...ERRORS } }, config: reading },
+    { schema: { querystring: ProviderConnectionListQuerySchema, response: { 200: ProviderConnectionListSchema, ...ROUTE_ERRORS.read } }, config: reading },
     async (request) => {
-      const { provider, status, ...page } = request.query;
-      const rows = await listConnections(db, callerOf(request).tenant.id, { provider, status, ...windowOf(page) });
-      const listed = pageOf(rows, page);
-      return { ...listed, items: listed.items.map((record) => resource(request, record)) };
+      const { provider, status } = request.query;
+      const paging = pagingOf(request.query, CREATED_CURSOR);
+      const rows = await listConnections(db, callerOf(request).tenant.id, { provider, status, ...storeWindow(paging) });
+      return pageOf(
+        rows,
+        paging,
+        (record) => ({ v: record.createdAt, id: record.id }),
+        (record) => resource(request, record),
+      );
     },
   );
 
   routes.get(
     '/providers/:id',
-    { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionAnswerSchema, ...ERRORS_FOR_ONE } }, config: reading },
+    { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionAnswerSchema, ...ROUTE_ERRORS.readOne } }, config: reading },
     async (request) => {
       const record = found(await getConnection(db, callerOf(request).tenant.id, request.params.id), request.params.id);
       return { ok: true as const, connection: resource(request, record) };
@@ -126,7 +132,11 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
   routes.post(
     '/providers/:id/rotate',
     {
-      schema: { params: ProviderConnectionParamsSchema, body: CredentialRotationSchema, response: { 200: ProviderConnectionIssuedSchema, ...ERRORS_FOR_ONE } },
+      schema: {
+        params: ProviderConnectionParamsSchema,
+        body: CredentialRotationSchema,
+        response: { 200: ProviderConnectionIssuedSchema, ...ROUTE_ERRORS.readOne },
+      },
       config: writing,
     },
     async (request) => {
@@ -166,7 +176,7 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
   ] as const) {
     routes.post(
       `/providers/:id/${action}`,
-      { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionAnswerSchema, ...ERRORS_FOR_ONE } }, config: writing },
+      { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionAnswerSchema, ...ROUTE_ERRORS.readOne } }, config: writing },
       async (request) => {
         const { id } = request.params;
         const record = found(await setConnectionStatus(db, callerOf(request).tenant.id, id, status, request.arrivedAt), id);
@@ -178,7 +188,7 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
 
   routes.delete(
     '/providers/:id',
-    { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionDeletedSchema, ...ERRORS_FOR_ONE } }, config: writing },
+    { schema: { params: ProviderConnectionParamsSchema, response: { 200: ProviderConnectionDeletedSchema, ...ROUTE_ERRORS.readOne } }, config: writing },
     async (request) => {
       const { id } = request.params;
       const record = found(await deleteConnection(db, callerOf(request).tenant.id, id), id);
