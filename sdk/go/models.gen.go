@@ -557,6 +557,8 @@ const (
 	ScopeMetricsRead      Scope = "metrics:read"
 	ScopeOutcomesRead     Scope = "outcomes:read"
 	ScopeOutcomesWrite    Scope = "outcomes:write"
+	ScopeProvidersRead    Scope = "providers:read"
+	ScopeProvidersWrite   Scope = "providers:write"
 	ScopeUsageRead        Scope = "usage:read"
 )
 
@@ -594,6 +596,10 @@ func (e Scope) Valid() bool {
 	case ScopeOutcomesRead:
 		return true
 	case ScopeOutcomesWrite:
+		return true
+	case ScopeProvidersRead:
+		return true
+	case ScopeProvidersWrite:
 		return true
 	case ScopeUsageRead:
 		return true
