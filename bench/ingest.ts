@@ -16,7 +16,7 @@ import type { Bench, BenchContext } from './run';
  * autocannon's rate limit sends each second's quota as one burst, so its p99
  * measured the burst, not the rate.
  */
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 
 function options(args: string[]): { seconds: number; connections: number } {
@@ -165,12 +165,12 @@ async function run(
   return result;
 }
 
-interface Credentials {
+export interface Credentials {
   apiKey: string;
   webhookSecret: string;
 }
 
-async function createTenant(gateway: string): Promise<Credentials> {
+export async function createTenant(gateway: string): Promise<Credentials> {
   const response = await fetch(`${gateway}/api/v1/admin/tenants`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -206,7 +206,7 @@ function envelope(key: string) {
   };
 }
 
-function serve(children: ChildProcess[], args: string[], env: Record<string, string>): Promise<string> {
+export function serve(children: ChildProcess[], args: string[], env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
