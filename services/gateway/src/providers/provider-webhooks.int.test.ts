@@ -292,6 +292,7 @@ describe('provider webhooks against a running Earshot', () => {
     expect((await send('bland_new_secret_02', 'rot-5')).status).toBe(200);
   });
 
+  // Seven CLI processes, each loading the CLI cold: seconds apiece on a busy machine.
   it('the CLI connects, lists, rotates, disables and deletes, the credentials read from a file', async () => {
     // Spawned without blocking: this process is the server the CLI talks to.
     const cli = async <T>(args: string[]): Promise<T> => {
@@ -315,5 +316,5 @@ describe('provider webhooks against a running Earshot', () => {
     expect(await cli<{ id: string }>(['delete', id])).toMatchObject({ ok: true, id });
     const sw = await cli<Issued>(['connect', 'standard-webhooks', '--name', 'cli bot']);
     expect(sw.secret).toMatch(/^whsec_/);
-  });
+  }, 240_000);
 });
