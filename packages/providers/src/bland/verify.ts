@@ -2,7 +2,7 @@ import { SharedSecretCredentialsSchema } from '@earshot/contracts';
 import type { Verifier } from '../delivery';
 import { anyMatches, hmac, sameSignature } from '../signatures';
 
-export const BLAND_SIGNATURE_HEADER = 'x-webhook-signature';
+const BLAND_SIGNATURE_HEADER = 'x-webhook-signature';
 
 /**
  * `X-Webhook-Signature`: hex HMAC-SHA256 of the raw body keyed with the

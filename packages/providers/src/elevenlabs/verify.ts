@@ -2,7 +2,7 @@ import { SharedSecretCredentialsSchema } from '@earshot/contracts';
 import type { Verifier } from '../delivery';
 import { anyMatches, hmac, sameSignature, withinWindow } from '../signatures';
 
-export const ELEVENLABS_SIGNATURE_HEADER = 'elevenlabs-signature';
+const ELEVENLABS_SIGNATURE_HEADER = 'elevenlabs-signature';
 /** The SDK's constructEvent refuses a timestamp older than 30 minutes. */
 const TOLERANCE_MS = 30 * 60_000;
 

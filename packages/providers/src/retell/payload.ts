@@ -33,7 +33,7 @@ const TimelineItemSchema = z.looseObject({
  * PhoneCallResponse / WebCallResponse): only call_id and agent_id are
  * required, every field the mapping reads is typed, and the rest is kept.
  */
-export const RetellCallSchema = z.looseObject({
+const RetellCallSchema = z.looseObject({
   call_id: z.string().min(1),
   agent_id: z.string().min(1),
   agent_version: optional(z.number()),

@@ -2,7 +2,7 @@ import { RetellCredentialsSchema } from '@earshot/contracts';
 import type { Verifier } from '../delivery';
 import { anyMatches, hmac, sameSignature, withinWindow } from '../signatures';
 
-export const RETELL_SIGNATURE_HEADER = 'x-retell-signature';
+const RETELL_SIGNATURE_HEADER = 'x-retell-signature';
 /** retell-sdk's verify refuses a signature more than five minutes from now, either way. */
 const TOLERANCE_MS = 5 * 60_000;
 

@@ -3,7 +3,7 @@ import type { Mapping, MappingContext } from '../delivery';
 import { CallEvents, text, timeOf } from '../envelopes';
 
 /** The value a JSON pointer (RFC 6901) names in a document, or undefined. */
-export function pointerValue(document: unknown, pointer: string): unknown {
+function pointerValue(document: unknown, pointer: string): unknown {
   if (pointer === '') return document;
   let value = document;
   for (const token of pointer.slice(1).split('/')) {

@@ -2,7 +2,7 @@ import { TwilioCredentialsSchema } from '@earshot/contracts';
 import type { DeliveryRequest, Verifier } from '../delivery';
 import { anyMatches, hmac, sameSignature, sha256Hex } from '../signatures';
 
-export const TWILIO_SIGNATURE_HEADER = 'x-twilio-signature';
+const TWILIO_SIGNATURE_HEADER = 'x-twilio-signature';
 const IDEMPOTENCY_HEADER = 'i-twilio-idempotency-token';
 
 /** The form parameters of a body, by name, each name's values in order. */

@@ -29,7 +29,6 @@ const TurnLatencySchema = z.looseObject({
   endpointingLatency: number,
   turnLatency: number,
 });
-export type VapiTurnLatency = z.infer<typeof TurnLatencySchema>;
 
 const DestinationSchema = optional(z.looseObject({ type: string, number: string, sipUri: string, assistantName: string, description: string }));
 
@@ -46,7 +45,6 @@ const ArtifactSchema = optional(
     transfers: optional(z.array(z.looseObject({ destination: optional(z.unknown()), mode: string, status: string }))),
   }),
 );
-export type VapiArtifact = z.infer<typeof ArtifactSchema>;
 
 /** @vapi-ai/server-sdk Call: the ids, the kind and the parties. */
 const CallSchema = z.looseObject({
@@ -74,7 +72,7 @@ const ToolCallSchema = z.looseObject({
  * the fields of the types Earshot maps, every one optional (the type too:
  * the SDK leaves it out of tool-calls); the rest is kept.
  */
-export const VapiMessageSchema = z.looseObject({
+const VapiMessageSchema = z.looseObject({
   type: string,
   timestamp: number,
   call: optional(CallSchema),

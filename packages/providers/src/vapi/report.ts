@@ -11,7 +11,7 @@ export function utteranceKey(turnId: string, role: string, words: string): strin
 }
 
 /** End reasons that say something broke (Vapi's `…-error-…`, `…-failed`, `…fault…`), not that someone hung up. */
-export function failedReason(reason: string | null | undefined): boolean {
+function failedReason(reason: string | null | undefined): boolean {
   return !!reason && /error|failed|fault/.test(reason);
 }
 
