@@ -1,7 +1,5 @@
-import { type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { openDatabase, sql } from '@earshot/db';
-import { ADMIN_TOKEN, createTenant, serve } from './ingest';
+import { startGatewayProcess } from './gateway-process';
 import { pacedLoad, type PacedRequest } from './paced-load';
 import type { Bench } from './run';
 
@@ -9,9 +7,8 @@ import type { Bench } from './run';
  * A provider sending `--rate` webhooks a second (default 1,000) for
  * `--seconds` to one Retell connection of a real gateway process (real
  * broker, real Postgres), each a new call's call_started signed as
- * retell-sdk signs, evenly paced (open loop). The tenant's ingest limits
- * are set to let the rate through, as a tenant expecting that traffic would
- * have them: what is measured is verification, mapping and the intake.
+ * retell-sdk signs, evenly paced (open loop), the limits out of the way:
+ * what is measured is verification, mapping and the intake.
  */
 function options(args: string[]): { seconds: number; rate: number; connections: number } {
   const value = (name: string, fallback: number) => {
@@ -23,26 +20,10 @@ function options(args: string[]): { seconds: number; rate: number; connections: 
 
 const bench: Bench = async (context) => {
   const { seconds, rate, connections } = options(context.args);
-  const database = `bench_providers_${randomBytes(4).toString('hex')}`;
-  const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(database)}`);
-  const url = new URL(context.databaseUrl);
-  url.pathname = `/${database}`;
-  const children: ChildProcess[] = [];
-  const perMinute = String(rate * 60 * 2);
+  const gateway = await startGatewayProcess(context, 'providers');
   try {
-    const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
-    const origin = await serve(children, [earshot, 'serve', '--target=gateway,keys', '--port', '0'], {
-      NODE_ENV: 'test',
-      DATABASE_URL: url.toString(),
-      KAFKA_BROKERS: context.kafkaBrokers.join(','),
-      EARSHOT_LOG_NAMESPACE: `bench-providers-${randomBytes(4).toString('hex')}.`,
-      EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
-      EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
-      EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute,
-      EARSHOT_INGEST_EVENTS_PER_MIN: perMinute,
-    });
-    const tenant = await createTenant(origin);
+    const origin = gateway.origin;
+    const tenant = await gateway.createTenant();
     const apiKey = `key_bench_${randomBytes(12).toString('hex')}`;
     const created = await fetch(`${origin}/api/v1/providers`, {
       method: 'POST',
@@ -92,10 +73,7 @@ const bench: Bench = async (context) => {
       errors: result.errors,
     };
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
-    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
-    await admin.dispose();
+    await gateway.stop();
   }
 };
 

@@ -1,7 +1,7 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type EventData, type StoredEvent } from '@earshot/contracts';
 import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 import { periodAt, periodName, eventLines, readPlan, readQuantities, priceUsage } from '@earshot/billing-rules';
 
 /** Who appends invoices, where a provider's name goes. */
@@ -97,6 +97,6 @@ async function closeDue({ db, log, now, settleMs }: CloseOptions): Promise<{ iss
     const invoice = await inTenant(db, tenant.id, (tx) => dueInvoice(tx, tenant.id, tenant.created_at, now, settleMs));
     if (invoice) issued.push(invoice);
   }
-  if (issued.length > 0) await log.append(issued.map((e) => ({ topic: TOPICS.events, ...eventMessage(e, e.idempotency_key) })));
+  if (issued.length > 0) await log.append(issued.map((e) => eventsTopic.record(e, { recordId: e.idempotency_key })));
   return { issued };
 }

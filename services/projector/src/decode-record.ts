@@ -1,5 +1,5 @@
-import { decodeDelivery, decodeEvent } from '@earshot/events';
-import { TOPICS, type LogRecord } from '@earshot/log';
+import type { LogRecord } from '@earshot/log';
+import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
 import { projectDelivery, projectEvent } from './projected-event';
 
@@ -11,8 +11,9 @@ export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRec
  */
 export function decodeRecord(record: LogRecord): Decoded {
   try {
-    if (record.topic === TOPICS.events) return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value), record.value.length)) };
-    if (record.topic === TOPICS.deliveries) return { record, derived: deriveDelivery(projectDelivery(decodeDelivery(record.value))) };
+    const read = readRecord(record);
+    if (read.topic === 'earshot.events') return { record, derived: deriveEvent(projectEvent(read.payload, record.value.length)) };
+    if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
   } catch (error) {
     return { record, poison: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

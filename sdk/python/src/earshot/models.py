@@ -9,15 +9,7 @@ from ipaddress import IPv4Address, IPv6Address
 from typing import Annotated, Any, Dict, Literal, Optional, Union
 from uuid import UUID
 
-from pydantic import (
-    AnyUrl,
-    AwareDatetime,
-    BaseModel,
-    ConfigDict,
-    Field,
-    RootModel,
-    StringConstraints,
-)
+from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
 class APIKeyCreatedBy(BaseModel):
@@ -56,7 +48,7 @@ class APIKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -119,10 +111,10 @@ class AgentResponseGeneratedDataLatency(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    asr_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    llm_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    total_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    tts_ms: Annotated[int, Field(ge=0, le=2147483647)]
+    asr_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    llm_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    total_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    tts_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
 class AgentResponseGeneratedData(BaseModel):
@@ -133,6 +125,7 @@ class AgentResponseGeneratedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
+    e2e_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     eou_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     interrupted: Optional[bool] = None
     latency: AgentResponseGeneratedDataLatency
@@ -141,8 +134,10 @@ class AgentResponseGeneratedData(BaseModel):
     text: Optional[str] = None
     tokens_in: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tokens_out: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    transcription_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tts_ttfb_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     turn_id: Annotated[str, Field(min_length=1)]
+    unattributed_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
 class Alert(BaseModel):
@@ -332,7 +327,7 @@ class AlertRuleChange(BaseModel):
     ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
-    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
+    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
         None
     )
     """
@@ -391,7 +386,7 @@ class AlertRuleCreateParams(BaseModel):
     how long the breach must hold before the alert fires
     """
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     """
     a name from the GET /metrics catalogue
     """
@@ -457,7 +452,7 @@ class AlertRuleUpdateParams(BaseModel):
     ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
-    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
+    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
         None
     )
     """
@@ -536,7 +531,7 @@ class ApiKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -846,15 +841,46 @@ class CallTransferredData(BaseModel):
     transfer_type: Optional[str] = None
 
 
+class CallTurnBreakdown(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    e2e_ms: Annotated[Optional[int], Field(alias='e2eMs')]
+    """
+    end of the customer’s speech to the first agent audio
+    """
+    eou_ms: Annotated[Optional[int], Field(alias='eouMs')]
+    """
+    end of the customer’s speech to the end-of-turn decision
+    """
+    llm_ttft_ms: Annotated[Optional[int], Field(alias='llmTtftMs')]
+    """
+    language model time to first token (the turn’s first model call)
+    """
+    stt_ms: Annotated[Optional[int], Field(alias='sttMs')]
+    """
+    end of the customer’s speech to the final transcript; runs alongside eouMs
+    """
+    tts_ttfb_ms: Annotated[Optional[int], Field(alias='ttsTtfbMs')]
+    """
+    speech synthesis time to first byte (the turn’s first synthesis)
+    """
+    unattributed_ms: Annotated[Optional[int], Field(alias='unattributedMs')]
+    """
+    what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0)
+    """
+
+
 class CallTurnLatency(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    asr_ms: Annotated[int, Field(alias='asrMs')]
-    llm_ms: Annotated[int, Field(alias='llmMs')]
-    total_ms: Annotated[int, Field(alias='totalMs')]
-    tts_ms: Annotated[int, Field(alias='ttsMs')]
+    asr_ms: Annotated[Optional[int], Field(alias='asrMs')]
+    llm_ms: Annotated[Optional[int], Field(alias='llmMs')]
+    total_ms: Annotated[Optional[int], Field(alias='totalMs')]
+    tts_ms: Annotated[Optional[int], Field(alias='ttsMs')]
 
 
 class CallTurn(BaseModel):
@@ -862,125 +888,19 @@ class CallTurn(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+    breakdown: CallTurnBreakdown
+    """
+    the turn’s stages
+    """
     interrupted: bool
     latency: CallTurnLatency
+    """
+    the parts as reported; null until a report of the turn carried one
+    """
     model: Optional[str]
     occurred_at: Annotated[str, Field(alias='occurredAt')]
     text: Optional[str]
     turn_id: Annotated[str, Field(alias='turnId')]
-
-
-class CredentialRotationCredentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
-    """
-    the Retell API key with the webhook badge
-    """
-
-
-class CredentialRotationCredentials1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
-    """
-    the Twilio Auth Token of the account that sends
-    """
-
-
-class CredentialRotationCredentials2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class CredentialRotationCredentials3(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
-    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
-    message_id_header: Annotated[
-        Optional[str],
-        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    payload_format: Annotated[
-        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
-    ] = None
-    """
-    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
-    """
-    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
-    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
-    signature_encoding: Annotated[
-        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
-    ] = None
-    signature_header: Annotated[
-        Optional[str],
-        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    signature_prefix: Annotated[
-        Optional[str], Field(alias='signaturePrefix', max_length=32)
-    ] = None
-    timestamp_header: Annotated[
-        Optional[str],
-        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    type: Literal['hmac']
-
-
-class CredentialRotationCredentials4(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    bearer_prefix_enabled: Annotated[
-        Optional[bool], Field(alias='bearerPrefixEnabled')
-    ] = None
-    header_name: Annotated[
-        Optional[str],
-        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    token: Annotated[str, Field(max_length=1024, min_length=8)]
-    type: Literal['bearer']
-
-
-class CredentialRotationCredentials5(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the legacy server secret Vapi sends as X-Vapi-Secret
-    """
-    type: Literal['secret']
-
-
-class CredentialRotation(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: Optional[Union[CredentialRotationCredentials, CredentialRotationCredentials1, CredentialRotationCredentials2, CredentialRotationCredentials3, CredentialRotationCredentials4, CredentialRotationCredentials5]] = (
-        None
-    )
-    overlap_seconds: Annotated[
-        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
-    ] = None
-    """
-    how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
-    """
 
 
 class CustomerFeedbackSubmittedData(BaseModel):
@@ -1263,7 +1183,7 @@ class HandoffCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['handoff.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class HandoffInitiatedData(BaseModel):
@@ -1293,7 +1213,7 @@ class HandoffInitiatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['handoff.initiated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class HealthDatabase(BaseModel):
@@ -1438,7 +1358,7 @@ class IncidentCreatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['incident.created']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class IncidentListParams(BaseModel):
@@ -1550,7 +1470,7 @@ class IncidentUpdatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['incident.updated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class IngestAccepted(BaseModel):
@@ -1721,8 +1641,8 @@ class KeyCreateParams(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
-        Field(max_length=19, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=18, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -1803,7 +1723,7 @@ class MetricCatalogueItem(BaseModel):
         populate_by_name=True,
     )
     description: str
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     unit: str
 
 
@@ -1822,7 +1742,7 @@ class MetricDefinition(BaseModel):
         populate_by_name=True,
     )
     description: str
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     unit: str
 
 
@@ -1871,7 +1791,7 @@ class MetricSeriesParams(BaseModel):
     """
     defaults to the finest that keeps the series within 1,000 points
     """
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     to: Optional[str] = None
     """
     defaults to now
@@ -1900,7 +1820,7 @@ class NewAlertRule(BaseModel):
     how long the breach must hold before the alert fires
     """
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     """
     a name from the GET /metrics catalogue
     """
@@ -1968,8 +1888,8 @@ class NewApiKey(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
-        Field(max_length=19, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=18, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -2049,263 +1969,6 @@ class NewOutcome(BaseModel):
     value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
         None
     )
-
-
-class NewProviderConnectionNewProviderConnectionCredentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
-    """
-    the Retell API key with the webhook badge
-    """
-
-
-class NewProviderConnectionNewProviderConnection(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnectionCredentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['retell']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
-    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
-    message_id_header: Annotated[
-        Optional[str],
-        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    payload_format: Annotated[
-        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
-    ] = None
-    """
-    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
-    """
-    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
-    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
-    signature_encoding: Annotated[
-        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
-    ] = None
-    signature_header: Annotated[
-        Optional[str],
-        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    signature_prefix: Annotated[
-        Optional[str], Field(alias='signaturePrefix', max_length=32)
-    ] = None
-    timestamp_header: Annotated[
-        Optional[str],
-        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    type: Literal['hmac']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    bearer_prefix_enabled: Annotated[
-        Optional[bool], Field(alias='bearerPrefixEnabled')
-    ] = None
-    header_name: Annotated[
-        Optional[str],
-        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    token: Annotated[str, Field(max_length=1024, min_length=8)]
-    type: Literal['bearer']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the legacy server secret Vapi sends as X-Vapi-Secret
-    """
-    type: Literal['secret']
-
-
-class NewProviderConnectionNewProviderConnection1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: Union[NewProviderConnectionNewProviderConnection1Credentials, NewProviderConnectionNewProviderConnection1Credentials1, NewProviderConnectionNewProviderConnection1Credentials2]
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['vapi']
-
-
-class NewProviderConnectionNewProviderConnection2Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
-    """
-    the Twilio Auth Token of the account that sends
-    """
-
-
-class NewProviderConnectionNewProviderConnection2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection2Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['twilio']
-
-
-class NewProviderConnectionNewProviderConnection3Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class NewProviderConnectionNewProviderConnection3(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection3Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['elevenlabs']
-
-
-class NewProviderConnectionNewProviderConnection4Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class NewProviderConnectionNewProviderConnection4(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection4Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['bland']
-
-
-class NewProviderConnectionNewProviderConnection5Mapping(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ] = None
-    """
-    where the agent’s id is; the connection’s name when absent
-    """
-    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
-        None
-    )
-    """
-    the object that becomes the event’s data; {} when absent
-    """
-    events: dict[
-        Annotated[str, StringConstraints(min_length=1, max_length=200)],
-        Literal[
-            'call.started',
-            'call.ringing',
-            'call.answered',
-            'call.ended',
-            'call.transferred',
-            'call.failed',
-            'audio.stream.started',
-            'audio.stream.stopped',
-            'transcript.partial',
-            'transcript.final',
-            'agent.response.generated',
-            'tool.call.started',
-            'tool.call.completed',
-            'tool.call.failed',
-            'workflow.state.changed',
-            'handoff.initiated',
-            'handoff.completed',
-            'recording.available',
-            'customer.feedback.submitted',
-            'provider.error.received',
-            'call.completed',
-        ],
-    ]
-    """
-    the sender’s event names and the Earshot event type each becomes
-    """
-    occurred_at: Annotated[
-        Optional[str],
-        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
-    ] = None
-    """
-    where the event’s ISO 8601 time is; webhook-timestamp when absent
-    """
-    provider_call_id: Annotated[
-        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ]
-    """
-    where the call’s id is
-    """
-    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
-    """
-    where the sender’s event name is, e.g. /type
-    """
-
-
-class NewProviderConnectionNewProviderConnection5(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    mapping: Optional[NewProviderConnectionNewProviderConnection5Mapping] = None
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['standard-webhooks']
-
-
-class NewProviderConnection(
-    RootModel[Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]]
-):
-    root: Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]
 
 
 class NewTenant(BaseModel):
@@ -2419,7 +2082,7 @@ class OutcomeRecordedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['outcome.recorded']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class PricePlanPrice(BaseModel):
@@ -2494,152 +2157,6 @@ class PricePlanInput(BaseModel):
     ]
 
 
-class ProviderConnectionMapping(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ] = None
-    """
-    where the agent’s id is; the connection’s name when absent
-    """
-    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
-        None
-    )
-    """
-    the object that becomes the event’s data; {} when absent
-    """
-    events: dict[
-        Annotated[str, StringConstraints(min_length=1, max_length=200)],
-        Literal[
-            'call.started',
-            'call.ringing',
-            'call.answered',
-            'call.ended',
-            'call.transferred',
-            'call.failed',
-            'audio.stream.started',
-            'audio.stream.stopped',
-            'transcript.partial',
-            'transcript.final',
-            'agent.response.generated',
-            'tool.call.started',
-            'tool.call.completed',
-            'tool.call.failed',
-            'workflow.state.changed',
-            'handoff.initiated',
-            'handoff.completed',
-            'recording.available',
-            'customer.feedback.submitted',
-            'provider.error.received',
-            'call.completed',
-        ],
-    ]
-    """
-    the sender’s event names and the Earshot event type each becomes
-    """
-    occurred_at: Annotated[
-        Optional[str],
-        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
-    ] = None
-    """
-    where the event’s ISO 8601 time is; webhook-timestamp when absent
-    """
-    provider_call_id: Annotated[
-        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ]
-    """
-    where the call’s id is
-    """
-    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
-    """
-    where the sender’s event name is, e.g. /type
-    """
-
-
-class ProviderConnection(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: Annotated[str, Field(alias='createdAt')]
-    credentials_rotated_at: Annotated[
-        Optional[str], Field(alias='credentialsRotatedAt')
-    ]
-    id: UUID
-    mapping: Optional[ProviderConnectionMapping]
-    name: str
-    previous_credentials_valid_until: Annotated[
-        Optional[str], Field(alias='previousCredentialsValidUntil')
-    ]
-    """
-    after a rotation: until when the previous credentials still verify
-    """
-    provider: Literal['retell', 'vapi', 'twilio', 'elevenlabs', 'bland', 'standard-webhooks']
-    status: Literal['active', 'disabled']
-    updated_at: Annotated[str, Field(alias='updatedAt')]
-    webhook_url: Annotated[str, Field(alias='webhookUrl')]
-    """
-    paste it where the provider asks for its webhook (server) URL
-    """
-
-
-class ProviderConnectionPage(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    items: list[ProviderConnection]
-    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
-    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
-    ok: Literal[True]
-    page: Optional[int] = None
-
-
-class ProviderDeliveryEventsField(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    message: str
-    path: str
-
-
-class ProviderDeliveryEvents(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    code: Literal['VALIDATION_ERROR']
-    dead_letter_id: Annotated[str, Field(alias='deadLetterId')]
-    error: str
-    fields: list[ProviderDeliveryEventsField]
-    ok: Literal[False]
-
-
-class ProviderDelivery(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    dead_letter_id: Annotated[Optional[str], Field(alias='deadLetterId')]
-    """
-    set when the delivery was kept whole as a dead letter (an event type with no mapping)
-    """
-    duplicate: bool
-    """
-    every event had been taken before: a retry or a replay
-    """
-    events: list[Union[AcceptedEvent, ProviderDeliveryEvents, ErrorBody]]
-    """
-    one result per event the delivery became, in order: accepted (or a duplicate), dead-lettered, or still in flight elsewhere
-    """
-    ok: Literal[True]
-    reason: Optional[str]
-
-
 class ProviderErrorReceivedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2669,7 +2186,7 @@ class ProviderErrorReceivedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['provider.error.received']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class RecordingAvailableData(BaseModel):
@@ -2701,7 +2218,7 @@ class RecordingAvailableEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['recording.available']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class Rotation(BaseModel):
@@ -2771,7 +2288,7 @@ class ToolCallCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class ToolCallFailedData(BaseModel):
@@ -2803,7 +2320,7 @@ class ToolCallFailedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.failed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class ToolCallStartedData(BaseModel):
@@ -2833,7 +2350,7 @@ class ToolCallStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TraceReference(BaseModel):
@@ -2881,7 +2398,7 @@ class TranscriptPartialEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['transcript.partial']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TranscriptSegment(BaseModel):
@@ -3111,7 +2628,7 @@ class WorkflowStateChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['workflow.state.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class WriteResult(BaseModel):
@@ -3136,7 +2653,7 @@ class AgentResponseGeneratedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['agent.response.generated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertFiredEvent(BaseModel):
@@ -3152,7 +2669,7 @@ class AlertFiredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.fired']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertResolvedEvent(BaseModel):
@@ -3168,7 +2685,7 @@ class AlertResolvedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.resolved']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertRuleChangedEvent(BaseModel):
@@ -3184,7 +2701,7 @@ class AlertRuleChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.rule.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AudioStreamStartedEvent(BaseModel):
@@ -3200,7 +2717,7 @@ class AudioStreamStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AudioStreamStoppedEvent(BaseModel):
@@ -3216,7 +2733,7 @@ class AudioStreamStoppedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.stopped']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class BillingPlanChangedData(BaseModel):
@@ -3251,7 +2768,7 @@ class BillingPlanChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['billing.plan.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallAnsweredEvent(BaseModel):
@@ -3267,7 +2784,7 @@ class CallAnsweredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.answered']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallCompletedData(BaseModel):
@@ -3302,7 +2819,7 @@ class CallCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallDetail(BaseModel):
@@ -3354,7 +2871,7 @@ class CallEndedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.ended']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallFailedEvent(BaseModel):
@@ -3370,7 +2887,7 @@ class CallFailedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.failed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallRingingEvent(BaseModel):
@@ -3386,7 +2903,7 @@ class CallRingingEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.ringing']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallStartedEvent(BaseModel):
@@ -3402,7 +2919,7 @@ class CallStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallTransferredEvent(BaseModel):
@@ -3418,7 +2935,7 @@ class CallTransferredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.transferred']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CustomerFeedbackSubmittedEvent(BaseModel):
@@ -3434,7 +2951,7 @@ class CustomerFeedbackSubmittedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['customer.feedback.submitted']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class DeploymentRecordedEvent(BaseModel):
@@ -3450,7 +2967,7 @@ class DeploymentRecordedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['deployment.recorded']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class InvoiceIssuedData(BaseModel):
@@ -3490,20 +3007,7 @@ class InvoiceIssuedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['invoice.issued']
-    version: Literal['2026-01-01', '2026-11-22']
-
-
-class IssuedProviderConnection(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    connection: ProviderConnection
-    ok: Literal[True]
-    secret: Optional[str]
-    """
-    Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given
-    """
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TranscriptFinalEvent(BaseModel):
@@ -3519,7 +3023,7 @@ class TranscriptFinalEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['transcript.final']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class Usage(BaseModel):

@@ -559,93 +559,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List provider connections */
-        get: operations["listProviderConnections"];
-        put?: never;
-        /** Connect a voice provider: the webhook URL to paste there */
-        post: operations["createProviderConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One provider connection */
-        get: operations["getProviderConnection"];
-        put?: never;
-        post?: never;
-        /** Delete a provider connection */
-        delete: operations["deleteProviderConnection"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/{id}/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Stop taking a provider’s deliveries */
-        post: operations["disableProviderConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/{id}/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Take a provider’s deliveries again */
-        post: operations["enableProviderConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/{id}/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rotate a connection’s credentials; both verify until the overlap ends */
-        post: operations["rotateProviderCredentials"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/realtime": {
         parameters: {
             query?: never;
@@ -765,23 +678,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhooks/providers/{provider}/{connectionId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A provider’s own webhook, verified its way (no API key: the URL names the connection) */
-        post: operations["receiveProviderWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/health": {
         parameters: {
             query?: never;
@@ -832,14 +728,20 @@ export interface components {
         };
         AgentResponseGeneratedData: {
             /** @default null */
+            e2e_ms?: number | null;
+            /** @default null */
             eou_delay_ms?: number | null;
             /** @default null */
             interrupted?: boolean | null;
             latency: {
-                asr_ms: number;
-                llm_ms: number;
-                total_ms: number;
-                tts_ms: number;
+                /** @default null */
+                asr_ms?: number | null;
+                /** @default null */
+                llm_ms?: number | null;
+                /** @default null */
+                total_ms?: number | null;
+                /** @default null */
+                tts_ms?: number | null;
             } & {
                 [key: string]: unknown;
             };
@@ -854,8 +756,12 @@ export interface components {
             /** @default null */
             tokens_out?: number | null;
             /** @default null */
+            transcription_delay_ms?: number | null;
+            /** @default null */
             tts_ttfb_ms?: number | null;
             turn_id: string;
+            /** @default null */
+            unattributed_ms?: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -868,7 +774,7 @@ export interface components {
             /** @constant */
             type: "agent.response.generated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -922,7 +828,7 @@ export interface components {
             /** @constant */
             type: "alert.fired";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -981,7 +887,7 @@ export interface components {
             /** @constant */
             type: "alert.resolved";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1012,7 +918,7 @@ export interface components {
              * @description a name from the GET /metrics catalogue
              * @enum {string}
              */
-            metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
             name?: string & (unknown & unknown);
             /** @enum {string} */
             severity?: "critical" | "warning" | "info";
@@ -1053,7 +959,7 @@ export interface components {
             /** @constant */
             type: "alert.rule.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1099,7 +1005,7 @@ export interface components {
             /** @description while rotating: when the previous secret stops working */
             previousSecretValidUntil: string | null;
             revokedAt: string | null;
-            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "revoked" | "rotating";
             /** @description requests in the last 24 hours, to the minute */
@@ -1136,7 +1042,7 @@ export interface components {
             /** @constant */
             type: "audio.stream.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1166,7 +1072,7 @@ export interface components {
             /** @constant */
             type: "audio.stream.stopped";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1217,7 +1123,7 @@ export interface components {
             /** @constant */
             type: "billing.plan.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1273,7 +1179,7 @@ export interface components {
             /** @constant */
             type: "call.answered";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1308,7 +1214,7 @@ export interface components {
             /** @constant */
             type: "call.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1373,7 +1279,7 @@ export interface components {
             /** @constant */
             type: "call.ended";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1400,7 +1306,7 @@ export interface components {
             /** @constant */
             type: "call.failed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1429,7 +1335,7 @@ export interface components {
             /** @constant */
             type: "call.ringing";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1460,7 +1366,7 @@ export interface components {
             /** @constant */
             type: "call.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1482,76 +1388,38 @@ export interface components {
             /** @constant */
             type: "call.transferred";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
         CallTurn: {
+            /** @description the turn’s stages */
+            breakdown: {
+                /** @description end of the customer’s speech to the first agent audio */
+                e2eMs: number | null;
+                /** @description end of the customer’s speech to the end-of-turn decision */
+                eouMs: number | null;
+                /** @description language model time to first token (the turn’s first model call) */
+                llmTtftMs: number | null;
+                /** @description end of the customer’s speech to the final transcript; runs alongside eouMs */
+                sttMs: number | null;
+                /** @description speech synthesis time to first byte (the turn’s first synthesis) */
+                ttsTtfbMs: number | null;
+                /** @description what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0) */
+                unattributedMs: number | null;
+            };
             interrupted: boolean;
+            /** @description the parts as reported; null until a report of the turn carried one */
             latency: {
-                asrMs: number;
-                llmMs: number;
-                totalMs: number;
-                ttsMs: number;
+                asrMs: number | null;
+                llmMs: number | null;
+                totalMs: number | null;
+                ttsMs: number | null;
             };
             model: string | null;
             occurredAt: string;
             text: string | null;
             turnId: string;
-        };
-        CredentialRotation: {
-            credentials?: {
-                /** @description the Retell API key with the webhook badge */
-                apiKey: string;
-            } | {
-                /** @description the Twilio Auth Token of the account that sends */
-                authToken: string;
-            } | {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            } | ({
-                /**
-                 * @default sha256
-                 * @enum {string}
-                 */
-                algorithm?: "sha256" | "sha512" | "sha1";
-                /** @default true */
-                includeTimestamp?: boolean;
-                messageIdHeader?: string;
-                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
-                payloadFormat?: string;
-                /** @default false */
-                secretIsBase64?: boolean;
-                secretKey: string;
-                /**
-                 * @default hex
-                 * @enum {string}
-                 */
-                signatureEncoding?: "hex" | "base64";
-                signatureHeader?: string;
-                /** @default  */
-                signaturePrefix?: string;
-                timestampHeader?: string;
-                /** @constant */
-                type: "hmac";
-            } | {
-                /** @default true */
-                bearerPrefixEnabled?: boolean;
-                headerName?: string;
-                token: string;
-                /** @constant */
-                type: "bearer";
-            } | {
-                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
-                secret: string;
-                /** @constant */
-                type: "secret";
-            });
-            /**
-             * @description how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
-             * @default 86400
-             */
-            overlapSeconds?: number;
         };
         CustomerFeedbackSubmittedData: {
             /** @default null */
@@ -1574,7 +1442,7 @@ export interface components {
             /** @constant */
             type: "customer.feedback.submitted";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1665,7 +1533,7 @@ export interface components {
             /** @constant */
             type: "deployment.recorded";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1727,7 +1595,7 @@ export interface components {
             /** @constant */
             type: "handoff.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1750,7 +1618,7 @@ export interface components {
             /** @constant */
             type: "handoff.initiated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1827,7 +1695,7 @@ export interface components {
             /** @constant */
             type: "incident.created";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1872,7 +1740,7 @@ export interface components {
             /** @constant */
             type: "incident.updated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1930,7 +1798,7 @@ export interface components {
             /** @constant */
             type: "invoice.issued";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1948,13 +1816,6 @@ export interface components {
             ok: true;
             /** @description the API key; shown once, never stored */
             secret: string;
-        };
-        IssuedProviderConnection: {
-            connection: components["schemas"]["ProviderConnection"];
-            /** @constant */
-            ok: true;
-            /** @description Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given */
-            secret: string | null;
         };
         /** @description Any JSON value: object, array, string, number, boolean or null. */
         JsonValue: JsonValue;
@@ -1974,7 +1835,7 @@ export interface components {
             items: {
                 description: string;
                 /** @enum {string} */
-                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
                 unit: string;
             }[];
             /** @constant */
@@ -2014,7 +1875,7 @@ export interface components {
              * @description a name from the GET /metrics catalogue
              * @enum {string}
              */
-            metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
             name?: string & (unknown & unknown);
             /**
              * @default warning
@@ -2048,7 +1909,7 @@ export interface components {
             kind?: "live" | "test";
             name: string & (unknown & unknown);
             /** @description at most the scopes of the key that creates it */
-            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
             /** @default default */
             workspace?: string;
         };
@@ -2089,107 +1950,6 @@ export interface components {
             source?: string & (unknown & unknown);
             type: string & (unknown & unknown);
             value?: string;
-        };
-        NewProviderConnection: {
-            credentials: {
-                /** @description the Retell API key with the webhook badge */
-                apiKey: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "retell";
-        } | {
-            credentials: {
-                /**
-                 * @default sha256
-                 * @enum {string}
-                 */
-                algorithm?: "sha256" | "sha512" | "sha1";
-                /** @default true */
-                includeTimestamp?: boolean;
-                messageIdHeader?: string;
-                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
-                payloadFormat?: string;
-                /** @default false */
-                secretIsBase64?: boolean;
-                secretKey: string;
-                /**
-                 * @default hex
-                 * @enum {string}
-                 */
-                signatureEncoding?: "hex" | "base64";
-                signatureHeader?: string;
-                /** @default  */
-                signaturePrefix?: string;
-                timestampHeader?: string;
-                /** @constant */
-                type: "hmac";
-            } | {
-                /** @default true */
-                bearerPrefixEnabled?: boolean;
-                headerName?: string;
-                token: string;
-                /** @constant */
-                type: "bearer";
-            } | {
-                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
-                secret: string;
-                /** @constant */
-                type: "secret";
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "vapi";
-        } | {
-            credentials: {
-                /** @description the Twilio Auth Token of the account that sends */
-                authToken: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "twilio";
-        } | {
-            credentials: {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "elevenlabs";
-        } | {
-            credentials: {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "bland";
-        } | {
-            mapping?: {
-                /** @description where the agent’s id is; the connection’s name when absent */
-                agentId?: string;
-                /** @description the object that becomes the event’s data; {} when absent */
-                data?: string;
-                /** @description the sender’s event names and the Earshot event type each becomes */
-                events: {
-                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
-                };
-                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
-                occurredAt?: string;
-                /** @description where the call’s id is */
-                providerCallId: string;
-                /** @description where the sender’s event name is, e.g. /type */
-                type: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "standard-webhooks";
         };
         NewTenant: {
             /**
@@ -2243,7 +2003,7 @@ export interface components {
             /** @constant */
             type: "outcome.recorded";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2293,68 +2053,6 @@ export interface components {
                 unitSize?: number;
             }[] & (unknown & unknown & unknown & unknown & unknown);
         };
-        ProviderConnection: {
-            createdAt: string;
-            credentialsRotatedAt: string | null;
-            /** Format: uuid */
-            id: string;
-            mapping: {
-                /** @description where the agent’s id is; the connection’s name when absent */
-                agentId?: string;
-                /** @description the object that becomes the event’s data; {} when absent */
-                data?: string;
-                /** @description the sender’s event names and the Earshot event type each becomes */
-                events: {
-                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
-                };
-                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
-                occurredAt?: string;
-                /** @description where the call’s id is */
-                providerCallId: string;
-                /** @description where the sender’s event name is, e.g. /type */
-                type: string;
-            } | null;
-            name: string;
-            /** @description after a rotation: until when the previous credentials still verify */
-            previousCredentialsValidUntil: string | null;
-            /** @enum {string} */
-            provider: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
-            /** @enum {string} */
-            status: "active" | "disabled";
-            updatedAt: string;
-            /** @description paste it where the provider asks for its webhook (server) URL */
-            webhookUrl: string;
-        };
-        ProviderConnectionPage: {
-            items: components["schemas"]["ProviderConnection"][];
-            nextCursor: string | null;
-            nextPage?: number | null;
-            /** @constant */
-            ok: true;
-            page?: number;
-        };
-        ProviderDelivery: {
-            /** @description set when the delivery was kept whole as a dead letter (an event type with no mapping) */
-            deadLetterId: string | null;
-            /** @description every event had been taken before: a retry or a replay */
-            duplicate: boolean;
-            /** @description one result per event the delivery became, in order: accepted (or a duplicate), dead-lettered, or still in flight elsewhere */
-            events: (components["schemas"]["AcceptedEvent"] | {
-                /** @constant */
-                code: "VALIDATION_ERROR";
-                deadLetterId: string;
-                error: string;
-                fields: {
-                    message: string;
-                    path: string;
-                }[];
-                /** @constant */
-                ok: false;
-            } | components["schemas"]["ErrorBody"])[];
-            /** @constant */
-            ok: true;
-            reason: string | null;
-        };
         ProviderErrorReceivedData: {
             /** @enum {string} */
             component: "asr" | "llm" | "tts" | "telephony" | "other";
@@ -2380,7 +2078,7 @@ export interface components {
             /** @constant */
             type: "provider.error.received";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2407,7 +2105,7 @@ export interface components {
             /** @constant */
             type: "recording.available";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2459,7 +2157,7 @@ export interface components {
             /** @constant */
             type: "tool.call.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2486,7 +2184,7 @@ export interface components {
             /** @constant */
             type: "tool.call.failed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2509,7 +2207,7 @@ export interface components {
             /** @constant */
             type: "tool.call.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2532,7 +2230,7 @@ export interface components {
             /** @constant */
             type: "transcript.final";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2561,7 +2259,7 @@ export interface components {
             /** @constant */
             type: "transcript.partial";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2654,7 +2352,7 @@ export interface components {
             /** @constant */
             type: "workflow.state.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -6676,7 +6374,7 @@ export interface operations {
                 from?: string & (unknown & unknown);
                 /** @description defaults to the finest that keeps the series within 1,000 points */
                 interval?: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
-                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
                 /** @description defaults to now */
                 to?: string & (unknown & unknown);
             };
@@ -7080,863 +6778,6 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
             409: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listProviderConnections: {
-        parameters: {
-            query?: {
-                /** @description nextCursor of the previous page: the page after that position */
-                cursor?: string;
-                /** @description items per page, 1 to 200 */
-                limit?: number;
-                /** @description page number (from 1), counted from the cursor when one is given */
-                page?: number;
-                provider?: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
-                status?: "active" | "disabled";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderConnectionPage"];
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    createProviderConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "provider": "retell",
-                 *       "name": "support line",
-                 *       "credentials": {
-                 *         "apiKey": "key_0f2c6a1b9d8e7f6a5b4c3d2e"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["NewProviderConnection"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IssuedProviderConnection"];
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getProviderConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        connection: components["schemas"]["ProviderConnection"];
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteProviderConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    disableProviderConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        connection: components["schemas"]["ProviderConnection"];
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    enableProviderConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        connection: components["schemas"]["ProviderConnection"];
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description seconds to wait before retrying */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    rotateProviderCredentials: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "credentials": {
-                 *         "apiKey": "key_7e1d3c5b9a8f6e4d2c0b1a3f"
-                 *       },
-                 *       "overlapSeconds": 3600
-                 *     }
-                 */
-                "application/json": components["schemas"]["CredentialRotation"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IssuedProviderConnection"];
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    /** @description requests allowed per minute for this key or tenant */
-                    "ratelimit-limit"?: number;
-                    /** @description requests left in the current minute */
-                    "ratelimit-remaining"?: number;
-                    /** @description seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
                     "ratelimit-limit"?: number;
@@ -8691,7 +7532,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "call.started",
-                 *       "version": "2026-11-22",
+                 *       "version": "2026-11-24",
                  *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
                  *       "occurred_at": "2026-01-08T09:30:02.500Z",
                  *       "call": {
@@ -8846,97 +7687,6 @@ export interface operations {
                     "ratelimit-remaining"?: number;
                     /** @description seconds until the window resets */
                     "ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    receiveProviderWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                connectionId: string;
-                provider: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
-            };
-            cookie?: never;
-        };
-        /** @description the provider’s payload as it sends it (Twilio: form parameters), signed its way; see the Providers tag */
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderDelivery"];
-                };
-            };
-            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No valid API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such resource in this tenant (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A dependency is unavailable (UNAVAILABLE) */
-            503: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {

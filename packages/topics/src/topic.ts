@@ -1,0 +1,30 @@
+import type { LogRecord, OutgoingRecord, TopicName } from '@earshot/log';
+
+/**
+ * What one topic carries: its name, how a payload becomes a record (key,
+ * value, headers) and how a record becomes a payload again. Producers and
+ * consumers go through it, so they cannot disagree on any of the three.
+ */
+export interface Topic<Name extends TopicName, Payload, Options = void> {
+  readonly name: Name;
+  record(payload: Payload, options: Options): OutgoingRecord;
+  /** Throws on a record of another topic or a value that does not decode: a consumer treats both as poison. */
+  read(record: Pick<LogRecord, 'topic' | 'value'>): Payload;
+}
+
+export function defineTopic<Name extends TopicName, Payload, Options = void>(
+  name: Name,
+  shape: {
+    message: (payload: Payload, options: Options) => Omit<OutgoingRecord, 'topic'>;
+    decode: (value: Buffer) => Payload;
+  },
+): Topic<Name, Payload, Options> {
+  return {
+    name,
+    record: (payload, options) => ({ topic: name, ...shape.message(payload, options) }),
+    read: (record) => {
+      if (record.topic !== name) throw new Error(`a record of ${record.topic} read as ${name}`);
+      return shape.decode(record.value);
+    },
+  };
+}
