@@ -50,6 +50,15 @@ export const ConfigSchema = z
     EARSHOT_TRUSTED_PROXIES: list.default([]),
     /** The key environments this deployment accepts: a staging deployment sets `staging` and refuses ear_live_ keys. */
     EARSHOT_KEY_ENVIRONMENTS: list.pipe(z.array(z.enum(['production', 'staging'])).min(1)).default(['production', 'staging']),
+    /**
+     * The origin providers reach Earshot at (https://earshot.example.com): connection webhook URLs
+     * are made with it, and Twilio's signature covers it. Unset, the request's own scheme and host.
+     */
+    EARSHOT_PUBLIC_URL: z
+      .string()
+      .url()
+      .regex(/^https?:\/\/[^/]+$/, 'scheme and host only, no path')
+      .optional(),
     /** The API key the CLI's tenant commands (`earshot keys`, `earshot secret`) send. */
     EARSHOT_API_KEY: z.string().optional(),
     /** Time to receive a request's headers; slower is answered 408. */

@@ -10,7 +10,8 @@ const NOTED_CHARS = 500;
 /**
  * Records every delivery of a tenant (accepted, duplicate, rejected,
  * dead-lettered, rate-limited) once its answer is sent. A request whose key
- * named no tenant has no one to attribute it to and is not recorded.
+ * (or, from a provider, whose connection) named no tenant has no one to
+ * attribute it to and is not recorded.
  */
 export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRecorder, providerHeader: string): void {
   app.addHook('onError', async (request, _reply, error) => {
@@ -19,16 +20,16 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
 
   app.addHook('onResponse', async (request, reply) => {
     const policy = request.routeOptions.config.policy;
-    if (policy?.auth !== 'apiKey' || !request.caller) return;
-    const tenant = request.caller.tenant.id;
+    const keyed = policy?.auth === 'apiKey' && request.caller ? { tenant: request.caller.tenant.id, provider: header(request, providerHeader) ?? null } : null;
+    const sender = request.deliverySender ?? keyed;
+    if (!sender) return;
     const notes = request.deliveryNotes ?? [
       { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
     ];
-    const provider = header(request, providerHeader);
     const base = {
       time: request.arrivedAt.toISOString(),
-      tenant,
-      provider: provider === undefined ? null : storableText(provider, NOTED_CHARS),
+      tenant: sender.tenant,
+      provider: sender.provider === null ? null : storableText(sender.provider, NOTED_CHARS),
       http_status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
     };

@@ -13,7 +13,7 @@ export const KIND_OF_ENVIRONMENT: Record<KeyEnvironment, (typeof KEY_KINDS)[numb
 /**
  * Scopes a key may carry: the spec names the first four; the rest guard the
  * query service's routes (its route table says which route needs which) and
- * the management of keys and the webhook secret.
+ * the management of keys, the webhook secret and provider connections.
  */
 export const SCOPES = [
   'events:write',
@@ -34,6 +34,8 @@ export const SCOPES = [
   'audit:read',
   'keys:read',
   'keys:write',
+  'providers:read',
+  'providers:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
