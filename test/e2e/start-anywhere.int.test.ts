@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,7 +86,14 @@ describe('start anywhere, stop clean', () => {
       mkdirSync(dirname(join(clone, file)), { recursive: true });
       cpSync(join(checkout, file), join(clone, file), { verbatimSymlinks: true });
     }
-    execFileSync('cp', ['-al', join(checkout, 'node_modules'), join(clone, 'node_modules')]);
+    // What `npm install` leaves in workspaces too: packages it could not hoist, and the SDK's build (its `prepare`).
+    const workspaces = [
+      ...['packages', 'services'].flatMap((dir) => readdirSync(join(checkout, dir)).map((name) => `${dir}/${name}`)),
+      'console',
+      'sdk/typescript',
+    ];
+    const installed = ['node_modules', 'sdk/typescript/dist', ...workspaces.map((workspace) => `${workspace}/node_modules`)];
+    for (const path of installed.filter((p) => existsSync(join(checkout, p)))) execFileSync('cp', ['-al', join(checkout, path), join(clone, path)]);
     otherData = mkdtempSync(join(tmpdir(), 'earshot-other-data-'));
   }, 120_000);
 
