@@ -1,3 +1,4 @@
+import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -7,6 +8,18 @@ const list = z.string().transform((s) =>
     .map((part) => part.trim())
     .filter(Boolean),
 );
+
+/** A duration such as 90s, 15m, 2h or 7d, in milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const value = ms(text as StringValue);
+      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+      ctx.addIssue({ code: 'custom', message: 'must be a duration such as 90s, 15m, 2h or 7d' });
+      return z.NEVER;
+    });
 
 /**
  * Everything Earshot reads from the environment, read once at boot. With no
@@ -52,6 +65,12 @@ export const ConfigSchema = z
       .int()
       .min(1_024)
       .default(1024 * 1024),
+    /**
+     * How long a background round's lease (alert evaluation, period closing, metric folding, retention, abandoning
+     * silent calls) lasts without renewal: when its holder dies, another process takes the work over within this
+     * and a third of it again.
+     */
+    EARSHOT_LEASE_TTL: duration('15s'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -22,6 +22,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KAFKA_BROKERS: 'nohost' })).toThrow(/KAFKA_BROKERS/);
   });
 
+  it('reads durations such as 15s, 2h or 7d, and names a variable that holds none', () => {
+    expect(loadConfig({}).EARSHOT_LEASE_TTL).toBe(15_000);
+    expect(loadConfig({ EARSHOT_LEASE_TTL: '2m' }).EARSHOT_LEASE_TTL).toBe(120_000);
+    expect(() => loadConfig({ EARSHOT_LEASE_TTL: 'soon' })).toThrow(/EARSHOT_LEASE_TTL: must be a duration/);
+    expect(() => loadConfig({ EARSHOT_LEASE_TTL: '-5s' })).toThrow(/EARSHOT_LEASE_TTL/);
+  });
+
   it('refuses production without a master key, naming it', () => {
     try {
       loadConfig({ NODE_ENV: 'production', KAFKA_BROKERS: 'k:9092', DATABASE_URL: 'postgres://x@y/z', EARSHOT_ADMIN_TOKEN: 'a'.repeat(20) });

@@ -9,3 +9,4 @@ export * from './periodic';
 export * from './response-serializer';
 export * from './zod-contracts';
 export * from './paging';
+export * from './singleton';
