@@ -8,3 +8,4 @@ export * from './deployment-impact';
 export * from './keys';
 export * from './cursor';
 export * from './ingest';
+export * from './data-settings';
