@@ -150,14 +150,26 @@ export function describeScenarios(open: () => Promise<Topology>): void {
     expect(JSON.stringify(await read(tenant, '/audit'))).toContain('tenant.created');
 
     // The delivery audit log holds one record per envelope delivered (copies included), and no dead letter.
-    const deliveries = async () =>
-      (await call('audit', 'GET', `/api/v1/admin/deliveries?tenantId=${tenant.tenant.id}&limit=500`, topology.adminToken())).body as {
-        items: unknown[];
-        nextCursor: string | null;
-      };
+    const deliveries = async () => {
+      let count = 0;
+      let cursor: string | null = null;
+      do {
+        const page = (
+          await call(
+            'audit',
+            'GET',
+            `/api/v1/admin/deliveries?tenantId=${tenant.tenant.id}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+            topology.adminToken(),
+          )
+        ).body as { items: unknown[]; nextCursor: string | null };
+        count += page.items.length;
+        cursor = page.nextCursor;
+      } while (cursor);
+      return count;
+    };
     const tenantEnvelopes = summary.envelopes;
-    for (let polls = 0; (await deliveries()).items.length < Math.min(500, tenantEnvelopes) && polls < 300; polls++) await sleep(200);
-    expect((await deliveries()).items).toHaveLength(Math.min(500, tenantEnvelopes));
+    for (let polls = 0; (await deliveries()) < tenantEnvelopes && polls < 300; polls++) await sleep(200);
+    expect(await deliveries()).toBe(tenantEnvelopes);
     expect((await call('audit', 'GET', `/api/v1/admin/dead-letters?tenantId=${tenant.tenant.id}`, topology.adminToken())).body).toMatchObject({
       ok: true,
       items: [],

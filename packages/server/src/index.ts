@@ -10,3 +10,4 @@ export * from './response-serializer';
 export * from './zod-contracts';
 export * from './paging';
 export * from './singleton';
+export * from './route-errors';

@@ -5,12 +5,9 @@ import {
   AlertNotificationListSchema,
   AlertWebhookInputSchema,
   AlertWebhookSchema,
-  ErrorBodySchema,
 } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf } from '@earshot/server';
-
-const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema } as const;
+import { newestFirst, pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 
 interface NotificationRow {
   id: string;
@@ -36,7 +33,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
   routes.put(
     '/alerts/webhook',
     {
-      schema: { body: AlertWebhookInputSchema, response: { 200: AlertWebhookSchema, ...ERRORS } },
+      schema: { body: AlertWebhookInputSchema, response: { 200: AlertWebhookSchema, ...ROUTE_ERRORS.read } },
       config: { policy: { auth: 'apiKey', scope: 'alerts:write' } },
     },
     async (request) => {
@@ -54,7 +51,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
   routes.get(
     '/alerts/webhook',
     {
-      schema: { response: { 200: AlertWebhookSchema, ...ERRORS } },
+      schema: { response: { 200: AlertWebhookSchema, ...ROUTE_ERRORS.read } },
       config: { policy: { auth: 'apiKey', scope: 'alerts:read' } },
     },
     async (request) => {
@@ -70,7 +67,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
   routes.delete(
     '/alerts/webhook',
     {
-      schema: { response: { 200: AlertWebhookSchema, ...ERRORS } },
+      schema: { response: { 200: AlertWebhookSchema, ...ROUTE_ERRORS.read } },
       config: { policy: { auth: 'apiKey', scope: 'alerts:write', rateLimits: [] } },
     },
     async (request) => {
@@ -82,7 +79,7 @@ export function registerWebhookRoutes(app: FastifyInstance, db: ConnectionPool, 
   routes.get(
     '/alerts/notifications',
     {
-      schema: { querystring: AlertNotificationListQuerySchema, response: { 200: AlertNotificationListSchema, ...ERRORS } },
+      schema: { querystring: AlertNotificationListQuerySchema, response: { 200: AlertNotificationListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: { auth: 'apiKey', scope: 'alerts:read' } },
     },
     async (request) => {

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { DEAD_LETTER_SOURCES, DELIVERY_OUTCOMES, FieldIssueSchema } from '@earshot/contracts';
+import { DEAD_LETTER_SOURCES, DELIVERY_OUTCOMES, FieldIssueSchema, pagingQuery, type CursorKinds } from '@earshot/contracts';
 
-const limit = (fallback: number) => z.coerce.number().int().min(1).max(500).default(fallback);
+/** Both stores page newest first by time, then id: the one cursor scheme every list uses. */
+export const AUDIT_CURSOR: CursorKinds = { value: 'time', id: 'uuid' };
 
 /** GET /api/v1/admin/deliveries: newest first, optionally one tenant's or one outcome's. */
-export const DeliveryListQuerySchema = z.object({
+export const DeliveryListQuerySchema = pagingQuery(100, AUDIT_CURSOR).extend({
   tenantId: z.uuid().optional(),
   outcome: z.enum(DELIVERY_OUTCOMES).optional(),
-  cursor: z.string().optional(),
-  limit: limit(100),
 });
 
 export const DeliveryRecordSchema = z.object({
@@ -29,11 +28,9 @@ export type DeliveryRecord = z.infer<typeof DeliveryRecordSchema>;
 export const DEAD_LETTER_STATUSES = ['held', 'replayed'] as const;
 
 /** GET /api/v1/admin/dead-letters: newest first, optionally one tenant's or one status's. */
-export const DeadLetterListQuerySchema = z.object({
+export const DeadLetterListQuerySchema = pagingQuery(50, AUDIT_CURSOR).extend({
   tenantId: z.uuid().optional(),
   status: z.enum(DEAD_LETTER_STATUSES).optional(),
-  cursor: z.string().optional(),
-  limit: limit(50),
 });
 
 export const DeadLetterRecordSchema = z.object({

@@ -5,7 +5,6 @@ import { recordAudit } from '@earshot/audit-trail';
 import {
   ApiError,
   CURRENT_EVENT_VERSION,
-  ErrorBodySchema,
   PricePlanSchema,
   StoredEventSchema,
   TenantPlanAnswerSchema,
@@ -14,11 +13,9 @@ import {
 import { sql, type ConnectionPool } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
-import { appendWithin } from '@earshot/server';
+import { appendWithin, ROUTE_ERRORS } from '@earshot/server';
 import { planEventData } from '@earshot/billing-rules';
 import { BILLING_PROVIDER } from './period-closer';
-
-const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema } as const;
 
 export interface PlanRouteOptions {
   db: ConnectionPool;
@@ -35,7 +32,7 @@ export function registerPlanRoutes(app: FastifyInstance, { db, log, appendTimeou
   app.withTypeProvider<ZodTypeProvider>().put(
     '/admin/tenants/:id/plan',
     {
-      schema: { params: TenantPlanParamsSchema, body: PricePlanSchema, response: { 200: TenantPlanAnswerSchema, ...ERRORS } },
+      schema: { params: TenantPlanParamsSchema, body: PricePlanSchema, response: { 200: TenantPlanAnswerSchema, ...ROUTE_ERRORS.operatorOne } },
       config: { policy: { auth: 'admin' } },
     },
     async (request) => {

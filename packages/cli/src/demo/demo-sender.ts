@@ -1,4 +1,4 @@
-import { signBody } from '@earshot/auth';
+import { ApiError, ConnectionError, Earshot, MAX_BATCH_EVENTS, NotFoundError, RateLimitError, type IngestEvent, type OutcomeInput } from '@earshot/sdk';
 import { CURRENT_EVENT_VERSION, type IncomingEventInput } from '@earshot/contracts';
 import { callIdOf } from '@earshot/events';
 import type { DemoOutcome } from './call-script';
@@ -43,27 +43,49 @@ export interface SendOptions {
 /** Under the 120 ingest requests per minute a tenant may make. */
 const REQUESTS_PER_SECOND = 1.5;
 export const DEFAULT_EVENTS_PER_SECOND = 80;
-const MAX_BATCH = 500;
 const MAX_TRIES = 6;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Answer {
-  status: number;
-  body: unknown;
+/**
+ * Runs one request of the SDK (which retries nothing here: the demo paces
+ * itself): a 429 is waited out for its Retry-After and counted, a 5xx or a
+ * lost connection retried with backoff, up to MAX_TRIES.
+ */
+async function persistently<T>(summary: DemoSummary, url: string, request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    summary.requests += 1;
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof RateLimitError) {
+        summary.rateLimited += 1;
+        await sleep(Math.max(1, error.retryAfter ?? 1) * 1_000);
+        continue;
+      }
+      const transient = error instanceof ConnectionError || (error instanceof ApiError && error.status >= 500);
+      if (!transient) throw error;
+      if (attempt >= MAX_TRIES)
+        throw new Error(error instanceof ApiError ? `${url} answered ${error.status}: ${error.message}` : `${url} did not answer: ${error.message}`, {
+          cause: error,
+        });
+      await sleep(250 * 2 ** attempt);
+    }
+  }
 }
 
 /**
- * Sends the traffic through the real ingest endpoint, signed, in batches per
- * provider like a high-volume sender, paced under the tenant's limits; a 429
- * is waited out for its Retry-After and the same batch sent again (its
- * idempotency keys make that safe). Then the outcomes, through POST
- * /api/v1/outcomes where the server has it, else as events.
+ * Sends the traffic through the real ingest endpoint with the TypeScript
+ * SDK, signed, in batches per provider like a high-volume sender, paced
+ * under the tenant's limits; a 429 is waited out for its Retry-After and the
+ * same batch sent again (its idempotency keys make that safe). Then the
+ * outcomes, through POST /api/v1/outcomes where the server has it, else as
+ * events.
  */
 export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, options: SendOptions = {}): Promise<DemoSummary> {
   const started = performance.now();
   const rate = options.eventsPerSecond ?? DEFAULT_EVENTS_PER_SECOND;
-  const batchSize = Math.min(MAX_BATCH, Math.max(1, Math.ceil(rate / REQUESTS_PER_SECOND)));
+  const batchSize = Math.min(MAX_BATCH_EVENTS, Math.max(1, Math.ceil(rate / REQUESTS_PER_SECOND)));
   const summary: DemoSummary = {
     requests: 0,
     envelopes: 0,
@@ -74,57 +96,20 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
     outcomes: { recorded: 0, via: 'none' },
     seconds: 0,
   };
+  const earshot = new Earshot({ apiKey: target.apiKey, baseUrl: target.url, webhookSecret: target.webhookSecret, maxRetries: 0 });
   let nextAt = performance.now();
   const total = traffic.deliveries.length;
-
-  const post = async (path: string, body: string, headers: (timestamp: string) => Record<string, string>, origin = target.url): Promise<Answer> => {
-    for (let attempt = 1; ; attempt++) {
-      summary.requests += 1;
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      let response: Response;
-      try {
-        response = await fetch(new URL(path, origin), {
-          method: 'POST',
-          body,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}`, ...headers(timestamp) },
-        });
-      } catch (error) {
-        if (attempt >= MAX_TRIES) throw new Error(`${target.url} did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        await sleep(250 * 2 ** attempt);
-        continue;
-      }
-      const text = await response.text();
-      if (response.status === 429) {
-        summary.rateLimited += 1;
-        await sleep(Math.max(1, Number(response.headers.get('retry-after') ?? '1')) * 1_000);
-        continue;
-      }
-      if (response.status >= 500 && attempt < MAX_TRIES) {
-        await sleep(250 * 2 ** attempt);
-        continue;
-      }
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
-  };
 
   const sendBatch = async (provider: string, batch: readonly DemoDelivery[]) => {
     const wait = nextAt - performance.now();
     if (wait > 0) await sleep(wait);
     // The next request waits for whichever limit binds: these envelopes' share of the rate, or the request rate.
     nextAt = Math.max(nextAt, performance.now()) + Math.max(batch.length / rate, 1 / REQUESTS_PER_SECOND) * 1_000;
-    const body = JSON.stringify(batch.map((d) => d.envelope));
-    const answer = await post('/api/v1/webhooks/ingest', body, (timestamp) => ({
-      'x-earshot-timestamp': timestamp,
-      'x-earshot-signature': signBody(target.webhookSecret, timestamp, Buffer.from(body)),
-      'x-earshot-provider': provider,
-    }));
-    if (answer.status !== 202) throw new Error(`ingest answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    const results = (answer.body as { results: { ok: boolean; duplicate?: boolean }[] }).results;
-    for (const result of results) {
-      if (!result.ok) summary.deadLettered += 1;
-      else if (result.duplicate) summary.duplicates += 1;
-      else summary.accepted += 1;
-    }
+    const envelopes = batch.map((d) => d.envelope as IngestEvent);
+    const answer = await persistently(summary, target.url, () => earshot.ingest.send(envelopes, { provider }));
+    summary.accepted += answer.accepted;
+    summary.duplicates += answer.duplicates;
+    summary.deadLettered += answer.deadLettered;
     summary.envelopes += batch.length;
     options.onProgress?.({ envelopesSent: summary.envelopes, envelopesTotal: total, requests: summary.requests, rateLimited: summary.rateLimited });
   };
@@ -144,7 +129,10 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
   }
   for (const [provider, buffer] of buffers) while (buffer.batch.length > 0) await flush(provider, buffer);
 
-  summary.outcomes = await recordOutcomes(target, traffic.outcomes, post, sendBatch);
+  const outcomesApi = target.outcomesUrl ? new Earshot({ apiKey: target.apiKey, baseUrl: target.outcomesUrl, maxRetries: 0 }) : earshot;
+  const record = (outcome: OutcomeInput, idempotencyKey: string) =>
+    persistently(summary, target.outcomesUrl ?? target.url, () => outcomesApi.outcomes.create(outcome, { idempotencyKey }));
+  summary.outcomes = await recordOutcomes(target, traffic.outcomes, record, sendBatch);
   summary.seconds = Math.round((performance.now() - started) / 100) / 10;
   return summary;
 }
@@ -152,14 +140,14 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
 async function recordOutcomes(
   target: DemoTarget,
   outcomes: readonly DemoOutcome[],
-  post: (path: string, body: string, headers: (timestamp: string) => Record<string, string>, origin?: string) => Promise<Answer>,
+  record: (outcome: OutcomeInput, idempotencyKey: string) => Promise<unknown>,
   sendBatch: (provider: string, batch: readonly DemoDelivery[]) => Promise<void>,
 ): Promise<DemoSummary['outcomes']> {
   if (outcomes.length === 0) return { recorded: 0, via: 'none' };
   const callId = (o: DemoOutcome) => (target.tenantId ? callIdOf(target.tenantId, o.provider, o.providerCallId) : o.providerCallId);
   let recorded = 0;
   for (const outcome of outcomes) {
-    const body = JSON.stringify({
+    const body: OutcomeInput = {
       id: outcome.id,
       callId: callId(outcome),
       agent: outcome.agent,
@@ -167,10 +155,13 @@ async function recordOutcomes(
       value: outcome.value,
       source: 'earshot-demo',
       ...(outcome.revenueUsd === null ? {} : { revenueUsd: outcome.revenueUsd }),
-    });
-    const answer = await post('/api/v1/outcomes', body, () => ({ 'idempotency-key': outcome.id }), target.outcomesUrl ?? target.url);
-    if (answer.status === 404 && recorded === 0) break;
-    if (answer.status !== 201) throw new Error(`POST /api/v1/outcomes answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    };
+    try {
+      await record(body, outcome.id);
+    } catch (error) {
+      if (error instanceof NotFoundError && recorded === 0) break;
+      throw error instanceof ApiError ? new Error(`POST /api/v1/outcomes answered ${error.status}: ${error.message}`) : error;
+    }
     recorded += 1;
   }
   if (recorded > 0) return { recorded, via: 'POST /api/v1/outcomes' };
@@ -186,6 +177,6 @@ async function recordOutcomes(
       data: { outcome_id: o.id, call_id: callId(o), agent: o.agent, outcome_type: o.type, value: o.value, source: 'earshot-demo', revenue_usd: o.revenueUsd },
     } satisfies IncomingEventInput,
   }));
-  for (let i = 0; i < asEvents.length; i += MAX_BATCH) await sendBatch('earshot-demo', asEvents.slice(i, i + MAX_BATCH));
+  for (let i = 0; i < asEvents.length; i += MAX_BATCH_EVENTS) await sendBatch('earshot-demo', asEvents.slice(i, i + MAX_BATCH_EVENTS));
   return { recorded: asEvents.length, via: 'ingest' };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { issueApiKey, loadMasterKey, parseApiKey, provisionTenant, SecretBox } from '@earshot/auth';
+import { issueApiKey, parseApiKey, provisionTenant } from '@earshot/auth';
 import type { Module, Runtime } from '@earshot/server';
 import { readDemoCredentials, writeDemoCredentials, type DemoCredentials } from './demo-credentials';
 
@@ -35,11 +35,10 @@ export function demoCredentials(config: Runtime['config']): DemoCredentials {
 export function demoTenantModule(runtime: Runtime): Module {
   return {
     name: DEMO_TENANT_MODULE,
-    dependsOn: ['database'],
+    dependsOn: ['database', 'access'],
     start: async () => {
       const credentials = demoCredentials(runtime.config);
-      const box = new SecretBox(loadMasterKey(runtime.config));
-      await provisionTenant(runtime.database(), box, {
+      await provisionTenant(runtime.database(), runtime.access().secrets, {
         id: credentials.tenantId,
         name: DEMO_TENANT_NAME,
         apiKey: credentials.apiKey,

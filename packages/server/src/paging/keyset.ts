@@ -2,17 +2,24 @@ import { sql, type SQLQuery } from '@earshot/db';
 import type { Paging } from './paging';
 
 /**
- * Newest-first keyset over a time column and a text id, in the order of the
- * read models' `(tenant_id, <time> desc, id)` indexes: time descending, id
- * ascending. Rows inserted while a client pages land before its cursor or
- * after it, never twice and never skipped.
+ * Newest-first keyset over a time column and an id, in the order of the
+ * table's index: time descending, then the id ascending (the read models'
+ * `(tenant_id, <time> desc, id)`) or descending (the audit stores'). Rows
+ * inserted while a client pages land before its cursor or after it, never
+ * twice and never skipped.
  */
-export function newestFirst(time: string, id: string, paging: Paging): { where: SQLQuery; order: SQLQuery; window: SQLQuery } {
+export function newestFirst(
+  time: string,
+  id: string,
+  paging: Paging,
+  ids: 'ascending' | 'descending' = 'ascending',
+): { where: SQLQuery; order: SQLQuery; window: SQLQuery } {
   const t = sql.ident(time);
   const i = sql.ident(id);
   const after = paging.after;
-  const where = after ? sql`(${t} < ${after.v}::timestamptz or (${t} = ${after.v}::timestamptz and ${i}::text > ${after.id}))` : sql`true`;
-  return { where, order: sql`order by ${t} desc, ${i} asc`, window: windowOf(paging) };
+  const beyond = ids === 'ascending' ? sql`${i}::text > ${after?.id ?? ''}` : sql`${i}::text < ${after?.id ?? ''}`;
+  const where = after ? sql`(${t} < ${after.v}::timestamptz or (${t} = ${after.v}::timestamptz and ${beyond}))` : sql`true`;
+  return { where, order: sql`order by ${t} desc, ${i} ${ids === 'ascending' ? sql`asc` : sql`desc`}`, window: windowOf(paging) };
 }
 
 /** `limit + 1` rows (the extra one tells whether a next page exists), from the page's offset. */

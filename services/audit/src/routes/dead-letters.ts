@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import type { Intake } from '@earshot/intake';
-import { DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
+import { AUDIT_CURSOR, DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
 import { replayDeadLetter, type HeldDeadLetter } from '../dead-letter-replay';
-import { decodeCursor, pageOf } from '../page-cursor';
+import { newestFirst, pageOf, pagingOf } from '@earshot/server';
 
 interface DeadLetterRow extends HeldDeadLetter {
   received_at: Date;
@@ -60,16 +60,16 @@ export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPoo
   app.get('/api/v1/admin/dead-letters', admin, async (request) => {
     const query = DeadLetterListQuerySchema.safeParse(request.query);
     if (!query.success) throw validationError(query.error, 'query');
-    const { tenantId, status, limit } = query.data;
-    const after = decodeCursor(query.data.cursor);
+    const { tenantId, status } = query.data;
+    const paging = pagingOf(query.data, AUDIT_CURSOR);
+    const keyset = newestFirst('received_at', 'id', paging, 'descending');
     const rows = (await db.query(sql`
       select ${COLUMNS} from dead_letters
        where ${tenantId ? sql`tenant_id = ${tenantId}` : sql`true`}
          and ${status ? sql`status = ${status}` : sql`true`}
-         and ${after ? sql`(received_at, id) < (${after.t}::timestamptz, ${after.id})` : sql`true`}
-       order by received_at desc, id desc
-       limit ${limit + 1}`)) as DeadLetterRow[];
-    return { ok: true, ...pageOf(rows, limit, (r) => ({ t: r.received_at.toISOString(), id: r.id }), recordOf) };
+         and ${keyset.where}
+       ${keyset.order} ${keyset.window}`)) as DeadLetterRow[];
+    return pageOf(rows, paging, (r) => ({ v: r.received_at.toISOString(), id: r.id }), recordOf);
   });
 
   app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({ ok: true, deadLetter: recordOf(await findDeadLetter(db, request.params)) }));

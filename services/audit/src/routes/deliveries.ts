@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { validationError } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { DeliveryListQuerySchema, type DeliveryRecord } from '../audit-records';
-import { decodeCursor, pageOf } from '../page-cursor';
+import { newestFirst, pageOf, pagingOf } from '@earshot/server';
+import { AUDIT_CURSOR } from '../audit-records';
 
 interface DeliveryRow {
   id: string;
@@ -39,16 +40,16 @@ export function registerDeliveryRoutes(app: FastifyInstance, db: ConnectionPool)
   app.get('/api/v1/admin/deliveries', { config: { policy: { auth: 'admin' } } }, async (request) => {
     const query = DeliveryListQuerySchema.safeParse(request.query);
     if (!query.success) throw validationError(query.error, 'query');
-    const { tenantId, outcome, limit } = query.data;
-    const after = decodeCursor(query.data.cursor);
+    const { tenantId, outcome } = query.data;
+    const paging = pagingOf(query.data, AUDIT_CURSOR);
+    const keyset = newestFirst('time', 'id', paging, 'descending');
     const rows = (await db.query(sql`
       select id, tenant_id, time, provider, event_type, idempotency_key, outcome, http_status, duration_ms, event_id, reason
         from deliveries
        where ${tenantId ? sql`tenant_id = ${tenantId}` : sql`true`}
          and ${outcome ? sql`outcome = ${outcome}` : sql`true`}
-         and ${after ? sql`(time, id) < (${after.t}::timestamptz, ${after.id})` : sql`true`}
-       order by time desc, id desc
-       limit ${limit + 1}`)) as DeliveryRow[];
-    return { ok: true, ...pageOf(rows, limit, (r) => ({ t: r.time.toISOString(), id: r.id }), recordOf) };
+         and ${keyset.where}
+       ${keyset.order} ${keyset.window}`)) as DeliveryRow[];
+    return pageOf(rows, paging, (r) => ({ v: r.time.toISOString(), id: r.id }), recordOf);
   });
 }

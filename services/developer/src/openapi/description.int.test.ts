@@ -107,7 +107,7 @@ describe('GET /openapi.json', () => {
     const calls = document.paths['/api/v1/calls']?.get as Operation;
     expect(calls.security).toEqual([{ bearer: ['calls:read'] }]);
     expect(calls['x-scopes']).toEqual(['calls:read']);
-    expect(Object.keys(calls.responses).sort()).toEqual(['200', '400', '401', '403', '429']);
+    expect(Object.keys(calls.responses).sort()).toEqual(['200', '400', '401', '403', '429', '503']);
     expect(Object.keys(calls.responses['200']?.headers ?? {})).toEqual(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
     expect(Object.keys(calls.responses['429']?.headers ?? {})).toContain('retry-after');
     const ingest = document.paths['/api/v1/webhooks/ingest']?.post as Operation & { requestBody: { content: Record<string, { example?: unknown }> } };

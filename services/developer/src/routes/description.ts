@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { apiDescription } from '../openapi/api-description';
 import { postmanCollection } from '../openapi/postman-collection';
+import { explorerTheme } from './explorer-theme';
 
 export const EXPLORER_PATH = '/developers/explorer';
 
@@ -22,10 +23,12 @@ export async function registerDescriptionRoutes(app: FastifyInstance): Promise<v
     return reply.header('content-disposition', 'attachment; filename="earshot.postman_collection.json"').send(collection);
   });
 
-  // Swagger UI from its own package's files: the page makes no request beyond this server.
+  // Swagger UI from its own package's files and Earshot's theme: the page makes no request beyond this server.
   await app.register(fastifySwaggerUi, {
     routePrefix: EXPLORER_PATH,
-    uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true, validatorUrl: null },
+    ...explorerTheme(),
+    // Operations listed under their tags, in the document's order, with a box that filters tags.
+    uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true, validatorUrl: null, docExpansion: 'list', filter: true },
     transformSpecification: (_spec, request) => servedDescription(app, request),
     transformSpecificationClone: false,
   });

@@ -14,8 +14,9 @@ import {
   type ApiKeyRecord,
 } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
-import { pageOf, windowOf } from '../page';
-import { ERRORS, ERRORS_FOR_ONE, keysPolicy } from '../route-policy';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
+import { CREATED_CURSOR, storeWindow } from '../page';
+import { keysPolicy } from '../route-policy';
 
 export interface KeyRouteDependencies {
   db: ConnectionPool;
@@ -57,49 +58,65 @@ export function registerApiKeyRoutes(app: FastifyInstance, { db }: KeyRouteDepen
   const reading = { policy: keysPolicy('keys:read') };
   const writing = { policy: keysPolicy('keys:write') };
 
-  routes.post('/keys', { schema: { body: ApiKeyInputSchema, response: { 201: IssuedApiKeySchema, ...ERRORS } }, config: writing }, async (request, reply) => {
-    const caller = callerOf(request);
-    const input = request.body;
-    const beyond = input.scopes.filter((scope) => !caller.scopes.includes(scope));
-    if (beyond.length > 0) throw new ApiError('FORBIDDEN', `a key can grant only scopes it holds; this key lacks ${beyond.join(', ')}`);
-    const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
-    if (expiresAt !== null && expiresAt <= request.arrivedAt) {
-      throw new ApiError('VALIDATION_ERROR', 'the body is invalid: body.expiresAt', { fields: [{ path: 'body.expiresAt', message: 'must be in the future' }] });
-    }
-    const issued = await createApiKey(
-      db,
-      {
-        tenantId: caller.tenant.id,
-        name: input.name,
-        scopes: [...new Set(input.scopes)],
-        environment: input.environment,
-        workspace: input.workspace,
-        ipAllowlist: input.ipAllowlist === 'any' ? [] : input.ipAllowlist,
-        expiresAt,
-        createdBy: { kind: 'apiKey', keyId: caller.keyId },
-      },
-      request.arrivedAt,
-    );
-    const { record } = issued;
-    await audit(db, request, 'key.created', record, {
-      scopes: record.scopes,
-      environment: record.environment,
-      workspace: record.workspace,
-      ipAllowlist: record.ipAllowlist,
-      expiresAt: record.expiresAt,
-    });
-    return reply.status(201).send({ ok: true, key: record, secret: issued.secret });
-  });
+  routes.post(
+    '/keys',
+    { schema: { body: ApiKeyInputSchema, response: { 201: IssuedApiKeySchema, ...ROUTE_ERRORS.read } }, config: writing },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const input = request.body;
+      const beyond = input.scopes.filter((scope) => !caller.scopes.includes(scope));
+      if (beyond.length > 0) throw new ApiError('FORBIDDEN', `a key can grant only scopes it holds; this key lacks ${beyond.join(', ')}`);
+      const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
+      if (expiresAt !== null && expiresAt <= request.arrivedAt) {
+        throw new ApiError('VALIDATION_ERROR', 'the body is invalid: body.expiresAt', {
+          fields: [{ path: 'body.expiresAt', message: 'must be in the future' }],
+        });
+      }
+      const issued = await createApiKey(
+        db,
+        {
+          tenantId: caller.tenant.id,
+          name: input.name,
+          scopes: [...new Set(input.scopes)],
+          environment: input.environment,
+          workspace: input.workspace,
+          ipAllowlist: input.ipAllowlist === 'any' ? [] : input.ipAllowlist,
+          expiresAt,
+          createdBy: { kind: 'apiKey', keyId: caller.keyId },
+        },
+        request.arrivedAt,
+      );
+      const { record } = issued;
+      await audit(db, request, 'key.created', record, {
+        scopes: record.scopes,
+        environment: record.environment,
+        workspace: record.workspace,
+        ipAllowlist: record.ipAllowlist,
+        expiresAt: record.expiresAt,
+      });
+      return reply.status(201).send({ ok: true, key: record, secret: issued.secret });
+    },
+  );
 
-  routes.get('/keys', { schema: { querystring: ApiKeyListQuerySchema, response: { 200: ApiKeyListSchema, ...ERRORS } }, config: reading }, async (request) => {
-    const { workspace, status } = request.query;
-    const rows = await listApiKeys(db, callerOf(request).tenant.id, { workspace, status, ...windowOf(request.query) }, request.arrivedAt);
-    return pageOf(rows, request.query);
-  });
+  routes.get(
+    '/keys',
+    { schema: { querystring: ApiKeyListQuerySchema, response: { 200: ApiKeyListSchema, ...ROUTE_ERRORS.read } }, config: reading },
+    async (request) => {
+      const { workspace, status } = request.query;
+      const paging = pagingOf(request.query, CREATED_CURSOR);
+      const rows = await listApiKeys(db, callerOf(request).tenant.id, { workspace, status, ...storeWindow(paging) }, request.arrivedAt);
+      return pageOf(
+        rows,
+        paging,
+        (key) => ({ v: key.createdAt, id: key.id }),
+        (key) => key,
+      );
+    },
+  );
 
   routes.get(
     '/keys/:id',
-    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: reading },
+    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ROUTE_ERRORS.readOne } }, config: reading },
     async (request) => {
       const { id } = request.params;
       return { ok: true as const, key: found(await getApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id) };
@@ -109,7 +126,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, { db }: KeyRouteDepen
   routes.post(
     '/keys/:id/rotate',
     {
-      schema: { params: ApiKeyParamsSchema, body: RotationInputSchema.optional(), response: { 200: IssuedApiKeySchema, ...ERRORS_FOR_ONE } },
+      schema: { params: ApiKeyParamsSchema, body: RotationInputSchema.optional(), response: { 200: IssuedApiKeySchema, ...ROUTE_ERRORS.readOne } },
       config: writing,
     },
     async (request) => {
@@ -127,7 +144,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, { db }: KeyRouteDepen
 
   routes.post(
     '/keys/:id/revoke',
-    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ERRORS_FOR_ONE } }, config: writing },
+    { schema: { params: ApiKeyParamsSchema, response: { 200: ApiKeyAnswerSchema, ...ROUTE_ERRORS.readOne } }, config: writing },
     async (request) => {
       const { id } = request.params;
       const record = found(await revokeApiKey(db, callerOf(request).tenant.id, id, request.arrivedAt), id);

@@ -3,14 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { getTenant } from '@earshot/auth';
 import { SCOPES, TenantAnswerSchema } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
-import { ERRORS } from '../route-policy';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 /** GET /tenant: the caller's own tenant, to any of its keys whatever its scopes (a key always knows whose it is). */
 export function registerOwnTenantRoutes(app: FastifyInstance, db: ConnectionPool): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/tenant',
     {
-      schema: { response: { 200: TenantAnswerSchema, ...ERRORS } },
+      schema: { response: { 200: TenantAnswerSchema, ...ROUTE_ERRORS.read } },
       config: { policy: { auth: 'apiKey', scope: SCOPES } },
     },
     async (request) => {

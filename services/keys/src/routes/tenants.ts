@@ -15,8 +15,9 @@ import {
   validationError,
 } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
-import { pageOf, windowOf } from '../page';
-import { ERRORS, ERRORS_FOR_ONE, OPERATOR } from '../route-policy';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
+import { CREATED_CURSOR, storeWindow } from '../page';
+import { OPERATOR } from '../route-policy';
 
 function found(tenant: TenantSummary | undefined, id: string): TenantSummary {
   if (!tenant) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
@@ -51,14 +52,24 @@ export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool, s
     return reply.status(201).send({ ok: true, ...created });
   });
 
-  routes.get('/admin/tenants', { schema: { querystring: TenantListQuerySchema, response: { 200: TenantListSchema, ...ERRORS } }, config }, async (request) => {
-    const rows = await listTenants(db, { status: request.query.status, ...windowOf(request.query) }, request.arrivedAt);
-    return pageOf(rows, request.query);
-  });
+  routes.get(
+    '/admin/tenants',
+    { schema: { querystring: TenantListQuerySchema, response: { 200: TenantListSchema, ...ROUTE_ERRORS.operator } }, config },
+    async (request) => {
+      const paging = pagingOf(request.query, CREATED_CURSOR);
+      const rows = await listTenants(db, { status: request.query.status, ...storeWindow(paging) }, request.arrivedAt);
+      return pageOf(
+        rows,
+        paging,
+        (tenant) => ({ v: tenant.createdAt, id: tenant.id }),
+        (tenant) => tenant,
+      );
+    },
+  );
 
   routes.get(
     '/admin/tenants/:id',
-    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ROUTE_ERRORS.operatorOne } }, config },
     async (request) => {
       const { id } = request.params;
       return { ok: true as const, tenant: found(await getTenant(db, id, request.arrivedAt), id) };
@@ -80,18 +91,18 @@ export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool, s
   };
   routes.post(
     '/admin/tenants/:id/suspend',
-    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ROUTE_ERRORS.operatorOne } }, config },
     (request) => changeStatus(request, request.params.id, 'suspended'),
   );
   routes.post(
     '/admin/tenants/:id/resume',
-    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ERRORS_FOR_ONE } }, config },
+    { schema: { params: TenantParamsSchema, response: { 200: TenantAnswerSchema, ...ROUTE_ERRORS.operatorOne } }, config },
     (request) => changeStatus(request, request.params.id, 'active'),
   );
 
   routes.delete(
     '/admin/tenants/:id',
-    { schema: { params: TenantParamsSchema, response: { 200: TenantDeletedSchema, ...ERRORS_FOR_ONE } }, config },
+    { schema: { params: TenantParamsSchema, response: { 200: TenantDeletedSchema, ...ROUTE_ERRORS.operatorOne } }, config },
     async (request) => {
       const { id } = request.params;
       const rowsDeleted = await deleteTenant(db, id);

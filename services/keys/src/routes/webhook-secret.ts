@@ -4,7 +4,8 @@ import { recordAudit } from '@earshot/audit-trail';
 import { rotateWebhookSecret, type SecretBox } from '@earshot/auth';
 import { RotationInputSchema, WebhookSecretRotatedSchema, WebhookSecretStatusSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
-import { ERRORS, keysPolicy } from '../route-policy';
+import { keysPolicy } from '../route-policy';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 /**
  * GET /webhook-secret: where the latest rotation left the secret (never the
@@ -19,7 +20,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, db: Connection
     .withTypeProvider<ZodTypeProvider>()
     .get(
       '/webhook-secret',
-      { schema: { response: { 200: WebhookSecretStatusSchema, ...ERRORS } }, config: { policy: keysPolicy('keys:read') } },
+      { schema: { response: { 200: WebhookSecretStatusSchema, ...ROUTE_ERRORS.read } }, config: { policy: keysPolicy('keys:read') } },
       async (request) => {
         const tenantId = request.caller?.tenant.id;
         if (!tenantId) throw new Error('GET /webhook-secret reached its handler without a caller');
@@ -33,7 +34,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, db: Connection
   app.withTypeProvider<ZodTypeProvider>().post(
     '/webhook-secret/rotate',
     {
-      schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ERRORS } },
+      schema: { body: RotationInputSchema.optional(), response: { 200: WebhookSecretRotatedSchema, ...ROUTE_ERRORS.read } },
       config: { policy: keysPolicy('keys:write') },
     },
     async (request) => {

@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import avro from 'avsc';
-import type { StoredEvent } from '@earshot/contracts';
-import { decodeDeadLetter, decodeDelivery, decodeEvent, fingerprintOf, schemaRegistry, type SchemaEntry } from '@earshot/events';
+import { decodeDeadLetter, decodeDelivery, decodeEvent } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
+import { avroRowOf, exportSchemaOf } from './avro-rows';
 
 export const EXPORT_FORMATS = ['ndjson', 'avro'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -19,9 +19,6 @@ export interface ExportOptions {
   onProgress?: (records: number) => void;
 }
 
-/** Single-object encoding: 2 marker bytes and an 8-byte fingerprint before the Avro body. */
-const SINGLE_OBJECT_HEADER = 10;
-
 function decoded(record: LogRecord): unknown {
   if (record.topic === TOPICS.events) return decodeEvent(record.value);
   if (record.topic === TOPICS.deadLetters) {
@@ -29,42 +26,6 @@ function decoded(record: LogRecord): unknown {
     return { ...deadLetter, body: Buffer.from(deadLetter.body).toString('base64') };
   }
   return decodeDelivery(record.value);
-}
-
-/** An event in the shape of schemas/envelope: the data as JSON text, so one schema holds every event type. */
-function envelopeOf(event: StoredEvent): Record<string, unknown> {
-  const call = event.call;
-  return {
-    type: event.type,
-    version: event.version,
-    idempotency_key: event.idempotency_key,
-    occurred_at: Date.parse(event.occurred_at),
-    received_at: Date.parse(event.received_at),
-    tenant: event.tenant,
-    provider: event.provider,
-    call: call
-      ? {
-          provider_call_id: call.provider_call_id,
-          agent_id: call.agent_id,
-          direction: call.direction,
-          from_number: call.from_number,
-          to_number: call.to_number,
-          agent_version: call.agent_version,
-          workflow_id: call.workflow_id,
-          customer_id: call.customer_id,
-          metadata: call.metadata,
-        }
-      : null,
-    data: JSON.stringify(event.data),
-    extensions: null,
-  };
-}
-
-function writerOf(record: LogRecord): SchemaEntry {
-  const fingerprint = fingerprintOf(record.value);
-  const entry = schemaRegistry().entries.find((e) => e.fingerprintHex === fingerprint);
-  if (!entry) throw new Error(`offset ${record.offset}: no schema under schemas/ has fingerprint ${fingerprint}`);
-  return entry;
 }
 
 /**
@@ -99,9 +60,8 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     return { records };
   }
 
-  const schema = schemaRegistry().current(topic === TOPICS.events ? 'envelope' : topic === TOPICS.deadLetters ? 'dead-letter' : 'delivery');
-  if (!schema) throw new Error(`no schema for topic ${topic}`);
-  const encoder = new avro.streams.BlockEncoder(schema.type);
+  // The schema as its file declares it, not avsc's Type, so the file's header keeps the logical types.
+  const encoder = new avro.streams.BlockEncoder(exportSchemaOf(topic));
   const file = createWriteStream(out);
   encoder.pipe(file);
   await log.replay({
@@ -109,9 +69,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     from,
     onBatch: async (batch) => {
       for (const record of batch.filter(inRange)) {
-        const value: unknown =
-          topic === TOPICS.events ? envelopeOf(decodeEvent(record.value)) : writerOf(record).type.fromBuffer(record.value.subarray(SINGLE_OBJECT_HEADER));
-        if (!encoder.write(value)) await once(encoder, 'drain');
+        if (!encoder.write(avroRowOf(topic, record))) await once(encoder, 'drain');
         records += 1;
       }
       onProgress(records);

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AgentListQuerySchema, AgentListSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type TenantReads } from '@earshot/db';
-import { pageOf, pagingOf, windowOf } from '@earshot/server';
-import { COMMON_ERRORS } from '../route-schema';
+import { pageOf, pagingOf, windowOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -26,7 +25,7 @@ export function registerAgentRoutes(app: FastifyInstance, reads: TenantReads): v
   app.withTypeProvider<ZodTypeProvider>().get(
     '/agents',
     {
-      schema: { querystring: AgentListQuerySchema, response: { 200: AgentListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: AgentListQuerySchema, response: { 200: AgentListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /agents') },
     },
     async (request) => {

@@ -16,8 +16,7 @@ import {
   type EventData,
 } from '@earshot/contracts';
 import { sql, type Statements, type TenantReads } from '@earshot/db';
-import { windowOf, pageOf, pagingOf } from '@earshot/server';
-import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { windowOf, pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -98,12 +97,12 @@ function changeOf(rule: Omit<AlertRule, 'id' | 'changedBy' | 'changedAt'>, actio
 export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads, writes: TenantWrites): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const by = (request: FastifyRequest) => request.caller?.keyName ?? null;
-  const ruleErrors = { ...COMMON_ERRORS, 404: ErrorBodySchema };
+  const ruleErrors = { ...ROUTE_ERRORS.read, 404: ErrorBodySchema };
 
   routes.get(
     '/alerts/rules',
     {
-      schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: AlertRuleListQuerySchema, response: { 200: AlertRuleListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /alerts/rules') },
     },
     async (request) => {
@@ -131,7 +130,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
   routes.post(
     '/alerts/rules',
     {
-      schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      schema: { headers: IdempotencyHeadersSchema, body: AlertRuleInputSchema, response: { 201: AcceptedWriteSchema, ...ROUTE_ERRORS.write } },
       config: { policy: policyOf('POST /alerts/rules') },
     },
     async (request, reply) => {
@@ -150,7 +149,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
         params: RecordIdParamsSchema,
         headers: IdempotencyHeadersSchema,
         body: AlertRulePatchSchema,
-        response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
+        response: { 200: AcceptedWriteSchema, ...ROUTE_ERRORS.write, 404: ErrorBodySchema },
       },
       config: { policy: policyOf('PATCH /alerts/rules/:id') },
     },
@@ -171,7 +170,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
       schema: {
         params: RecordIdParamsSchema,
         headers: IdempotencyHeadersSchema,
-        response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
+        response: { 200: AcceptedWriteSchema, ...ROUTE_ERRORS.write, 404: ErrorBodySchema },
       },
       config: { policy: policyOf('DELETE /alerts/rules/:id') },
     },

@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AlertListQuerySchema, AlertListSchema, type AlertSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { iso, newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS } from '../route-schema';
+import { iso, newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -76,7 +75,7 @@ export function registerAlertRoutes(app: FastifyInstance, reads: TenantReads): v
   app.withTypeProvider<ZodTypeProvider>().get(
     '/alerts',
     {
-      schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: AlertListQuerySchema, response: { 200: AlertListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /alerts') },
     },
     async (request) => readAs(reads, request, (tx) => readAlertPage(tx, request.query)),

@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AuditListSchema, AuditQuerySchema, type AuditEntrySchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS } from '../route-schema';
+import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -50,7 +49,7 @@ export function registerAuditRoutes(app: FastifyInstance, reads: TenantReads): v
   app.withTypeProvider<ZodTypeProvider>().get(
     '/audit',
     {
-      schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: AuditQuerySchema, response: { 200: AuditListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /audit') },
     },
     async (request) => {

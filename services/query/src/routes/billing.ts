@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { linesOfEvent } from '@earshot/billing-rules';
 import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS } from '../route-schema';
+import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -58,7 +57,7 @@ export function registerBillingRoutes(app: FastifyInstance, reads: TenantReads):
   app.withTypeProvider<ZodTypeProvider>().get(
     '/billing/invoices',
     {
-      schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: InvoiceListQuerySchema, response: { 200: InvoiceListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /billing/invoices') },
     },
     async (request) => {

@@ -14,9 +14,8 @@ import {
   type CallSort,
 } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { renderedAs, windowOf, pageOf, pageText, pagingOf, type Page, type Paging } from '@earshot/server';
+import { renderedAs, windowOf, pageOf, pageText, pagingOf, type Page, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { isoTime } from '../json-in-sql';
-import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -145,7 +144,7 @@ export function registerCallRoutes(app: FastifyInstance, reads: TenantReads): vo
   routes.get(
     '/calls',
     {
-      schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...COMMON_ERRORS } },
+      schema: { querystring: CallListQuerySchema, response: { 200: CallListPageSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /calls') },
     },
     async (request) => renderedAs<CallListPage>(pageText(await readAs(reads, request, (tx) => readRenderedCallPage(tx, request.query)))),
@@ -154,7 +153,7 @@ export function registerCallRoutes(app: FastifyInstance, reads: TenantReads): vo
   routes.get(
     '/calls/:id',
     {
-      schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...COMMON_ERRORS } },
+      schema: { params: CallParamsSchema, response: { 200: CallDetailSchema, 404: ErrorBodySchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /calls/:id') },
     },
     async (request) => {

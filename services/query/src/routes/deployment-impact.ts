@@ -11,9 +11,9 @@ import {
 } from '@earshot/contracts';
 import { sql, type Statements, type TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch, ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '@earshot/metrics';
-import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 interface Window {
   from: Date;
@@ -141,7 +141,7 @@ export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: Tena
       schema: {
         params: RecordIdParamsSchema,
         querystring: DeploymentImpactQuerySchema,
-        response: { 200: DeploymentImpactSchema, ...COMMON_ERRORS, 404: ErrorBodySchema },
+        response: { 200: DeploymentImpactSchema, ...ROUTE_ERRORS.read, 404: ErrorBodySchema },
       },
       config: { policy: policyOf('GET /deployments/:id/impact') },
     },

@@ -15,8 +15,7 @@ import {
   type CursorKinds,
 } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -63,7 +62,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
   routes.get(
     '/deployments',
     {
-      schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: DeploymentListQuerySchema, response: { 200: DeploymentListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /deployments') },
     },
     async (request) => {
@@ -76,7 +75,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
   routes.get(
     '/deployments/:id',
     {
-      schema: { params: RecordIdParamsSchema, response: { 200: DeploymentAnswerSchema, ...COMMON_ERRORS, 404: ErrorBodySchema } },
+      schema: { params: RecordIdParamsSchema, response: { 200: DeploymentAnswerSchema, ...ROUTE_ERRORS.read, 404: ErrorBodySchema } },
       config: { policy: policyOf('GET /deployments/:id') },
     },
     async (request) => {
@@ -98,7 +97,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
   routes.post(
     '/deployments',
     {
-      schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      schema: { headers: IdempotencyHeadersSchema, body: DeploymentInputSchema, response: { 201: AcceptedWriteSchema, ...ROUTE_ERRORS.write } },
       config: { policy: policyOf('POST /deployments') },
     },
     async (request, reply) => {

@@ -13,10 +13,10 @@ import {
   storedText,
 } from '@earshot/contracts';
 import { sql, type TenantReads } from '@earshot/db';
-import { WRITE_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 const IncidentPatchSchema = z
   .strictObject({
@@ -40,7 +40,7 @@ export function registerIncidentChangeRoutes(app: FastifyInstance, reads: Tenant
         params: RecordIdParamsSchema,
         headers: IdempotencyHeadersSchema,
         body: IncidentPatchSchema,
-        response: { 200: AcceptedWriteSchema, ...WRITE_ERRORS, 404: ErrorBodySchema },
+        response: { 200: AcceptedWriteSchema, ...ROUTE_ERRORS.write, 404: ErrorBodySchema },
       },
       config: { policy: policyOf('PATCH /incidents/:id') },
     },

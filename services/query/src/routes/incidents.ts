@@ -11,8 +11,7 @@ import {
   type CursorKinds,
 } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { iso, newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { iso, newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -76,7 +75,7 @@ export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads,
   routes.get(
     '/incidents',
     {
-      schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: IncidentListQuerySchema, response: { 200: IncidentListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /incidents') },
     },
     async (request) => readAs(reads, request, (tx) => readIncidentPage(tx, request.query)),
@@ -85,7 +84,7 @@ export function registerIncidentRoutes(app: FastifyInstance, reads: TenantReads,
   routes.post(
     '/incidents',
     {
-      schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      schema: { headers: IdempotencyHeadersSchema, body: IncidentInputSchema, response: { 201: AcceptedWriteSchema, ...ROUTE_ERRORS.write } },
       config: { policy: policyOf('POST /incidents') },
     },
     async (request, reply) => {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { METRIC_NAMES, MetricCatalogueSchema } from '@earshot/contracts';
 import { METRIC_CATALOGUE } from '@earshot/metrics';
-import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 /** GET /metrics/catalogue: the names GET /metrics and alert rules accept, so clients need not copy the list. */
 export function registerMetricCatalogueRoutes(app: FastifyInstance): void {
@@ -11,7 +11,7 @@ export function registerMetricCatalogueRoutes(app: FastifyInstance): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/metrics/catalogue',
     {
-      schema: { response: { 200: MetricCatalogueSchema, ...COMMON_ERRORS } },
+      schema: { response: { 200: MetricCatalogueSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /metrics/catalogue') },
     },
     () => ({ ok: true as const, items }),

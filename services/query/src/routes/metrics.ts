@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { MetricQuerySchema, MetricSeriesSchema, type MetricSeries } from '@earshot/contracts';
 import type { Statements, TenantReads } from '@earshot/db';
 import { bucketStarts, INTERVAL_MS, isoString, METRIC_CATALOGUE, readSeries, seriesRange } from '@earshot/metrics';
-import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 /** One metric's series, checked against the catalogue: what GET /metrics answers and GraphQL's `metrics` resolves to. */
 export async function readMetric(tx: Statements, query: z.infer<typeof MetricQuerySchema>, now: Date): Promise<MetricSeries> {
@@ -39,7 +39,7 @@ export function registerMetricRoutes(app: FastifyInstance, reads: TenantReads, n
   app.withTypeProvider<ZodTypeProvider>().get(
     '/metrics',
     {
-      schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...COMMON_ERRORS } },
+      schema: { querystring: MetricQuerySchema, response: { 200: MetricSeriesSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /metrics') },
     },
     async (request) => readAs(reads, request, (tx) => readMetric(tx, request.query, now())),

@@ -11,8 +11,7 @@ import {
   type CursorKinds,
 } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS, WRITE_ERRORS } from '../route-schema';
+import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -66,7 +65,7 @@ export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, 
   routes.get(
     '/outcomes',
     {
-      schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: OutcomeListQuerySchema, response: { 200: OutcomeListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /outcomes') },
     },
     async (request) => readAs(reads, request, (tx) => readOutcomePage(tx, request.query)),
@@ -75,7 +74,7 @@ export function registerOutcomeRoutes(app: FastifyInstance, reads: TenantReads, 
   routes.post(
     '/outcomes',
     {
-      schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...WRITE_ERRORS } },
+      schema: { headers: IdempotencyHeadersSchema, body: OutcomeInputSchema, response: { 201: AcceptedWriteSchema, ...ROUTE_ERRORS.write } },
       config: { policy: policyOf('POST /outcomes') },
     },
     async (request, reply) => {

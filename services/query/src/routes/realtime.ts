@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { LiveSnapshotSchema } from '@earshot/contracts';
 import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch } from '@earshot/metrics';
-import { COMMON_ERRORS } from '../route-schema';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
+import { ROUTE_ERRORS } from '@earshot/server';
 
 /**
  * The live window: the last 15 minutes. concurrentCalls counts calls in
@@ -62,7 +62,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, reads: TenantReads,
   app.withTypeProvider<ZodTypeProvider>().get(
     '/realtime',
     {
-      schema: { response: { 200: LiveSnapshotSchema, ...COMMON_ERRORS } },
+      schema: { response: { 200: LiveSnapshotSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /realtime') },
     },
     async (request) => readAs(reads, request, (tx) => readLiveSnapshot(tx, now())),

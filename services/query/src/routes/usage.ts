@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing-rules';
 import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema, type CursorKinds } from '@earshot/contracts';
 import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { windowOf, pageOf, pagingOf, type Paging } from '@earshot/server';
-import { COMMON_ERRORS } from '../route-schema';
+import { windowOf, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -51,7 +50,7 @@ export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, no
   app.withTypeProvider<ZodTypeProvider>().get(
     '/usage',
     {
-      schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...COMMON_ERRORS } },
+      schema: { querystring: UsageQuerySchema, response: { 200: UsageListSchema, ...ROUTE_ERRORS.read } },
       config: { policy: policyOf('GET /usage') },
     },
     async (request) => {
