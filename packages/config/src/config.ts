@@ -117,6 +117,14 @@ export const ConfigSchema = z
      * (72 h), since after that a resent event is appended again. Older keys below the committed position are trimmed daily.
      */
     EARSHOT_DEDUPE_WINDOW: duration('7d'),
+    /**
+     * Whether ingest seals events' personal fields with per-call data keys, so deleting a tenant or erasing a call erases them from the
+     * log. Off until the live stream and the export open sealed fields too (the projector already does).
+     */
+    EARSHOT_SEAL_EVENTS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -11,10 +11,11 @@ import {
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
-import { encodeDeadLetter, eventId, eventMessage } from '@earshot/events';
+import { encodeDeadLetter, eventId, eventMessage, type DataKey } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
 import { appendWithin } from '@earshot/server';
+import { sealingKeys, type EventSealing } from './sealing';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
@@ -67,6 +68,8 @@ export interface IntakeOptions {
   appendTimeoutMs: number;
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
+  /** Seals each event's personal fields with its call's data key before append; events are written in the clear without it. */
+  sealing?: EventSealing;
 }
 
 /**
@@ -129,9 +132,21 @@ export class Intake {
   private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {
     const events: { candidate: Candidate; record: OutgoingRecord }[] = [];
     const unencodable: OutgoingRecord[] = [];
-    for (const candidate of claimed) {
+    const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
+    const { sealing } = this.options;
+    const sealWith = sealing
+      ? await sealingKeys(
+          sealing,
+          sender,
+          claimed.map((c) => c.event),
+        ).catch(async (error: unknown) => {
+          await this.options.idempotency.release(keys).catch(() => undefined);
+          return unavailable('the data key store')(error);
+        })
+      : [];
+    for (const [i, candidate] of claimed.entries()) {
       try {
-        events.push({ candidate, record: this.eventRecord(sender, candidate) });
+        events.push({ candidate, record: this.eventRecord(sender, candidate, sealWith[i]) });
       } catch (error) {
         // Valid by the contract yet not writable by its schema: kept as a dead letter rather than lost.
         const reason = `envelope could not be encoded: ${error instanceof Error ? error.message : String(error)}`;
@@ -142,7 +157,6 @@ export class Intake {
     }
     const records = [...deadLetters, ...unencodable, ...events.map((e) => e.record)];
     if (records.length === 0) return;
-    const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
     try {
       await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
     } catch (error) {
@@ -183,9 +197,9 @@ export class Intake {
     }
   }
 
-  private eventRecord(sender: Sender, candidate: Candidate): OutgoingRecord {
+  private eventRecord(sender: Sender, candidate: Candidate, sealWith?: DataKey): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
-    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id, candidate.id) };
+    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id, candidate.id, sealWith) };
   }
 
   private deadLetter(

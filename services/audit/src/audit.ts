@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DataKeys } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { Intake } from '@earshot/intake';
 import type { Module, Runtime } from '@earshot/server';
@@ -29,7 +30,9 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const db = runtime.database();
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
-      const intake = new Intake({ log, idempotency: runtime.access().idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000 });
+      const { idempotency, secrets } = runtime.access();
+      const sealing = runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, secrets) : undefined;
+      const intake = new Intake({ log, idempotency: idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000, sealing });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);
         registerDeadLetterRoutes(audit, db, intake, runtime.now);

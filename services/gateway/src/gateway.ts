@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
-import { AUTH_MIGRATIONS } from '@earshot/auth';
+import { AUTH_MIGRATIONS, DataKeys } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
@@ -36,13 +36,14 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
     dependsOn: ['database', 'log', 'http', 'access'],
     start: async () => {
       const log = runtime.log();
-      const { idempotency } = runtime.access();
+      const { idempotency, secrets } = runtime.access();
       const recorder = new DeliveryRecorder(log);
       const intake = new Intake({
         log,
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(runtime.database(), secrets) : undefined,
       });
 
       await runtime.http().register(async (gateway: FastifyInstance) => {
