@@ -1,17 +1,23 @@
-import { decodeDelivery, decodeEvent } from '@earshot/events';
+import { decodeDelivery, decodeEvent, EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import { TOPICS, type LogRecord } from '@earshot/log';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
 import { projectDelivery, projectEvent } from './projected-event';
 
-export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string };
+export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
 
 /**
  * Decoding and projecting are pure, so a record that fails here fails the
- * same way every time: it is poison at once, without retries.
+ * same way every time: it is poison at once, without retries. An event
+ * sealed with a key that no longer exists was erased (its tenant deleted,
+ * or its call): it is passed over, in a replay too.
  */
-export function decodeRecord(record: LogRecord): Decoded {
+export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefined): Decoded {
   try {
-    if (record.topic === TOPICS.events) return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value), record.value.length)) };
+    if (record.topic === TOPICS.events) {
+      const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
+      if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
+      return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value, keys), record.value.length)) };
+    }
     if (record.topic === TOPICS.deliveries) return { record, derived: deriveDelivery(projectDelivery(decodeDelivery(record.value))) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { ConnectionPool } from '@earshot/db';
+import type { KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type Running } from '@earshot/log';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 
@@ -17,6 +18,8 @@ export interface ProjectorOptions {
   now?: () => Date;
   onBatch?: (outcome: BatchOutcome) => void;
   onRetry?: (error: unknown) => void;
+  /** Opens sealed events (DataKeys.lookup); without it they read as erased. */
+  keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
 }
 
 /** The topics the read models are made from: events, and deliveries for the API request meters. */
@@ -35,6 +38,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     now: options.now,
     onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
     isStopping: () => stopping,
+    keys: options.keys,
   });
   const consumers = await Promise.all(
     Array.from({ length: options.concurrency ?? 3 }, () =>

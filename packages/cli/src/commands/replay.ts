@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DataKeys, loadMasterKey, SecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { rebuildReadModels } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
@@ -15,13 +16,17 @@ export const replayCommand: CommandRunner = {
   async run(args) {
     const { values } = parseArgs({ args, options: { from: { type: 'string', default: 'earliest' } }, strict: true });
     const from = parseFrom(values.from);
-    const { runtime, modules } = composeTargets(loadConfig());
+    const config = loadConfig();
+    const { runtime, modules } = composeTargets(config);
     const running = await startModules(resolveTargets(['database', 'log'], modules));
+    // The replay serves no HTTP, so it opens data keys with the master key itself rather than through the access module.
+    const dataKeys = new DataKeys(runtime.database(), new SecretBox(loadMasterKey(config)));
     try {
       const summary = await rebuildReadModels({
         db: runtime.database(),
         log: runtime.log(),
         from,
+        keys: (ids) => dataKeys.lookup(ids),
         onProgress: (p) =>
           process.stderr.write(
             `\r\x1b[2K[replay] ${p.phase}: ${p.events.toLocaleString('en-US')} events, ${p.eventsPerSecond.toLocaleString('en-US')} events/s, lag ${p.lag.toLocaleString('en-US')}`,
