@@ -20,7 +20,15 @@ export function composeTargets(config: Config): { runtime: Runtime; modules: Mod
   const { runtime, modules: infrastructure } = createRuntime({
     config,
     service: 'earshot',
-    migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS, ...ALERTING_MIGRATIONS, ...LIFECYCLE_MIGRATIONS],
+    migrations: [
+      ...GATEWAY_MIGRATIONS,
+      ...PROJECTOR_MIGRATIONS,
+      ...QUERY_MIGRATIONS,
+      ...AUDIT_MIGRATIONS,
+      ...KEYS_MIGRATIONS,
+      ...ALERTING_MIGRATIONS,
+      ...LIFECYCLE_MIGRATIONS,
+    ],
     onHttp: describeRoutes,
   });
   const services: Module[] = [

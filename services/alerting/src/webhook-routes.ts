@@ -1,11 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AlertNotificationListQuerySchema,
-  AlertNotificationListSchema,
-  AlertWebhookInputSchema,
-  AlertWebhookSchema,
-} from '@earshot/contracts';
+import { AlertNotificationListQuerySchema, AlertNotificationListSchema, AlertWebhookInputSchema, AlertWebhookSchema } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
 import { newestFirst, pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 

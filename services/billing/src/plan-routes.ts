@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
-import {
-  ApiError,
-  CURRENT_EVENT_VERSION,
-  PricePlanSchema,
-  StoredEventSchema,
-  TenantPlanAnswerSchema,
-  TenantPlanParamsSchema,
-} from '@earshot/contracts';
+import { ApiError, CURRENT_EVENT_VERSION, PricePlanSchema, StoredEventSchema, TenantPlanAnswerSchema, TenantPlanParamsSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
