@@ -4,18 +4,22 @@ import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@ear
 import { abandonSilentCalls } from './abandonment';
 import { deploymentDefaults } from './data-settings';
 import { registerDataSettingsRoutes } from './routes/data-settings';
+import { dailyRetention } from './retention';
 
 export const LIFECYCLE_MIGRATIONS: readonly MigrationSet[] = [{ module: 'lifecycle', directory: new URL('../migrations/', import.meta.url) }];
 
 export interface LifecycleOptions {
   /** How often silent calls are looked for; by default a quarter of EARSHOT_ABANDON_AFTER, between 1 s and a minute. */
   abandonIntervalMs?: number;
+  /** How often the daily retention job looks whether today's pass is done (default hourly). */
+  retentionIntervalMs?: number;
 }
 
 /**
  * Data over time: calls whose provider fell silent are declared abandoned (a
- * call.abandoned in the log), and the operator's data settings per tenant
- * and plan. Its rounds run in one process at a time, under leases.
+ * call.abandoned in the log), the daily retention job, and the operator's
+ * data settings per tenant and plan. Its rounds run in one process at a
+ * time, under leases.
  */
 export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}): Module {
   return {
@@ -46,7 +50,20 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
           if (abandoned > 0) console.error(`[lifecycle] ${abandoned} silent calls abandoned`);
         },
       );
-      return { stop: () => abandonment.stop() };
+      const retention = runAsSingleton(
+        {
+          db,
+          name: 'earshot:retention',
+          intervalMs: options.retentionIntervalMs ?? 3_600_000,
+          ttlMs: runtime.config.EARSHOT_LEASE_TTL,
+          onError: report('the retention job failed'),
+        },
+        async (fence) => {
+          const run = await dailyRetention({ db, now: runtime.now(), defaults, dedupeWindowMs: runtime.config.EARSHOT_DEDUPE_WINDOW }, fence);
+          if (run.ran) console.error(`[lifecycle] retention for ${run.day}: ${run.tenants} tenants, deleted ${JSON.stringify(run.deleted)}`);
+        },
+      );
+      return { stop: async () => void (await Promise.all([abandonment.stop(), retention.stop()])) };
     },
   };
 }
