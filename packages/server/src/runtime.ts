@@ -14,7 +14,7 @@ import {
   type ConnectionPool,
   type MigrationSet,
 } from '@earshot/db';
-import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, type EventLog } from '@earshot/log';
+import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, TOPICS, type EventLog } from '@earshot/log';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
@@ -126,7 +126,16 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       start: async () => {
         const opened = embeddedLog
           ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE })
-          : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
+          : await createKafkaLog({
+              brokers: config.KAFKA_BROKERS ?? [],
+              clientId: `earshot-${options.service}`,
+              namespace: config.EARSHOT_LOG_NAMESPACE,
+              retention: {
+                [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
+                [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,
+                [TOPICS.deadLetters]: config.EARSHOT_TOPIC_RETENTION_DEAD_LETTERS,
+              },
+            });
         log = opened;
         health.add('log', async () => {
           const started = performance.now();
