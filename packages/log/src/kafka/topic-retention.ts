@@ -1,5 +1,8 @@
-import { ConfigResourceTypes, ConfigSource, type Admin } from 'kafkajs';
+import kafkajs, { type Admin } from 'kafkajs';
 import type { TopicName } from '../topics';
+
+// kafkajs is CommonJS: Node's ESM loader finds only some of its names, and not these enums.
+const { ConfigResourceTypes, ConfigSource } = kafkajs;
 
 /** How long a topic keeps records, in milliseconds, or for ever. */
 export type TopicRetention = Partial<Record<TopicName, number | 'forever'>>;
