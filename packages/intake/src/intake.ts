@@ -134,16 +134,17 @@ export class Intake {
     const unencodable: OutgoingRecord[] = [];
     const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
     const { sealing } = this.options;
-    const sealWith = sealing
-      ? await sealingKeys(
-          sealing,
-          sender,
-          claimed.map((c) => c.event),
-        ).catch(async (error: unknown) => {
-          await this.options.idempotency.release(keys).catch(() => undefined);
-          return unavailable('the data key store')(error);
-        })
-      : [];
+    const sealWith =
+      sealing && claimed.length > 0
+        ? await sealingKeys(
+            sealing,
+            sender,
+            claimed.map((c) => c.event),
+          ).catch(async (error: unknown) => {
+            await this.options.idempotency.release(keys).catch(() => undefined);
+            return unavailable('the data key store')(error);
+          })
+        : [];
     for (const [i, candidate] of claimed.entries()) {
       try {
         events.push({ candidate, record: this.eventRecord(sender, candidate, sealWith[i]) });
