@@ -21,10 +21,11 @@ describe('earshot (Python) against a live Earshot', () => {
   let target: SdkTarget;
   let bin: string;
 
+  // A cold venv installs pydantic, pytest and mypy from PyPI: minutes on two busy cores.
   beforeAll(async () => {
     bin = pythonTools('sdk-python', ['-e', `${SDK}[dev]`]);
     target = await startSdkTarget('sdk-python');
-  });
+  }, 600_000);
   afterAll(async () => target?.close());
 
   it('runs every scenario of sdk/scenarios.json under pytest, and they pass', async () => {

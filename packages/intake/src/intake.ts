@@ -11,9 +11,10 @@ import {
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
-import { encodeDeadLetter, eventId, eventMessage, type DataKey } from '@earshot/events';
+import { eventId, type DataKey } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
-import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
+import type { EventLog, OutgoingRecord } from '@earshot/log';
+import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
 import { sealingKeys, type EventSealing } from './sealing';
 
@@ -200,7 +201,7 @@ export class Intake {
 
   private eventRecord(sender: Sender, candidate: Candidate, sealWith?: DataKey): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
-    return { topic: TOPICS.events, ...eventMessage(stored, candidate.id, candidate.id, sealWith) };
+    return eventsTopic.record(stored, { recordId: candidate.id, eventId: candidate.id, sealWith });
   }
 
   private deadLetter(
@@ -230,12 +231,7 @@ export class Intake {
       offset: null,
     };
     return {
-      record: {
-        topic: TOPICS.deadLetters,
-        key: sender.tenantId,
-        value: encodeDeadLetter(deadLetter),
-        headers: { tenant: sender.tenantId, 'dead-letter-id': deadLetter.id },
-      },
+      record: deadLettersTopic.record(deadLetter),
       outcome: {
         status: 400,
         result: { ok: false, code: 'VALIDATION_ERROR', error: reason, fields, deadLetterId: deadLetter.id },

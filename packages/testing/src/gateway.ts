@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { signBody } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
-import { decodeDeadLetter, decodeDelivery } from '@earshot/events';
 import { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from '@earshot/gateway';
 import { keysModule } from '@earshot/keys';
-import { createKafkaLog, TOPICS, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
+import { createKafkaLog, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules } from '@earshot/server';
+import { deadLettersTopic, deliveriesTopic } from '@earshot/topics';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, uniqueNamespace } from './infra';
 
@@ -101,8 +101,8 @@ export async function readTopic(reader: EventLog, topic: TopicName): Promise<Log
   return records;
 }
 
-export const deadLetters = async (gateway: TestGateway) => (await gateway.records(TOPICS.deadLetters)).map((r) => decodeDeadLetter(r.value));
-export const deliveries = async (gateway: TestGateway) => (await gateway.records(TOPICS.deliveries)).map((r) => decodeDelivery(r.value));
+export const deadLetters = async (gateway: TestGateway) => (await gateway.records(deadLettersTopic.name)).map((r) => deadLettersTopic.read(r));
+export const deliveries = async (gateway: TestGateway) => (await gateway.records(deliveriesTopic.name)).map((r) => deliveriesTopic.read(r));
 
 export interface SignedRequestOptions {
   body: string | Buffer;

@@ -7,6 +7,7 @@ export * from './fixtures/append-events';
 export * from './fixtures/call-script';
 export * from './fixtures/caught-up';
 export * from './fixtures/log-records';
+export * from './fixtures/projection-spec';
 export * from './fixtures/snapshot';
 export * from './gateway';
 export * from './infra';

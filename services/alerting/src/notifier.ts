@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { signBody, type SecretBox } from '@earshot/auth';
 import type { StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
-import { decodeEvent } from '@earshot/events';
-import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+import type { EventLog, LogRecord, Running } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 
 export interface NotifierOptions {
   db: ConnectionPool;
@@ -87,11 +87,11 @@ export async function startNotifier(options: NotifierOptions): Promise<Running> 
 
   const consumer = await options.log.consume({
     group: options.group ?? 'alert-notifications',
-    topics: [TOPICS.events],
+    topics: [eventsTopic.name],
     onBatch: async (records: readonly LogRecord[]) => {
       for (const record of records) {
         if (!NOTIFIED.has(record.headers.type ?? '')) continue;
-        const event = decodeEvent(record.value);
+        const event = eventsTopic.read(record);
         await deliver(event, event.tenant);
       }
     },

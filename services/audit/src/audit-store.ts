@@ -1,7 +1,7 @@
 import type { DeadLetter, Delivery } from '@earshot/contracts';
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import { decodeDeadLetter, decodeDelivery } from '@earshot/events';
-import { TOPICS, type LogRecord } from '@earshot/log';
+import type { LogRecord } from '@earshot/log';
+import { readRecord } from '@earshot/topics';
 
 export interface AuditBatchOutcome {
   /** Records below the stored position: applied before, re-delivered by the log. */
@@ -16,8 +16,9 @@ type Decoded = { delivery: Delivery } | { deadLetter: DeadLetter } | { undecodab
 
 function decode(record: LogRecord): Decoded {
   try {
-    if (record.topic === TOPICS.deliveries) return { delivery: decodeDelivery(record.value) };
-    if (record.topic === TOPICS.deadLetters) return { deadLetter: decodeDeadLetter(record.value) };
+    const read = readRecord(record);
+    if (read.topic === 'earshot.deliveries') return { delivery: read.payload };
+    if (read.topic === 'earshot.dlq') return { deadLetter: read.payload };
     return { undecodable: `the audit service does not read topic ${record.topic}` };
   } catch (error) {
     return { undecodable: error instanceof Error ? error.message : String(error) };

@@ -1,8 +1,8 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type EventData, type StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import { eventMessage } from '@earshot/events';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { UNFENCED, type Fence } from '@earshot/server';
+import { eventsTopic } from '@earshot/topics';
 import { periodAt, periodName, eventLines, readPlan, readQuantities, priceUsage } from '@earshot/billing-rules';
 
 /** Who appends invoices, where a provider's name goes. */
@@ -96,6 +96,6 @@ export async function closePeriods({ db, log, now, settleMs }: CloseOptions, fen
   }
   if (issued.length === 0) return { issued };
   await fence.confirm();
-  await log.append(issued.map((e) => ({ topic: TOPICS.events, ...eventMessage(e, e.idempotency_key) })));
+  await log.append(issued.map((e) => eventsTopic.record(e, { recordId: e.idempotency_key })));
   return { issued };
 }

@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { recordAudit } from '@earshot/audit-trail';
 import { ApiError, CURRENT_EVENT_VERSION, PricePlanSchema, StoredEventSchema, TenantPlanAnswerSchema, TenantPlanParamsSchema } from '@earshot/contracts';
 import { sql, type ConnectionPool } from '@earshot/db';
-import { eventMessage } from '@earshot/events';
-import { TOPICS, type EventLog } from '@earshot/log';
+import type { EventLog } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 import { appendWithin, ROUTE_ERRORS } from '@earshot/server';
 import { planEventData } from '@earshot/billing-rules';
 import { BILLING_PROVIDER } from './period-closer';
@@ -45,7 +45,7 @@ export function registerPlanRoutes(app: FastifyInstance, { db, log, appendTimeou
         call: null,
         data: planEventData(plan, 'operator'),
       });
-      await appendWithin(log, [{ topic: TOPICS.events, ...eventMessage(event, `plan:${tenantId}`) }], appendTimeoutMs);
+      await appendWithin(log, [eventsTopic.record(event, { recordId: `plan:${tenantId}` })], appendTimeoutMs);
       await recordAudit(db, {
         tenantId,
         actor: { kind: 'operator' },

@@ -1,6 +1,6 @@
 import type { Delivery } from '@earshot/contracts';
-import { encodeDelivery } from '@earshot/events';
-import { TOPICS, type EventLog, type OutgoingRecord } from '@earshot/log';
+import type { EventLog, OutgoingRecord } from '@earshot/log';
+import { deliveriesTopic } from '@earshot/topics';
 
 export interface DeliveryRecorderOptions {
   /** How long records gather before they are appended together. */
@@ -46,12 +46,7 @@ export class DeliveryRecorder {
 
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      this.pending.push({
-        topic: TOPICS.deliveries,
-        key: delivery.tenant,
-        value: encodeDelivery(delivery),
-        headers: { tenant: delivery.tenant, outcome: delivery.outcome },
-      });
+      this.pending.push(deliveriesTopic.record(delivery));
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {

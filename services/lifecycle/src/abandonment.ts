@@ -1,8 +1,8 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
-import { eventMessage } from '@earshot/events';
-import { TOPICS, type EventLog } from '@earshot/log';
+import type { EventLog } from '@earshot/log';
 import { UNFENCED, type Fence } from '@earshot/server';
+import { eventsTopic } from '@earshot/topics';
 import { allTenantSettings } from './data-settings';
 
 /** Calls one tenant's round declares at most, so a backlog (a provider outage) is worked off over several rounds. */
@@ -68,7 +68,7 @@ export async function abandonSilentCalls({ db, log, now, defaultAfterMs }: Aband
     if (silent.length === 0) continue;
     const events = silent.map((call) => abandonedCallEvent(tenantId, call, afterMs, now));
     await fence.confirm();
-    await log.append(events.map((event) => ({ topic: TOPICS.events, ...eventMessage(event, event.idempotency_key) })));
+    await log.append(events.map((event) => eventsTopic.record(event, { recordId: event.idempotency_key })));
     abandoned += events.length;
   }
   return { abandoned };

@@ -1,5 +1,5 @@
-import { encodeDeadLetter } from '@earshot/events';
-import { TOPICS, type LogRecord, type OutgoingRecord } from '@earshot/log';
+import type { LogRecord, OutgoingRecord } from '@earshot/log';
+import { deadLettersTopic } from '@earshot/topics';
 import { v5 as uuidV5 } from 'uuid';
 
 const DEAD_LETTER_NAMESPACE = 'b0f3e1a4-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
@@ -11,7 +11,7 @@ const DEAD_LETTER_NAMESPACE = 'b0f3e1a4-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
  */
 export function deadLetterOf(record: LogRecord, reason: string, now: Date): OutgoingRecord {
   const tenant = record.headers.tenant ?? null;
-  const value = encodeDeadLetter({
+  return deadLettersTopic.record({
     id: uuidV5(`${record.topic}:${record.partition}:${record.offset}`, DEAD_LETTER_NAMESPACE),
     tenant,
     provider: null,
@@ -26,5 +26,4 @@ export function deadLetterOf(record: LogRecord, reason: string, now: Date): Outg
     partition: record.partition,
     offset: Number(record.offset),
   });
-  return { topic: TOPICS.deadLetters, key: tenant ?? record.key, value, headers: { ...(tenant ? { tenant } : {}), source: 'projector' } };
 }

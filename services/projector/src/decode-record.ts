@@ -1,5 +1,6 @@
-import { decodeDelivery, decodeEvent, EVENT_HEADERS, type KeyLookup } from '@earshot/events';
-import { TOPICS, type LogRecord } from '@earshot/log';
+import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
+import type { LogRecord } from '@earshot/log';
+import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
 import { projectDelivery, projectEvent } from './projected-event';
 
@@ -13,12 +14,11 @@ export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRec
  */
 export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefined): Decoded {
   try {
-    if (record.topic === TOPICS.events) {
-      const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
-      if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
-      return { record, derived: deriveEvent(projectEvent(decodeEvent(record.value, keys), record.value.length)) };
-    }
-    if (record.topic === TOPICS.deliveries) return { record, derived: deriveDelivery(projectDelivery(decodeDelivery(record.value))) };
+    const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
+    if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
+    const read = readRecord(record, keys);
+    if (read.topic === 'earshot.events') return { record, derived: deriveEvent(projectEvent(read.payload, record.value.length)) };
+    if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
   } catch (error) {
     return { record, poison: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

@@ -4,9 +4,9 @@ import { v5 as uuidV5 } from 'uuid';
 import { recordAudit } from '@earshot/audit-trail';
 import { ApiError, CURRENT_EVENT_VERSION, StoredEventSchema, type AcceptedWrite, type EventData, type TenantEventType } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
-import { eventMessage } from '@earshot/events';
 import type { IdempotencyStore } from '@earshot/idempotency';
-import { TOPICS, type EventLog } from '@earshot/log';
+import type { EventLog } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
 import { untilApplied } from './read-your-writes';
 
@@ -100,7 +100,7 @@ export class TenantWrites {
       call: null,
       data: write.data(id),
     });
-    const [position] = await appendWithin(this.options.log, [{ topic: TOPICS.events, ...eventMessage(event, id) }], this.options.appendTimeoutMs);
+    const [position] = await appendWithin(this.options.log, [eventsTopic.record(event, { recordId: id })], this.options.appendTimeoutMs);
     if (position) await untilApplied(this.options.db, position, this.options.appendTimeoutMs);
     await recordAudit(this.options.db, {
       tenantId,

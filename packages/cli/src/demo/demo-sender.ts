@@ -1,4 +1,4 @@
-import { ApiError, ConnectionError, Earshot, MAX_BATCH_EVENTS, NotFoundError, RateLimitError, type IngestEvent, type OutcomeInput } from '@earshot/sdk';
+import { ApiError, ConnectionError, Earshot, MAX_BATCH_EVENTS, NotFoundError, RateLimitError, type IngestEvent, type OutcomeCreateParams } from '@earshot/sdk';
 import { CURRENT_EVENT_VERSION, type IncomingEventInput } from '@earshot/contracts';
 import { callIdOf } from '@earshot/events';
 import type { DemoOutcome } from './call-script';
@@ -130,7 +130,7 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
   for (const [provider, buffer] of buffers) while (buffer.batch.length > 0) await flush(provider, buffer);
 
   const outcomesApi = target.outcomesUrl ? new Earshot({ apiKey: target.apiKey, baseUrl: target.outcomesUrl, maxRetries: 0 }) : earshot;
-  const record = (outcome: OutcomeInput, idempotencyKey: string) =>
+  const record = (outcome: OutcomeCreateParams, idempotencyKey: string) =>
     persistently(summary, target.outcomesUrl ?? target.url, () => outcomesApi.outcomes.create(outcome, { idempotencyKey }));
   summary.outcomes = await recordOutcomes(target, traffic.outcomes, record, sendBatch);
   summary.seconds = Math.round((performance.now() - started) / 100) / 10;
@@ -140,14 +140,14 @@ export async function sendDemoTraffic(target: DemoTarget, traffic: DemoTraffic, 
 async function recordOutcomes(
   target: DemoTarget,
   outcomes: readonly DemoOutcome[],
-  record: (outcome: OutcomeInput, idempotencyKey: string) => Promise<unknown>,
+  record: (outcome: OutcomeCreateParams, idempotencyKey: string) => Promise<unknown>,
   sendBatch: (provider: string, batch: readonly DemoDelivery[]) => Promise<void>,
 ): Promise<DemoSummary['outcomes']> {
   if (outcomes.length === 0) return { recorded: 0, via: 'none' };
   const callId = (o: DemoOutcome) => (target.tenantId ? callIdOf(target.tenantId, o.provider, o.providerCallId) : o.providerCallId);
   let recorded = 0;
   for (const outcome of outcomes) {
-    const body: OutcomeInput = {
+    const body: OutcomeCreateParams = {
       id: outcome.id,
       callId: callId(outcome),
       agent: outcome.agent,

@@ -137,7 +137,8 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
   if (child.pid === undefined) throw new Error(`could not start java for Kafka: ${(await spawnError).message}`);
   writeFileSync(join(paths.stateDir, 'kafka.pid'), String(child.pid));
   writeFileSync(portsFile(paths.stateDir), `${ports.broker} ${ports.controller}\n`);
-  await waitForPort(ports.broker, 90_000, () => isAlive(child.pid ?? 0), logFile);
+  // A JVM cold start on two busy cores has taken over 90 s; the wait ends early if the process dies.
+  await waitForPort(ports.broker, 240_000, () => isAlive(child.pid ?? 0), logFile);
   return { brokers, fresh: true };
 }
 

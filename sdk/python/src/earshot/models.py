@@ -315,10 +315,13 @@ class AlertRuleChange(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
@@ -327,9 +330,7 @@ class AlertRuleChange(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: Optional[float] = None
     window_ms: Annotated[
@@ -366,13 +367,16 @@ class AlertRuleCreateParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -383,9 +387,7 @@ class AlertRuleCreateParams(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: float
     window_ms: Annotated[
@@ -438,10 +440,13 @@ class AlertRuleUpdateParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
@@ -450,9 +455,7 @@ class AlertRuleUpdateParams(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: Optional[float] = None
     window_ms: Annotated[
@@ -608,7 +611,9 @@ class AuditListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    action: Annotated[Optional[str], Field(max_length=100, min_length=1)] = None
+    action: Annotated[
+        Optional[str], Field(max_length=100, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -743,7 +748,8 @@ class CallListParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -890,25 +896,23 @@ class DeploymentCreateParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    agent: Annotated[str, Field(max_length=200)]
     deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
     """
     defaults to when the request arrived
     """
-    deployed_by: Annotated[
-        Optional[str],
-        Field(alias='deployedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
+        None
+    )
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
-    environment: Annotated[
-        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
-        Optional[str],
-        Field(alias='previousVersion', max_length=100, pattern='[^\\t\\n\\v\\f\\r ]'),
+        Optional[str], Field(alias='previousVersion', max_length=100)
     ] = None
-    version: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    version: Annotated[str, Field(max_length=100)]
 
 
 class DeploymentImpactAfter(BaseModel):
@@ -1016,7 +1020,9 @@ class DeploymentListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
+    agent: Annotated[
+        Optional[str], Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -1246,11 +1252,11 @@ class Incident(BaseModel):
 
 
 class IncidentCreateParamsAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    root: Annotated[str, Field(max_length=200)]
 
 
 class IncidentCreateParamsAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    root: Annotated[str, Field(max_length=200)]
 
 
 class IncidentCreateParams(BaseModel):
@@ -1266,18 +1272,17 @@ class IncidentCreateParams(BaseModel):
         Optional[list[IncidentCreateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
-    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    opened_by: Annotated[
-        Optional[str],
-        Field(alias='openedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
     ] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
     started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Annotated[str, Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')]
+    title: Annotated[str, Field(max_length=300)]
 
 
 class IncidentCreatedData(BaseModel):
@@ -1355,11 +1360,11 @@ class IncidentPage(BaseModel):
 
 
 class IncidentUpdateParamsAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
+    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class IncidentUpdateParamsAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
+    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class IncidentUpdateParams(BaseModel):
@@ -1375,10 +1380,10 @@ class IncidentUpdateParams(BaseModel):
         Optional[list[IncidentUpdateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
-    note: Annotated[
-        Optional[str], Field(max_length=10000, pattern='[^\\t\\n\\v\\f\\r ]')
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
     ] = None
+    note: Annotated[Optional[str], Field(max_length=10000)] = None
     """
     added to the incident timeline
     """
@@ -1386,9 +1391,7 @@ class IncidentUpdateParams(BaseModel):
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Annotated[
-        Optional[str], Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    title: Annotated[Optional[str], Field(max_length=300)] = None
 
 
 class IncidentUpdatedData(BaseModel):
@@ -1595,7 +1598,7 @@ class KeyCreateParams(BaseModel):
     """
     live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
     """
-    name: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
         list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
         Field(max_length=17, min_length=1),
@@ -1629,7 +1632,9 @@ class KeyListParams(BaseModel):
     page number (from 1), counted from the cursor when one is given
     """
     status: Optional[Literal['active', 'expired', 'revoked', 'rotating']] = None
-    workspace: Annotated[Optional[str], Field(max_length=64, min_length=1)] = None
+    workspace: Annotated[
+        Optional[str], Field(max_length=64, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class KeyRotateParams(BaseModel):
@@ -1731,7 +1736,8 @@ class MetricSeriesParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     one agent’s series; a metric not kept per agent (events.ingested) answers null points
@@ -1757,13 +1763,16 @@ class NewAlertRule(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -1774,9 +1783,7 @@ class NewAlertRule(BaseModel):
     """
     a name from the GET /metrics catalogue
     """
-    name: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: float
     window_ms: Annotated[
@@ -1838,7 +1845,7 @@ class NewApiKey(BaseModel):
     """
     live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
     """
-    name: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
         list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
         Field(max_length=17, min_length=1),
@@ -1854,33 +1861,31 @@ class NewDeployment(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    agent: Annotated[str, Field(max_length=200)]
     deployed_at: Annotated[Optional[str], Field(alias='deployedAt')] = None
     """
     defaults to when the request arrived
     """
-    deployed_by: Annotated[
-        Optional[str],
-        Field(alias='deployedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
+        None
+    )
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
-    environment: Annotated[
-        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
+    environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
-        Optional[str],
-        Field(alias='previousVersion', max_length=100, pattern='[^\\t\\n\\v\\f\\r ]'),
+        Optional[str], Field(alias='previousVersion', max_length=100)
     ] = None
-    version: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
+    version: Annotated[str, Field(max_length=100)]
 
 
 class NewIncidentAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    root: Annotated[str, Field(max_length=200)]
 
 
 class NewIncidentAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')]
+    root: Annotated[str, Field(max_length=200)]
 
 
 class NewIncident(BaseModel):
@@ -1896,18 +1901,17 @@ class NewIncident(BaseModel):
         Optional[list[NewIncidentAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
-    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    opened_by: Annotated[
-        Optional[str],
-        Field(alias='openedBy', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]'),
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
     ] = None
+    id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
+    opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
     started_at: Annotated[Optional[str], Field(alias='startedAt')] = None
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Annotated[str, Field(max_length=300, pattern='[^\\t\\n\\v\\f\\r ]')]
+    title: Annotated[str, Field(max_length=300)]
 
 
 class NewOutcome(BaseModel):
@@ -1915,19 +1919,15 @@ class NewOutcome(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
-    call_id: Annotated[
-        str, Field(alias='callId', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ]
+    agent: Annotated[Optional[str], Field(max_length=200)] = None
+    call_id: Annotated[str, Field(alias='callId', max_length=200)]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
-    source: Annotated[
-        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
-    type: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
-    value: Annotated[Optional[str], Field(max_length=2000)] = None
+    source: Annotated[Optional[str], Field(max_length=100)] = None
+    type: Annotated[str, Field(max_length=100)]
+    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
+        None
+    )
 
 
 class NewTenant(BaseModel):
@@ -1959,19 +1959,15 @@ class OutcomeCreateParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[
-        Optional[str], Field(max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
-    call_id: Annotated[
-        str, Field(alias='callId', max_length=200, pattern='[^\\t\\n\\v\\f\\r ]')
-    ]
+    agent: Annotated[Optional[str], Field(max_length=200)] = None
+    call_id: Annotated[str, Field(alias='callId', max_length=200)]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
-    source: Annotated[
-        Optional[str], Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')
-    ] = None
-    type: Annotated[str, Field(max_length=100, pattern='[^\\t\\n\\v\\f\\r ]')]
-    value: Annotated[Optional[str], Field(max_length=2000)] = None
+    source: Annotated[Optional[str], Field(max_length=100)] = None
+    type: Annotated[str, Field(max_length=100)]
+    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
+        None
+    )
 
 
 class OutcomeListParams(BaseModel):
@@ -1980,7 +1976,8 @@ class OutcomeListParams(BaseModel):
         populate_by_name=True,
     )
     call_id: Annotated[
-        Optional[str], Field(alias='callId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='callId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     cursor: Annotated[
         Optional[str],

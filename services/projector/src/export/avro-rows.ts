@@ -1,7 +1,8 @@
 import type { Schema } from 'avsc';
 import type { StoredEvent } from '@earshot/contracts';
-import { decodeEvent, fingerprintOf, schemaRegistry, type SchemaEntry } from '@earshot/events';
+import { fingerprintOf, schemaRegistry, type SchemaEntry } from '@earshot/events';
 import { TOPICS, type LogRecord, type TopicName } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 
 /** Single-object encoding: 2 marker bytes and an 8-byte fingerprint before the Avro body. */
 const SINGLE_OBJECT_HEADER = 10;
@@ -55,7 +56,7 @@ function withoutResidue(json: unknown, residue: unknown): unknown {
  * sender's unknown fields in `extensions` as the topic holds them.
  */
 function envelopeOf(record: LogRecord): Record<string, unknown> {
-  const event: StoredEvent = decodeEvent(record.value);
+  const event: StoredEvent = eventsTopic.read(record);
   const stored = storedValue(record);
   const extensions = typeof stored.extensions === 'string' ? stored.extensions : null;
   const residue: unknown = extensions === null ? undefined : JSON.parse(extensions);

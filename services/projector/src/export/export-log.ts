@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import avro from 'avsc';
-import { decodeDeadLetter, decodeDelivery, decodeEvent } from '@earshot/events';
-import { TOPICS, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
+import type { EventLog, LogRecord, TopicName } from '@earshot/log';
+import { readRecord } from '@earshot/topics';
 import { avroRowOf, exportSchemaOf } from './avro-rows';
 
 export const EXPORT_FORMATS = ['ndjson', 'avro'] as const;
@@ -20,12 +20,8 @@ export interface ExportOptions {
 }
 
 function decoded(record: LogRecord): unknown {
-  if (record.topic === TOPICS.events) return decodeEvent(record.value);
-  if (record.topic === TOPICS.deadLetters) {
-    const deadLetter = decodeDeadLetter(record.value);
-    return { ...deadLetter, body: Buffer.from(deadLetter.body).toString('base64') };
-  }
-  return decodeDelivery(record.value);
+  const read = readRecord(record);
+  return read.topic === 'earshot.dlq' ? { ...read.payload, body: Buffer.from(read.payload.body).toString('base64') } : read.payload;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { decodeEvent, EVENT_HEADERS } from '@earshot/events';
-import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+import { EVENT_HEADERS } from '@earshot/events';
+import type { EventLog, LogRecord, Running } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 import type { StoredEvent } from '@earshot/contracts';
 import type { StreamPosition } from './stream-position';
 
@@ -44,12 +45,12 @@ export class LiveEvents {
 
   /** The next offset of each partition: a position stands at `end - 1` until records pass it. */
   async ends(): Promise<Map<number, bigint>> {
-    return new Map((await this.log.ends(TOPICS.events)).map((e) => [e.partition, BigInt(e.end)]));
+    return new Map((await this.log.ends(eventsTopic.name)).map((e) => [e.partition, BigInt(e.end)]));
   }
 
   private async subscribe(): Promise<Running> {
     for (const [partition, end] of await this.ends()) if (!this.passed.has(partition)) this.passed.set(partition, end - 1n);
-    return this.log.subscribe({ topics: [TOPICS.events], from: 'latest', onRecord: (record) => this.dispatch(record) });
+    return this.log.subscribe({ topics: [eventsTopic.name], from: 'latest', onRecord: (record) => this.dispatch(record) });
   }
 
   add(subscriber: LiveSubscriber): void {
@@ -84,7 +85,7 @@ export class LiveEvents {
     if (!group || group.size === 0) return;
     let event: StoredEvent;
     try {
-      event = decodeEvent(record.value);
+      event = eventsTopic.read(record);
     } catch (error) {
       return this.onError(error);
     }

@@ -3,8 +3,9 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { EVENT_TYPES, validationError } from '@earshot/contracts';
-import { decodeEvent, EVENT_HEADERS } from '@earshot/events';
-import { TOPICS, type EventLog } from '@earshot/log';
+import { EVENT_HEADERS } from '@earshot/events';
+import type { EventLog } from '@earshot/log';
+import { eventsTopic } from '@earshot/topics';
 import type { RoutePolicy } from '@earshot/server';
 import type { LiveEvents } from './live-events';
 import { StreamClient, type StreamLimits } from './stream-client';
@@ -52,12 +53,12 @@ async function catchUp(client: StreamClient, log: EventLog, live: LiveEvents, fr
     void reader?.stop();
   };
   reader = await log.subscribe({
-    topics: [TOPICS.events],
+    topics: [eventsTopic.name],
     from: logPositions(from),
     onRecord: (record) => {
       if (done) return;
       const ours = record.headers[EVENT_HEADERS.tenant] === client.tenantId;
-      client.caughtUpRecord(record.partition, BigInt(record.offset), ours ? decodeEvent(record.value) : null);
+      client.caughtUpRecord(record.partition, BigInt(record.offset), ours ? eventsTopic.read(record) : null);
       if (reaches(client.position(), ends)) finish();
     },
   });

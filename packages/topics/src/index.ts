@@ -1,0 +1,1 @@
+export { deadLettersTopic, deliveriesTopic, eventsTopic, readRecord, type EventRecordOptions, type TopicPayload } from './registry';

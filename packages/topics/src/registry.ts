@@ -1,0 +1,52 @@
+import type { DeadLetter, Delivery, StoredEvent } from '@earshot/contracts';
+import { decodeDeadLetter, decodeDelivery, decodeEvent, encodeDeadLetter, encodeDelivery, eventMessage, type DataKey, type KeyLookup } from '@earshot/events';
+import { TOPICS, type LogRecord } from '@earshot/log';
+import { defineTopic } from './topic';
+
+/** How an event is keyed when it is about no call, and its id when the caller derived it already. */
+export interface EventRecordOptions {
+  recordId: string;
+  eventId?: string;
+  /** The data key that seals the event's personal fields (named in the sealed-with header); in the clear without it. */
+  sealWith?: DataKey;
+}
+
+/** Avro single-object-encoded events; one call's events share a key so they stay in order. */
+export const eventsTopic = defineTopic<typeof TOPICS.events, StoredEvent, EventRecordOptions>(TOPICS.events, {
+  message: (event, { recordId, eventId, sealWith }) => eventMessage(event, recordId, eventId, sealWith),
+  decode: decodeEvent,
+});
+
+/** One record per ingest delivery, keyed by tenant, its outcome in a header so the audit can count without decoding. */
+export const deliveriesTopic = defineTopic<typeof TOPICS.deliveries, Delivery>(TOPICS.deliveries, {
+  message: (delivery) => ({ key: delivery.tenant, value: encodeDelivery(delivery), headers: { tenant: delivery.tenant, outcome: delivery.outcome } }),
+  decode: decodeDelivery,
+});
+
+/** Payloads the gateway refused or the projector gave up on, with the reason; keyed by tenant when one is known. */
+export const deadLettersTopic = defineTopic<typeof TOPICS.deadLetters, DeadLetter>(TOPICS.deadLetters, {
+  message: (deadLetter) => ({
+    key: deadLetter.tenant ?? deadLetter.id,
+    value: encodeDeadLetter(deadLetter),
+    headers: { ...(deadLetter.tenant ? { tenant: deadLetter.tenant } : {}), 'dead-letter-id': deadLetter.id, source: deadLetter.source },
+  }),
+  decode: decodeDeadLetter,
+});
+
+/** A record of any topic, read into its payload, told apart by `topic`. */
+export type TopicPayload =
+  | { topic: typeof TOPICS.events; payload: StoredEvent }
+  | { topic: typeof TOPICS.deliveries; payload: Delivery }
+  | { topic: typeof TOPICS.deadLetters; payload: DeadLetter };
+
+/** Reads a record of whichever topic it came from, opening sealed fields with the keys given; throws when its value does not decode. */
+export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>, keys?: KeyLookup): TopicPayload {
+  switch (record.topic) {
+    case TOPICS.events:
+      return { topic: record.topic, payload: eventsTopic.read(record, keys) };
+    case TOPICS.deliveries:
+      return { topic: record.topic, payload: deliveriesTopic.read(record) };
+    case TOPICS.deadLetters:
+      return { topic: record.topic, payload: deadLettersTopic.read(record) };
+  }
+}
