@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
-import { openDatabase, sql } from '@earshot/db';
+import { sql } from '@earshot/db';
+import { serve, startGatewayProcess, type Credentials } from './gateway-process';
 import { pacedLoad, type PacedRequest } from './paced-load';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import type { Bench, BenchContext } from './run';
@@ -16,9 +15,6 @@ import type { Bench, BenchContext } from './run';
  * autocannon's rate limit sends each second's quota as one burst, so its p99
  * measured the burst, not the rate.
  */
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
-
 function options(args: string[]): { seconds: number; connections: number } {
   const value = (name: string, fallback: number) => {
     const at = args.indexOf(`--${name}`);
@@ -29,27 +25,12 @@ function options(args: string[]): { seconds: number; connections: number } {
 
 const bench: Bench = async (context) => {
   const { seconds, connections } = options(context.args);
-  const database = `bench_ingest_${randomBytes(4).toString('hex')}`;
-  const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(database)}`);
-  const url = new URL(context.databaseUrl);
-  url.pathname = `/${database}`;
-  const children: ChildProcess[] = [];
+  const gatewayProcess = await startGatewayProcess(context, 'ingest');
+  const { admin, database, children } = gatewayProcess;
   try {
-    const gateway = await serve(children, [earshot, 'serve', '--target=gateway', '--port', '0'], {
-      NODE_ENV: 'test',
-      DATABASE_URL: url.toString(),
-      KAFKA_BROKERS: context.kafkaBrokers.join(','),
-      EARSHOT_LOG_NAMESPACE: `bench-ingest-${randomBytes(4).toString('hex')}.`,
-      EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
-      EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
-      // The limits would stop the load long before it measures anything.
-      EARSHOT_INGEST_REQUESTS_PER_MIN: '100000000',
-      EARSHOT_INGEST_EVENTS_PER_MIN: '100000000',
-      EARSHOT_KEY_REQUESTS_PER_MIN: '100000000',
-    });
+    const gateway = gatewayProcess.origin;
     const bare = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {});
-    const credentials = await createTenant(gateway);
+    const credentials = await gatewayProcess.createTenant();
     const load = (target: string, label: string, extra: Partial<autocannon.Options> = {}) =>
       run(context, target, label, credentials, connections, seconds, extra);
 
@@ -58,7 +39,7 @@ const bench: Bench = async (context) => {
     // Where the cores go during the peak run: the gateway, its Postgres connections and this process (autocannon, signing).
     const backends = async () =>
       ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
-    const gatewayPid = children[0]?.pid ?? 0;
+    const gatewayPid = gatewayProcess.pid;
     const postgresPids = await backends();
     const brokerPids = context.brokerPid === undefined ? [] : [context.brokerPid];
     const before = {
@@ -115,10 +96,7 @@ const bench: Bench = async (context) => {
       gateway_errors: gatewayRun.errors + halfRun.errors,
     };
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
-    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
-    await admin.dispose();
+    await gatewayProcess.stop();
   }
 };
 
@@ -165,21 +143,6 @@ async function run(
   return result;
 }
 
-interface Credentials {
-  apiKey: string;
-  webhookSecret: string;
-}
-
-async function createTenant(gateway: string): Promise<Credentials> {
-  const response = await fetch(`${gateway}/api/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench' }),
-  });
-  if (response.status !== 201) throw new Error(`creating the bench tenant answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as Credentials;
-}
-
 function signedRequest(credentials: Credentials, key: string): PacedRequest {
   const body = JSON.stringify(envelope(key));
   const timestamp = String(Math.floor(Date.now() / 1000));
@@ -204,24 +167,4 @@ function envelope(key: string) {
     call: { provider_call_id: `call-${key.slice(-2)}`, agent_id: 'support-agent' },
     data: { turn_id: 'turn_3', latency: { asr_ms: 180, llm_ms: 420, tts_ms: 160, total_ms: 760 }, text: 'Your order ships tomorrow.', model: 'gpt-4o-mini' },
   };
-}
-
-function serve(children: ChildProcess[], args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    cwd: new URL('..', import.meta.url).pathname,
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
-  });
 }

@@ -441,10 +441,26 @@ const (
 	MetricNameLatencyAsrMsP50       MetricName = "latency.asr_ms.p50"
 	MetricNameLatencyAsrMsP95       MetricName = "latency.asr_ms.p95"
 	MetricNameLatencyAsrMsP99       MetricName = "latency.asr_ms.p99"
+	MetricNameLatencyE2EMsAvg       MetricName = "latency.e2e_ms.avg"
+	MetricNameLatencyE2EMsP50       MetricName = "latency.e2e_ms.p50"
+	MetricNameLatencyE2EMsP95       MetricName = "latency.e2e_ms.p95"
+	MetricNameLatencyE2EMsP99       MetricName = "latency.e2e_ms.p99"
+	MetricNameLatencyEouMsAvg       MetricName = "latency.eou_ms.avg"
+	MetricNameLatencyEouMsP50       MetricName = "latency.eou_ms.p50"
+	MetricNameLatencyEouMsP95       MetricName = "latency.eou_ms.p95"
+	MetricNameLatencyEouMsP99       MetricName = "latency.eou_ms.p99"
 	MetricNameLatencyLlmMsAvg       MetricName = "latency.llm_ms.avg"
 	MetricNameLatencyLlmMsP50       MetricName = "latency.llm_ms.p50"
 	MetricNameLatencyLlmMsP95       MetricName = "latency.llm_ms.p95"
 	MetricNameLatencyLlmMsP99       MetricName = "latency.llm_ms.p99"
+	MetricNameLatencyLlmTtftMsAvg   MetricName = "latency.llm_ttft_ms.avg"
+	MetricNameLatencyLlmTtftMsP50   MetricName = "latency.llm_ttft_ms.p50"
+	MetricNameLatencyLlmTtftMsP95   MetricName = "latency.llm_ttft_ms.p95"
+	MetricNameLatencyLlmTtftMsP99   MetricName = "latency.llm_ttft_ms.p99"
+	MetricNameLatencySttMsAvg       MetricName = "latency.stt_ms.avg"
+	MetricNameLatencySttMsP50       MetricName = "latency.stt_ms.p50"
+	MetricNameLatencySttMsP95       MetricName = "latency.stt_ms.p95"
+	MetricNameLatencySttMsP99       MetricName = "latency.stt_ms.p99"
 	MetricNameLatencyTotalMsAvg     MetricName = "latency.total_ms.avg"
 	MetricNameLatencyTotalMsP50     MetricName = "latency.total_ms.p50"
 	MetricNameLatencyTotalMsP95     MetricName = "latency.total_ms.p95"
@@ -453,6 +469,10 @@ const (
 	MetricNameLatencyTtsMsP50       MetricName = "latency.tts_ms.p50"
 	MetricNameLatencyTtsMsP95       MetricName = "latency.tts_ms.p95"
 	MetricNameLatencyTtsMsP99       MetricName = "latency.tts_ms.p99"
+	MetricNameLatencyTtsTtfbMsAvg   MetricName = "latency.tts_ttfb_ms.avg"
+	MetricNameLatencyTtsTtfbMsP50   MetricName = "latency.tts_ttfb_ms.p50"
+	MetricNameLatencyTtsTtfbMsP95   MetricName = "latency.tts_ttfb_ms.p95"
+	MetricNameLatencyTtsTtfbMsP99   MetricName = "latency.tts_ttfb_ms.p99"
 	MetricNameOutcomesCount         MetricName = "outcomes.count"
 	MetricNameProviderErrors        MetricName = "provider.errors"
 	MetricNameQualityAvg            MetricName = "quality.avg"
@@ -461,6 +481,7 @@ const (
 	MetricNameToolCallsFailed       MetricName = "tool_calls.failed"
 	MetricNameTurnsCount            MetricName = "turns.count"
 	MetricNameTurnsInterrupted      MetricName = "turns.interrupted"
+	MetricNameTurnsInterruptionRate MetricName = "turns.interruption_rate"
 )
 
 // Valid indicates whether the value is a known member of the MetricName enum.
@@ -494,6 +515,22 @@ func (e MetricName) Valid() bool {
 		return true
 	case MetricNameLatencyAsrMsP99:
 		return true
+	case MetricNameLatencyE2EMsAvg:
+		return true
+	case MetricNameLatencyE2EMsP50:
+		return true
+	case MetricNameLatencyE2EMsP95:
+		return true
+	case MetricNameLatencyE2EMsP99:
+		return true
+	case MetricNameLatencyEouMsAvg:
+		return true
+	case MetricNameLatencyEouMsP50:
+		return true
+	case MetricNameLatencyEouMsP95:
+		return true
+	case MetricNameLatencyEouMsP99:
+		return true
 	case MetricNameLatencyLlmMsAvg:
 		return true
 	case MetricNameLatencyLlmMsP50:
@@ -501,6 +538,22 @@ func (e MetricName) Valid() bool {
 	case MetricNameLatencyLlmMsP95:
 		return true
 	case MetricNameLatencyLlmMsP99:
+		return true
+	case MetricNameLatencyLlmTtftMsAvg:
+		return true
+	case MetricNameLatencyLlmTtftMsP50:
+		return true
+	case MetricNameLatencyLlmTtftMsP95:
+		return true
+	case MetricNameLatencyLlmTtftMsP99:
+		return true
+	case MetricNameLatencySttMsAvg:
+		return true
+	case MetricNameLatencySttMsP50:
+		return true
+	case MetricNameLatencySttMsP95:
+		return true
+	case MetricNameLatencySttMsP99:
 		return true
 	case MetricNameLatencyTotalMsAvg:
 		return true
@@ -518,6 +571,14 @@ func (e MetricName) Valid() bool {
 		return true
 	case MetricNameLatencyTtsMsP99:
 		return true
+	case MetricNameLatencyTtsTtfbMsAvg:
+		return true
+	case MetricNameLatencyTtsTtfbMsP50:
+		return true
+	case MetricNameLatencyTtsTtfbMsP95:
+		return true
+	case MetricNameLatencyTtsTtfbMsP99:
+		return true
 	case MetricNameOutcomesCount:
 		return true
 	case MetricNameProviderErrors:
@@ -533,6 +594,8 @@ func (e MetricName) Valid() bool {
 	case MetricNameTurnsCount:
 		return true
 	case MetricNameTurnsInterrupted:
+		return true
+	case MetricNameTurnsInterruptionRate:
 		return true
 	default:
 		return false
@@ -557,6 +620,7 @@ const (
 	ScopeMetricsRead      Scope = "metrics:read"
 	ScopeOutcomesRead     Scope = "outcomes:read"
 	ScopeOutcomesWrite    Scope = "outcomes:write"
+	ScopeTracesWrite      Scope = "traces:write"
 	ScopeUsageRead        Scope = "usage:read"
 )
 
@@ -594,6 +658,8 @@ func (e Scope) Valid() bool {
 	case ScopeOutcomesRead:
 		return true
 	case ScopeOutcomesWrite:
+		return true
+	case ScopeTracesWrite:
 		return true
 	case ScopeUsageRead:
 		return true
@@ -896,20 +962,45 @@ type CallDetailTranscript struct {
 
 // CallDetailTurn defines model for CallDetailTurn.
 type CallDetailTurn struct {
-	Interrupted bool                  `json:"interrupted"`
-	Latency     CallDetailTurnLatency `json:"latency"`
-	Model       *string               `json:"model"`
-	OccurredAt  string                `json:"occurredAt"`
-	Text        *string               `json:"text"`
-	TurnID      string                `json:"turnId"`
+	// Breakdown the turn’s stages
+	Breakdown   CallDetailTurnBreakdown `json:"breakdown"`
+	Interrupted bool                    `json:"interrupted"`
+
+	// Latency the parts as reported; null until a report of the turn carried one
+	Latency    CallDetailTurnLatency `json:"latency"`
+	Model      *string               `json:"model"`
+	OccurredAt string                `json:"occurredAt"`
+	Text       *string               `json:"text"`
+	TurnID     string                `json:"turnId"`
 }
 
-// CallDetailTurnLatency defines model for CallDetailTurnLatency.
+// CallDetailTurnBreakdown the turn’s stages
+type CallDetailTurnBreakdown struct {
+	// E2EMs end of the customer’s speech to the first agent audio
+	E2EMs *int `json:"e2eMs"`
+
+	// EouMs end of the customer’s speech to the end-of-turn decision
+	EouMs *int `json:"eouMs"`
+
+	// LlmTtftMs language model time to first token (the turn’s first model call)
+	LlmTtftMs *int `json:"llmTtftMs"`
+
+	// SttMs end of the customer’s speech to the final transcript; runs alongside eouMs
+	SttMs *int `json:"sttMs"`
+
+	// TtsTtfbMs speech synthesis time to first byte (the turn’s first synthesis)
+	TtsTtfbMs *int `json:"ttsTtfbMs"`
+
+	// UnattributedMs what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0)
+	UnattributedMs *int `json:"unattributedMs"`
+}
+
+// CallDetailTurnLatency the parts as reported; null until a report of the turn carried one
 type CallDetailTurnLatency struct {
-	AsrMs   int `json:"asrMs"`
-	LlmMs   int `json:"llmMs"`
-	TotalMs int `json:"totalMs"`
-	TtsMs   int `json:"ttsMs"`
+	AsrMs   *int `json:"asrMs"`
+	LlmMs   *int `json:"llmMs"`
+	TotalMs *int `json:"totalMs"`
+	TtsMs   *int `json:"ttsMs"`
 }
 
 // CallDirection defines model for CallDirection.

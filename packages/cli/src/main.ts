@@ -30,7 +30,7 @@ const commands: Command[] = [
   },
   {
     name: 'demo',
-    summary: 'stream realistic signed calls: demo [--calls N] [--rate events/s] [--seed S] [--url U --key K --secret S]',
+    summary: 'stream realistic signed calls: demo [--calls N] [--rate events/s] [--seed S] [--url U --key K --secret S] [--otlp]',
     load: async () => (await import('./commands/demo')).demoCommand,
   },
   {

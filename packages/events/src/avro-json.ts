@@ -122,7 +122,8 @@ export function recordToAvro(mapping: RecordMapping, json: unknown): { value: Re
   const value: Record<string, unknown> = {};
   let residue: Residue | undefined;
   for (const key of Object.keys(json)) {
-    if (!mapping.names.has(key)) (residue ??= {})[key] = json[key];
+    // A null says nothing the reader's default does not: it is what the contract fills in for a field a later version added.
+    if (!mapping.names.has(key) && json[key] !== null) (residue ??= {})[key] = json[key];
   }
   for (const [name, field] of mapping.fields) {
     const fieldValue = json[name];

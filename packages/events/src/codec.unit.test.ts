@@ -33,9 +33,16 @@ describe.each(EVENT_TYPES)('%s', (type) => {
 describe('event messages', () => {
   it('can be read with the released schema file alone, unknown fields in extensions', () => {
     const event = sampleEvent('agent.response.generated', {
+      version: '2026-01-01',
       trace_id: 'tr-9',
       extensions: 'the sender used this name too',
-      data: { latency: { asr_ms: 180, llm_ms: 420, tts_ms: 210, total_ms: 960, vad_ms: 30 } },
+      // What 2026-11-24 added is not sent: a 2026-01-01 sender does not know it.
+      data: {
+        latency: { asr_ms: 180, llm_ms: 420, tts_ms: 210, total_ms: 960, vad_ms: 30 },
+        transcription_delay_ms: null,
+        e2e_ms: null,
+        unattributed_ms: null,
+      },
     });
     const message = encodeEvent(event);
     const file = JSON.parse(readFileSync(new URL('agent.response.generated/2026-01-01.avsc', SCHEMAS_ROOT), 'utf8'));

@@ -10,6 +10,10 @@ export const RELEASED_SCHEMAS: Readonly<Record<string, { readonly fingerprint: s
     fingerprint: '655a6c99fd99731a',
     sha256: '3a5b16126a12a0c633122902ed03c746b92be0c6c8ef99e2b1c9fb66a2b22e7e',
   },
+  'schemas/agent.response.generated/2026-11-24.avsc': {
+    fingerprint: '29803704180ac291',
+    sha256: 'c69e10a6bf3be3df9157c688ec4ce984806b8462fbfb4abeed695e064d3f6394',
+  },
   'schemas/alert.fired/2026-01-01.avsc': { fingerprint: '23b8aac4c67e5fac', sha256: '631b292b64c51f223bff35fc6381d903f22c61e2b117ac2208bd7bdd130f342b' },
   'schemas/alert.resolved/2026-01-01.avsc': { fingerprint: 'b0eb704199ee4b36', sha256: '4f2092567428f2f8482addb369939702abb68bb21ac589a0922026fb83567953' },
   'schemas/alert.rule.changed/2026-01-01.avsc': { fingerprint: 'ef32bd312e34890b', sha256: '1c09eb7ff7b8bc1438995c69c6d51668a53c22433b960871aae567bf7f7c5a80' },

@@ -84,3 +84,28 @@ describe('incident statuses across versions (2026-11-22 adds acknowledged)', () 
     );
   });
 });
+
+describe('agent turns across versions (2026-11-24 reports a turn in parts)', () => {
+  const codec = createEventCodec(createSchemaRegistry(released));
+
+  it('reads a 2026-01-01 turn as the newest, the added fields null', () => {
+    const old = sampleEvent('agent.response.generated', {
+      version: '2026-01-01',
+      data: { transcription_delay_ms: null, e2e_ms: null, unattributed_ms: null },
+    });
+    expect(codec.decodeEvent(codec.encodeEvent(old))).toEqual(old);
+  });
+
+  it('writes a 2026-11-24 part that carries some latency parts only', () => {
+    const part = sampleEvent('agent.response.generated', {
+      version: '2026-11-24',
+      data: { latency: { asr_ms: null, llm_ms: 390, tts_ms: null, total_ms: null }, llm_ttft_ms: 390, e2e_ms: null, unattributed_ms: null },
+    });
+    expect(codec.decodeEvent(codec.encodeEvent(part))).toEqual(part);
+  });
+
+  it('refuses a 2026-01-01 turn without all four parts: that schema needs them', () => {
+    const partial = sampleEvent('agent.response.generated', { version: '2026-01-01', data: { latency: { asr_ms: null, llm_ms: 1, tts_ms: 1, total_ms: 2 } } });
+    expect(() => codec.encodeEvent(partial)).toThrowError(expect.objectContaining({ name: 'EventCodecError', code: 'INVALID_VALUE' }));
+  });
+});

@@ -85,6 +85,9 @@ export const PROVIDER_SAMPLES: Samples = {
       tts_ttfb_ms: 185,
       eou_delay_ms: 150,
       interrupted: false,
+      transcription_delay_ms: 170,
+      e2e_ms: 960,
+      unattributed_ms: 235,
     },
   },
   'provider.error.received': {

@@ -8,6 +8,7 @@ export type MetricSource =
   | { from: 'rollup-count'; metric: string }
   | { from: 'rollup-mean'; metric: string }
   | { from: 'rollup-quantile'; metric: string; quantile: QuantileName }
+  | { from: 'rollup-ratio'; numerator: string; denominator: string }
   | { from: 'calls'; measure: CallStatusMeasure | 'success_rate' | 'quality' }
   | { from: 'outcomes'; measure: 'count' | 'revenue' }
   | { from: 'usage'; measure: 'events_ingested' };
@@ -18,7 +19,17 @@ export interface MetricDefinition {
   source: MetricSource;
 }
 
-const LATENCY_PARTS = { asr: METRICS.turnLatencyAsr, llm: METRICS.turnLatencyLlm, tts: METRICS.turnLatencyTts, total: METRICS.turnLatencyTotal } as const;
+const LATENCY_PARTS = {
+  asr: METRICS.turnLatencyAsr,
+  llm: METRICS.turnLatencyLlm,
+  tts: METRICS.turnLatencyTts,
+  total: METRICS.turnLatencyTotal,
+  eou: METRICS.turnLatencyEou,
+  stt: METRICS.turnLatencyStt,
+  llm_ttft: METRICS.turnLatencyLlmTtft,
+  tts_ttfb: METRICS.turnLatencyTtsTtfb,
+  e2e: METRICS.turnLatencyE2e,
+} as const;
 /** The percentiles served, by name; each metric fold stores them too (a column each). */
 export const QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
 export type QuantileName = keyof typeof QUANTILES;
@@ -65,6 +76,11 @@ export const METRIC_CATALOGUE = catalogueOf({
   'feedback.rating.avg': { description: 'mean customer feedback rating', unit: 'rating', source: { from: 'rollup-mean', metric: METRICS.feedbackRating } },
   'turns.count': { description: 'agent turns', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.turns } },
   'turns.interrupted': { description: 'agent turns the customer interrupted', unit: 'turns', source: { from: 'rollup-count', metric: METRICS.interruptions } },
+  'turns.interruption_rate': {
+    description: 'share of the agent turns the customer interrupted',
+    unit: 'ratio',
+    source: { from: 'rollup-ratio', numerator: METRICS.interruptions, denominator: METRICS.turns },
+  },
   'tool_calls.failed': { description: 'tool calls that failed', unit: 'tool calls', source: { from: 'rollup-count', metric: METRICS.toolCallFailures } },
   'tool_call.duration_ms.p95': {
     description: 'p95 of tool call duration',

@@ -118,6 +118,12 @@ export function seriesStatement(request: SeriesRequest): SQLQuery {
       );
       return sql`select ${bucket(sql`r.at`, request)} as t, r.percentile, case when r.percentile is null then r.sketch end as sketch from (${rows}) r where r.sketch is not null`;
     }
+    case 'rollup-ratio': {
+      const cover = coverOf(from.getTime(), to.getTime(), request.intervalMs);
+      const counts = (metric: string) =>
+        sql`select ${bucket(sql`at`, request)} as t, sum(count)::float8 as c from (${rollupRows(cover, metric, agentId, undefined)}) r group by 1`;
+      return sql`select d.t, coalesce(n.c, 0) / nullif(d.c, 0) as value from (${counts(source.denominator)}) d left join (${counts(source.numerator)}) n on n.t = d.t`;
+    }
     case 'calls': {
       const byAgent = agentId === undefined ? sql`true` : sql`agent_id = ${agentId}`;
       const value =

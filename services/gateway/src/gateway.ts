@@ -11,6 +11,7 @@ import { Intake } from '@earshot/intake';
 import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
 import { registerIngestRoute } from './routes/ingest';
 import { registerWebhookEventsRoute } from './routes/webhook-events';
+import { itemCount, registerOtlpRoutes, type OtlpPolicy } from './otlp/otlp-routes';
 import type { WebhookPolicy } from './route-policy';
 
 /** The tables the gateway needs: tenants and keys, idempotency keys, rate-limit windows, the audit log (operator actions). */
@@ -60,6 +61,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
           registerIngestRoute(webhooks, intake, webhookPolicy(runtime.config, INGEST_HEADERS), runtime.now);
           registerWebhookEventsRoute(webhooks, intake, webhookPolicy(runtime.config, WEBHOOK_EVENT_HEADERS), runtime.now);
         });
+        await gateway.register(async (otlp: FastifyInstance) => registerOtlpRoutes(otlp, intake, otlpPolicy(runtime.config), runtime.now));
       });
       // Stopping happens in onClose above, when the HTTP module closes after this one.
       return { stop: async () => undefined };
@@ -74,4 +76,13 @@ function webhookPolicy(config: Config, headers: { timestamp: string; signature: 
     { name: 'ingest-events', per: 'tenant', limit: config.EARSHOT_INGEST_EVENTS_PER_MIN, cost: events },
   ];
   return { auth: 'apiKey', scope: 'events:write', rateLimits, signature: { timestampHeader: headers.timestamp, signatureHeader: headers.signature } };
+}
+
+/** OTLP export requests share the tenant's ingest limits, counted in spans (data points for metrics). */
+function otlpPolicy(config: Config): OtlpPolicy {
+  const rateLimits: RouteRateLimit[] = [
+    { name: 'ingest-requests', per: 'tenant', limit: config.EARSHOT_INGEST_REQUESTS_PER_MIN },
+    { name: 'ingest-events', per: 'tenant', limit: config.EARSHOT_INGEST_EVENTS_PER_MIN, cost: itemCount },
+  ];
+  return { auth: 'apiKey', scope: 'traces:write', rateLimits };
 }

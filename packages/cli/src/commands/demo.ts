@@ -4,6 +4,8 @@ import type { CommandRunner } from '../command-runner';
 import { demoFile, readDemoCredentials } from '../demo/demo-credentials';
 import { DEFAULT_EVENTS_PER_SECOND, sendDemoTraffic, type DemoTarget } from '../demo/demo-sender';
 import { generateDemoTraffic } from '../demo/demo-traffic';
+import { sendOtlpExports } from '../demo/otlp-sender';
+import { generateOtlpExports } from '../demo/otlp-sessions';
 import { localOrigin } from '../local-instance';
 
 const positive = (name: string, text: string | undefined, fallback: number): number => {
@@ -17,7 +19,9 @@ const positive = (name: string, text: string | undefined, fallback: number): num
  * `earshot demo [--calls N] [--rate R] [--seed S] [--url U --key K --secret S]`:
  * streams realistic signed calls into a running instance through its ingest
  * endpoint. Without --key/--secret it uses the demonstration credentials of
- * the instance whose data directory is here (demo.json).
+ * the instance whose data directory is here (demo.json). With --otlp it
+ * streams LiveKit- and Pipecat-shaped sessions as OTLP traces instead, to
+ * POST /v1/traces (the key alone: no signature).
  */
 export const demoCommand: CommandRunner = {
   async run(args) {
@@ -30,6 +34,7 @@ export const demoCommand: CommandRunner = {
         url: { type: 'string' },
         key: { type: 'string' },
         secret: { type: 'string' },
+        otlp: { type: 'boolean' },
       },
       strict: true,
     });
@@ -37,7 +42,7 @@ export const demoCommand: CommandRunner = {
     const calls = Math.round(positive('calls', values.calls, 50));
     const rate = positive('rate', values.rate, DEFAULT_EVENTS_PER_SECOND);
     const seed = Math.round(positive('seed', values.seed, Date.now() % 2 ** 31));
-    if ((values.key === undefined) !== (values.secret === undefined)) throw new Error('--key and --secret go together');
+    if (!values.otlp && (values.key === undefined) !== (values.secret === undefined)) throw new Error('--key and --secret go together');
     const kept = values.key === undefined ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
     if (values.key === undefined && !kept)
       throw new Error(`no ${demoFile(config.EARSHOT_DATA_DIR)}: start the server here first (npm start), or pass --url, --key and --secret`);
@@ -47,6 +52,8 @@ export const demoCommand: CommandRunner = {
       webhookSecret: values.secret ?? kept?.webhookSecret ?? '',
       ...(kept ? { tenantId: kept.tenantId } : {}),
     };
+
+    if (values.otlp) return streamOtlp(target, calls, seed);
 
     const traffic = generateDemoTraffic({ seed, calls, now: Date.now() });
     console.log(`Streaming ${calls} calls (${traffic.deliveries.length} deliveries, seed ${seed}) to ${target.url} at up to ${rate} events/s`);
@@ -71,3 +78,17 @@ export const demoCommand: CommandRunner = {
     return 0;
   },
 };
+
+async function streamOtlp(target: DemoTarget, calls: number, seed: number): Promise<number> {
+  const exports = generateOtlpExports({ seed, calls, now: Date.now() });
+  console.log(`Streaming ${calls} LiveKit and Pipecat sessions as OTLP traces (${exports.length} export requests, seed ${seed}) to ${target.url}/v1/traces`);
+  const summary = await sendOtlpExports(target, exports, (sent, total) => {
+    if (process.stdout.isTTY) process.stdout.write(`\r  ${sent}/${total} export requests`);
+  });
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  console.log(
+    `Done in ${summary.seconds} s: ${summary.spans} spans in ${summary.requests} requests; ${summary.rejected} rejected, ${summary.rateLimited} rate-limited answers waited out`,
+  );
+  console.log(`See them: GET ${target.url}/api/v1/calls (Authorization: Bearer <the key>)`);
+  return 0;
+}

@@ -7,7 +7,12 @@ import { generateDemoTraffic, TENANT_PROVIDER } from './demo-traffic';
 const NOW = Date.parse('2026-03-02T12:00:00Z');
 const traffic = generateDemoTraffic({ seed: 7, calls: 300, now: NOW });
 const providerDeliveries = traffic.deliveries.filter((d) => d.provider !== TENANT_PROVIDER);
-const latencies = providerDeliveries.flatMap((d) => (d.envelope.type === 'agent.response.generated' ? [d.envelope.data.latency] : []));
+const latencies = providerDeliveries.flatMap((d) => {
+  if (d.envelope.type !== 'agent.response.generated') return [];
+  const { asr_ms, llm_ms, tts_ms, total_ms } = d.envelope.data.latency;
+  if (asr_ms == null || llm_ms == null || tts_ms == null || total_ms == null) throw new Error('the demo reports every turn whole, all four parts');
+  return [{ asr_ms, llm_ms, tts_ms, total_ms }];
+});
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] as number;
 
 describe('demo traffic', () => {

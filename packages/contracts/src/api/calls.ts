@@ -37,10 +37,23 @@ export const CallResourceSchema = z.object({
 });
 export type CallResource = z.infer<typeof CallResourceSchema>;
 
+/** What voice frameworks (LiveKit Agents, Pipecat) measure per turn, in ms; null where nothing reported it. */
+export const TurnBreakdownSchema = z
+  .object({
+    eouMs: ms.describe('end of the customer’s speech to the end-of-turn decision'),
+    sttMs: ms.describe('end of the customer’s speech to the final transcript; runs alongside eouMs'),
+    llmTtftMs: ms.describe('language model time to first token (the turn’s first model call)'),
+    ttsTtfbMs: ms.describe('speech synthesis time to first byte (the turn’s first synthesis)'),
+    e2eMs: ms.describe('end of the customer’s speech to the first agent audio'),
+    unattributedMs: ms.describe('what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0)'),
+  })
+  .describe('the turn’s stages');
+
 export const CallTurnSchema = z.object({
   turnId: z.string(),
   occurredAt: z.string(),
-  latency: z.object({ asrMs: z.number().int(), llmMs: z.number().int(), ttsMs: z.number().int(), totalMs: z.number().int() }),
+  latency: z.object({ asrMs: ms, llmMs: ms, ttsMs: ms, totalMs: ms }).describe('the parts as reported; null until a report of the turn carried one'),
+  breakdown: TurnBreakdownSchema,
   interrupted: z.boolean(),
   text: z.string().nullable(),
   model: z.string().nullable(),

@@ -16,6 +16,7 @@ export const KIND_OF_ENVIRONMENT: Record<KeyEnvironment, (typeof KEY_KINDS)[numb
  */
 export const SCOPES = [
   'events:write',
+  'traces:write',
   'calls:read',
   'metrics:read',
   'exports:read',

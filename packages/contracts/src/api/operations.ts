@@ -6,7 +6,8 @@ import { listPageSchema, pagingQuery, queryTime, storedText } from './list';
 export const METRIC_INTERVALS = ['1m', '5m', '15m', '1h', '6h', '1d'] as const;
 export type MetricInterval = (typeof METRIC_INTERVALS)[number];
 
-const LATENCY_PARTS = ['asr', 'llm', 'total', 'tts'] as const;
+/** The v1 parts, then the stages voice frameworks measure per turn (end of utterance, transcription, model and synthesis first output, end to end). */
+const LATENCY_PARTS = ['asr', 'llm', 'total', 'tts', 'eou', 'stt', 'llm_ttft', 'tts_ttfb', 'e2e'] as const;
 const LATENCY_STATS = ['avg', 'p50', 'p95', 'p99'] as const;
 const LATENCY_METRICS = LATENCY_PARTS.flatMap((part) => LATENCY_STATS.map((stat) => `latency.${part}_ms.${stat}` as const));
 
@@ -31,6 +32,7 @@ export const METRIC_NAMES = [
   'tool_calls.failed',
   'turns.count',
   'turns.interrupted',
+  'turns.interruption_rate',
 ] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 export const MetricNameSchema = z.enum(METRIC_NAMES);

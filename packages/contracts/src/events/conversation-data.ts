@@ -22,12 +22,18 @@ const transcript = z.looseObject({
   language: maybe(z.string()),
 });
 
-/** The parts of a turn's voice-to-voice latency, in ms; the Call resource's latency is built from these. */
+/**
+ * The parts of a turn's voice-to-voice latency, in ms; the Call resource's
+ * latency is built from these. From event version 2026-11-24 each part may be
+ * left out: a framework that measures the stages in separate spans reports
+ * each as it is measured, and the parts of one turn id merge (a 2026-01-01
+ * event still needs all four, else its schema refuses it).
+ */
 export const ResponseLatencySchema = z.looseObject({
-  asr_ms: nonNegativeInt,
-  llm_ms: nonNegativeInt,
-  tts_ms: nonNegativeInt,
-  total_ms: nonNegativeInt,
+  asr_ms: maybe(nonNegativeInt),
+  llm_ms: maybe(nonNegativeInt),
+  tts_ms: maybe(nonNegativeInt),
+  total_ms: maybe(nonNegativeInt),
 });
 
 /** Contents of what is said and heard on a call: media streams, transcripts, agent turns (LiveKit and Pipecat per-turn metrics), recordings and feedback. */
@@ -51,6 +57,12 @@ export const CONVERSATION_DATA = {
     tts_ttfb_ms: maybe(nonNegativeInt),
     eou_delay_ms: maybe(nonNegativeInt),
     interrupted: maybe(z.boolean()),
+    /** From 2026-11-24: end of the customer's speech to the final transcript, as the framework measured it. */
+    transcription_delay_ms: maybe(nonNegativeInt),
+    /** From 2026-11-24: end of the customer's speech to the first agent audio, as the framework measured it. */
+    e2e_ms: maybe(nonNegativeInt),
+    /** From 2026-11-24: the part of e2e_ms no named stage accounts for: e2e = eou + llm ttft + tts ttfb + unattributed. */
+    unattributed_ms: maybe(nonNegativeInt),
   }),
   'recording.available': z.looseObject({
     recording_id: z.string().min(1),

@@ -48,7 +48,7 @@ class APIKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -111,10 +111,10 @@ class AgentResponseGeneratedDataLatency(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    asr_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    llm_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    total_ms: Annotated[int, Field(ge=0, le=2147483647)]
-    tts_ms: Annotated[int, Field(ge=0, le=2147483647)]
+    asr_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    llm_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    total_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    tts_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
 class AgentResponseGeneratedData(BaseModel):
@@ -125,6 +125,7 @@ class AgentResponseGeneratedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
+    e2e_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     eou_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     interrupted: Optional[bool] = None
     latency: AgentResponseGeneratedDataLatency
@@ -133,8 +134,10 @@ class AgentResponseGeneratedData(BaseModel):
     text: Optional[str] = None
     tokens_in: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tokens_out: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
+    transcription_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tts_ttfb_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     turn_id: Annotated[str, Field(min_length=1)]
+    unattributed_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
 class Alert(BaseModel):
@@ -324,7 +327,7 @@ class AlertRuleChange(BaseModel):
     ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
-    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
+    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
         None
     )
     """
@@ -383,7 +386,7 @@ class AlertRuleCreateParams(BaseModel):
     how long the breach must hold before the alert fires
     """
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     """
     a name from the GET /metrics catalogue
     """
@@ -449,7 +452,7 @@ class AlertRuleUpdateParams(BaseModel):
     ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
-    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']] = (
+    metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
         None
     )
     """
@@ -528,7 +531,7 @@ class ApiKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -838,15 +841,46 @@ class CallTransferredData(BaseModel):
     transfer_type: Optional[str] = None
 
 
+class CallTurnBreakdown(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    e2e_ms: Annotated[Optional[int], Field(alias='e2eMs')]
+    """
+    end of the customer’s speech to the first agent audio
+    """
+    eou_ms: Annotated[Optional[int], Field(alias='eouMs')]
+    """
+    end of the customer’s speech to the end-of-turn decision
+    """
+    llm_ttft_ms: Annotated[Optional[int], Field(alias='llmTtftMs')]
+    """
+    language model time to first token (the turn’s first model call)
+    """
+    stt_ms: Annotated[Optional[int], Field(alias='sttMs')]
+    """
+    end of the customer’s speech to the final transcript; runs alongside eouMs
+    """
+    tts_ttfb_ms: Annotated[Optional[int], Field(alias='ttsTtfbMs')]
+    """
+    speech synthesis time to first byte (the turn’s first synthesis)
+    """
+    unattributed_ms: Annotated[Optional[int], Field(alias='unattributedMs')]
+    """
+    what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0)
+    """
+
+
 class CallTurnLatency(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    asr_ms: Annotated[int, Field(alias='asrMs')]
-    llm_ms: Annotated[int, Field(alias='llmMs')]
-    total_ms: Annotated[int, Field(alias='totalMs')]
-    tts_ms: Annotated[int, Field(alias='ttsMs')]
+    asr_ms: Annotated[Optional[int], Field(alias='asrMs')]
+    llm_ms: Annotated[Optional[int], Field(alias='llmMs')]
+    total_ms: Annotated[Optional[int], Field(alias='totalMs')]
+    tts_ms: Annotated[Optional[int], Field(alias='ttsMs')]
 
 
 class CallTurn(BaseModel):
@@ -854,8 +888,15 @@ class CallTurn(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+    breakdown: CallTurnBreakdown
+    """
+    the turn’s stages
+    """
     interrupted: bool
     latency: CallTurnLatency
+    """
+    the parts as reported; null until a report of the turn carried one
+    """
     model: Optional[str]
     occurred_at: Annotated[str, Field(alias='occurredAt')]
     text: Optional[str]
@@ -1142,7 +1183,7 @@ class HandoffCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['handoff.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class HandoffInitiatedData(BaseModel):
@@ -1172,7 +1213,7 @@ class HandoffInitiatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['handoff.initiated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class HealthDatabase(BaseModel):
@@ -1317,7 +1358,7 @@ class IncidentCreatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['incident.created']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class IncidentListParams(BaseModel):
@@ -1429,7 +1470,7 @@ class IncidentUpdatedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['incident.updated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class IngestAccepted(BaseModel):
@@ -1600,8 +1641,8 @@ class KeyCreateParams(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
-        Field(max_length=17, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=18, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -1682,7 +1723,7 @@ class MetricCatalogueItem(BaseModel):
         populate_by_name=True,
     )
     description: str
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     unit: str
 
 
@@ -1701,7 +1742,7 @@ class MetricDefinition(BaseModel):
         populate_by_name=True,
     )
     description: str
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     unit: str
 
 
@@ -1750,7 +1791,7 @@ class MetricSeriesParams(BaseModel):
     """
     defaults to the finest that keeps the series within 1,000 points
     """
-    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    name: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     to: Optional[str] = None
     """
     defaults to now
@@ -1779,7 +1820,7 @@ class NewAlertRule(BaseModel):
     how long the breach must hold before the alert fires
     """
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted']
+    metric: Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']
     """
     a name from the GET /metrics catalogue
     """
@@ -1847,8 +1888,8 @@ class NewApiKey(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
-        Field(max_length=17, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
+        Field(max_length=18, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -2041,7 +2082,7 @@ class OutcomeRecordedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['outcome.recorded']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class PricePlanPrice(BaseModel):
@@ -2145,7 +2186,7 @@ class ProviderErrorReceivedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['provider.error.received']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class RecordingAvailableData(BaseModel):
@@ -2177,7 +2218,7 @@ class RecordingAvailableEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['recording.available']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class Rotation(BaseModel):
@@ -2247,7 +2288,7 @@ class ToolCallCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class ToolCallFailedData(BaseModel):
@@ -2279,7 +2320,7 @@ class ToolCallFailedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.failed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class ToolCallStartedData(BaseModel):
@@ -2309,7 +2350,7 @@ class ToolCallStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['tool.call.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TraceReference(BaseModel):
@@ -2357,7 +2398,7 @@ class TranscriptPartialEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['transcript.partial']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TranscriptSegment(BaseModel):
@@ -2587,7 +2628,7 @@ class WorkflowStateChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['workflow.state.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class WriteResult(BaseModel):
@@ -2612,7 +2653,7 @@ class AgentResponseGeneratedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['agent.response.generated']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertFiredEvent(BaseModel):
@@ -2628,7 +2669,7 @@ class AlertFiredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.fired']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertResolvedEvent(BaseModel):
@@ -2644,7 +2685,7 @@ class AlertResolvedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.resolved']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AlertRuleChangedEvent(BaseModel):
@@ -2660,7 +2701,7 @@ class AlertRuleChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['alert.rule.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AudioStreamStartedEvent(BaseModel):
@@ -2676,7 +2717,7 @@ class AudioStreamStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class AudioStreamStoppedEvent(BaseModel):
@@ -2692,7 +2733,7 @@ class AudioStreamStoppedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.stopped']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class BillingPlanChangedData(BaseModel):
@@ -2727,7 +2768,7 @@ class BillingPlanChangedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['billing.plan.changed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallAnsweredEvent(BaseModel):
@@ -2743,7 +2784,7 @@ class CallAnsweredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.answered']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallCompletedData(BaseModel):
@@ -2778,7 +2819,7 @@ class CallCompletedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.completed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallDetail(BaseModel):
@@ -2830,7 +2871,7 @@ class CallEndedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.ended']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallFailedEvent(BaseModel):
@@ -2846,7 +2887,7 @@ class CallFailedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.failed']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallRingingEvent(BaseModel):
@@ -2862,7 +2903,7 @@ class CallRingingEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.ringing']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallStartedEvent(BaseModel):
@@ -2878,7 +2919,7 @@ class CallStartedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.started']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CallTransferredEvent(BaseModel):
@@ -2894,7 +2935,7 @@ class CallTransferredEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['call.transferred']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class CustomerFeedbackSubmittedEvent(BaseModel):
@@ -2910,7 +2951,7 @@ class CustomerFeedbackSubmittedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['customer.feedback.submitted']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class DeploymentRecordedEvent(BaseModel):
@@ -2926,7 +2967,7 @@ class DeploymentRecordedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['deployment.recorded']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class InvoiceIssuedData(BaseModel):
@@ -2966,7 +3007,7 @@ class InvoiceIssuedEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['invoice.issued']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class TranscriptFinalEvent(BaseModel):
@@ -2982,7 +3023,7 @@ class TranscriptFinalEvent(BaseModel):
     idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
     occurred_at: AwareDatetime
     type: Literal['transcript.final']
-    version: Literal['2026-01-01', '2026-11-22']
+    version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
 class Usage(BaseModel):

@@ -728,14 +728,20 @@ export interface components {
         };
         AgentResponseGeneratedData: {
             /** @default null */
+            e2e_ms?: number | null;
+            /** @default null */
             eou_delay_ms?: number | null;
             /** @default null */
             interrupted?: boolean | null;
             latency: {
-                asr_ms: number;
-                llm_ms: number;
-                total_ms: number;
-                tts_ms: number;
+                /** @default null */
+                asr_ms?: number | null;
+                /** @default null */
+                llm_ms?: number | null;
+                /** @default null */
+                total_ms?: number | null;
+                /** @default null */
+                tts_ms?: number | null;
             } & {
                 [key: string]: unknown;
             };
@@ -750,8 +756,12 @@ export interface components {
             /** @default null */
             tokens_out?: number | null;
             /** @default null */
+            transcription_delay_ms?: number | null;
+            /** @default null */
             tts_ttfb_ms?: number | null;
             turn_id: string;
+            /** @default null */
+            unattributed_ms?: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -764,7 +774,7 @@ export interface components {
             /** @constant */
             type: "agent.response.generated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -818,7 +828,7 @@ export interface components {
             /** @constant */
             type: "alert.fired";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -877,7 +887,7 @@ export interface components {
             /** @constant */
             type: "alert.resolved";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -908,7 +918,7 @@ export interface components {
              * @description a name from the GET /metrics catalogue
              * @enum {string}
              */
-            metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
             name?: string & (unknown & unknown);
             /** @enum {string} */
             severity?: "critical" | "warning" | "info";
@@ -949,7 +959,7 @@ export interface components {
             /** @constant */
             type: "alert.rule.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -995,7 +1005,7 @@ export interface components {
             /** @description while rotating: when the previous secret stops working */
             previousSecretValidUntil: string | null;
             revokedAt: string | null;
-            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "revoked" | "rotating";
             /** @description requests in the last 24 hours, to the minute */
@@ -1032,7 +1042,7 @@ export interface components {
             /** @constant */
             type: "audio.stream.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1062,7 +1072,7 @@ export interface components {
             /** @constant */
             type: "audio.stream.stopped";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1113,7 +1123,7 @@ export interface components {
             /** @constant */
             type: "billing.plan.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1169,7 +1179,7 @@ export interface components {
             /** @constant */
             type: "call.answered";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1204,7 +1214,7 @@ export interface components {
             /** @constant */
             type: "call.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1269,7 +1279,7 @@ export interface components {
             /** @constant */
             type: "call.ended";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1296,7 +1306,7 @@ export interface components {
             /** @constant */
             type: "call.failed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1325,7 +1335,7 @@ export interface components {
             /** @constant */
             type: "call.ringing";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1356,7 +1366,7 @@ export interface components {
             /** @constant */
             type: "call.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1378,17 +1388,33 @@ export interface components {
             /** @constant */
             type: "call.transferred";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
         CallTurn: {
+            /** @description the turn’s stages */
+            breakdown: {
+                /** @description end of the customer’s speech to the first agent audio */
+                e2eMs: number | null;
+                /** @description end of the customer’s speech to the end-of-turn decision */
+                eouMs: number | null;
+                /** @description language model time to first token (the turn’s first model call) */
+                llmTtftMs: number | null;
+                /** @description end of the customer’s speech to the final transcript; runs alongside eouMs */
+                sttMs: number | null;
+                /** @description speech synthesis time to first byte (the turn’s first synthesis) */
+                ttsTtfbMs: number | null;
+                /** @description what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0) */
+                unattributedMs: number | null;
+            };
             interrupted: boolean;
+            /** @description the parts as reported; null until a report of the turn carried one */
             latency: {
-                asrMs: number;
-                llmMs: number;
-                totalMs: number;
-                ttsMs: number;
+                asrMs: number | null;
+                llmMs: number | null;
+                totalMs: number | null;
+                ttsMs: number | null;
             };
             model: string | null;
             occurredAt: string;
@@ -1416,7 +1442,7 @@ export interface components {
             /** @constant */
             type: "customer.feedback.submitted";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1507,7 +1533,7 @@ export interface components {
             /** @constant */
             type: "deployment.recorded";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1569,7 +1595,7 @@ export interface components {
             /** @constant */
             type: "handoff.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1592,7 +1618,7 @@ export interface components {
             /** @constant */
             type: "handoff.initiated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1669,7 +1695,7 @@ export interface components {
             /** @constant */
             type: "incident.created";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1714,7 +1740,7 @@ export interface components {
             /** @constant */
             type: "incident.updated";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1772,7 +1798,7 @@ export interface components {
             /** @constant */
             type: "invoice.issued";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -1809,7 +1835,7 @@ export interface components {
             items: {
                 description: string;
                 /** @enum {string} */
-                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
                 unit: string;
             }[];
             /** @constant */
@@ -1849,7 +1875,7 @@ export interface components {
              * @description a name from the GET /metrics catalogue
              * @enum {string}
              */
-            metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+            metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
             name?: string & (unknown & unknown);
             /**
              * @default warning
@@ -1883,7 +1909,7 @@ export interface components {
             kind?: "live" | "test";
             name: string & (unknown & unknown);
             /** @description at most the scopes of the key that creates it */
-            scopes: ("events:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
             /** @default default */
             workspace?: string;
         };
@@ -1977,7 +2003,7 @@ export interface components {
             /** @constant */
             type: "outcome.recorded";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2052,7 +2078,7 @@ export interface components {
             /** @constant */
             type: "provider.error.received";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2079,7 +2105,7 @@ export interface components {
             /** @constant */
             type: "recording.available";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2131,7 +2157,7 @@ export interface components {
             /** @constant */
             type: "tool.call.completed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2158,7 +2184,7 @@ export interface components {
             /** @constant */
             type: "tool.call.failed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2181,7 +2207,7 @@ export interface components {
             /** @constant */
             type: "tool.call.started";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2204,7 +2230,7 @@ export interface components {
             /** @constant */
             type: "transcript.final";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2233,7 +2259,7 @@ export interface components {
             /** @constant */
             type: "transcript.partial";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -2326,7 +2352,7 @@ export interface components {
             /** @constant */
             type: "workflow.state.changed";
             /** @enum {string} */
-            version: "2026-01-01" | "2026-11-22";
+            version: "2026-01-01" | "2026-11-22" | "2026-11-24";
         } & {
             [key: string]: unknown;
         };
@@ -6348,7 +6374,7 @@ export interface operations {
                 from?: string & (unknown & unknown);
                 /** @description defaults to the finest that keeps the series within 1,000 points */
                 interval?: "1m" | "5m" | "15m" | "1h" | "6h" | "1d";
-                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted";
+                name: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
                 /** @description defaults to now */
                 to?: string & (unknown & unknown);
             };
@@ -7506,7 +7532,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "call.started",
-                 *       "version": "2026-11-22",
+                 *       "version": "2026-11-24",
                  *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
                  *       "occurred_at": "2026-01-08T09:30:02.500Z",
                  *       "call": {

@@ -9,8 +9,8 @@ import { ROUTE_CONTRACTS, SIGNATURE_SCHEMES } from './route-contracts';
 import { routeExamples } from './route-examples';
 import { ROUTE_OPERATIONS } from './route-operations';
 
-/** Routes that are the description's own surfaces, not the API it describes. */
-export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream', '/console'] as const;
+/** Routes that are the description's own surfaces, or another protocol's (OTLP/HTTP, under /v1/), not the API it describes. */
+export const UNDESCRIBED_PREFIXES = ['/openapi.json', '/postman', '/developers/', '/graphql', '/api/v1/stream', '/console', '/v1/'] as const;
 
 const RATE_LIMIT_HEADERS = {
   'ratelimit-limit': { type: 'integer', description: 'requests allowed per minute for this key or tenant' },

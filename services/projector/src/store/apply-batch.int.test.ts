@@ -20,6 +20,8 @@ describe('applying batches to Postgres', () => {
   const scriptFor = (tenant: string, ending: (typeof ENDINGS)[number]): StoredEvent[] => [
     ...callScript({ tenant, providerCallId: 'call-1', turns: 5, ending, outcome: true }),
     ...callScript({ tenant, providerCallId: 'call-2', turns: 3, ending: 'completed', startMs: Date.parse('2026-01-08T09:31:10.000Z') }),
+    // Turns reported in parts (the turn, its model call, its syntheses), as an OpenTelemetry exporter sends them.
+    ...callScript({ tenant, providerCallId: 'call-3', turns: 4, ending, startMs: Date.parse('2026-01-08T09:32:20.000Z'), turnsInParts: true }),
   ];
 
   async function applyInBatches(events: readonly StoredEvent[], cuts: readonly number[]): Promise<void> {
@@ -68,7 +70,8 @@ describe('applying batches to Postgres', () => {
       ),
       { numRuns: 40 },
     );
-  });
+    // 40 runs of three calls' events into Postgres: about 40 s alone here, over a minute beside the rest of the suite.
+  }, 180_000);
 
   it('skips records below the stored position when the log delivers them again', async () => {
     const tenant = randomUUID();

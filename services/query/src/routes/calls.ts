@@ -81,7 +81,9 @@ export function callDetailStatement(id: string): SQLQuery {
     select left(${CALL}, -1) || ',"turns":' || t.list || ',"transcript":' || s.list || ',"traces":' || r.list || '}' as call
     from calls c,
       lateral (select coalesce(json_agg(json_build_object('turnId', t.turn_id, 'occurredAt', ${time('t', 'occurred_at')},
-          'latency', row(t.asr_ms, t.llm_ms, t.tts_ms, t.total_ms)::latency_breakdown, 'interrupted', t.interrupted, 'text', t.text, 'model', t.model)
+          'latency', row(t.asr_ms, t.llm_ms, t.tts_ms, t.total_ms)::latency_breakdown,
+          'breakdown', row(t.eou_delay_ms, t.transcription_delay_ms, t.llm_ttft_ms, t.tts_ttfb_ms, t.e2e_ms, t.unattributed_ms)::turn_breakdown,
+          'interrupted', t.interrupted, 'text', t.text, 'model', t.model)
           order by t.occurred_at, t.turn_id)::text, '[]') as list
         from turns t where t.call_id = c.id) t,
       lateral (select coalesce(json_agg(json_build_object('turnId', s.turn_id, 'speaker', s.speaker, 'text', s.text, 'isFinal', s.is_final, 'startMs', s.start_ms,

@@ -2,7 +2,7 @@ import { PROVIDER_EVENT_TYPES, type CallResource } from '@earshot/contracts';
 import type { DocumentProjection, Row } from '../projection';
 import { median, minTime } from '../registers';
 import { usage, usageMeters } from '../usage-meters/usage-meters.projection';
-import { callFactsOf, mergeCallFacts, type CallFacts } from './call-facts';
+import { callFactsOf, mergeCallFacts, turnsOf, type CallFacts } from './call-facts';
 import { abandonedBySilence, callStatus, endReason } from './call-status';
 
 /** When the call began: call.started, else the first ring or answer, else its first event of any kind. */
@@ -35,7 +35,8 @@ function qualityScore(f: CallFacts): number | null {
 
 /** The columns of a call's row that readers see, from its facts. */
 function callColumns(f: CallFacts) {
-  const turns = Object.values(f.turns).map((t) => t.value);
+  const turns = turnsOf(f);
+  const part = (of: (t: (typeof turns)[number]) => { value: number } | null) => turns.flatMap((t) => of(t)?.value ?? []);
   const started = startedAt(f);
   // Every call's facts come from at least one event, whose time is the fallback.
   if (started === null) throw new Error(`call ${f.callId} has no event time`);
@@ -51,12 +52,12 @@ function callColumns(f: CallFacts) {
     duration_ms: durationMs(f),
     quality_score: qualityScore(f),
     // Per-call latency: the median of each part over the call's turns, each part on its own.
-    latency_asr_ms: median(turns.map((t) => t.asrMs)),
-    latency_llm_ms: median(turns.map((t) => t.llmMs)),
-    latency_tts_ms: median(turns.map((t) => t.ttsMs)),
-    latency_total_ms: median(turns.map((t) => t.totalMs)),
+    latency_asr_ms: median(part((t) => t.asrMs)),
+    latency_llm_ms: median(part((t) => t.llmMs)),
+    latency_tts_ms: median(part((t) => t.ttsMs)),
+    latency_total_ms: median(part((t) => t.totalMs)),
     turn_count: turns.length,
-    interruptions: turns.filter((t) => t.interrupted).length,
+    interruptions: turns.filter((t) => t.interrupted?.value === true).length,
     tool_call_count: f.toolCallIds.length,
     provider_error_count: f.providerErrors.length,
     end_reason: endReason(f),

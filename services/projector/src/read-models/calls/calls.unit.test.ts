@@ -28,11 +28,11 @@ const shuffledWithRepeats = (events: readonly ProjectedEvent[]) =>
     .map(([order, repeats]) => [...order, ...repeats.map((i) => events[i]).filter((e): e is ProjectedEvent => e !== undefined)]);
 
 describe('call state from events', () => {
-  for (const ending of ENDINGS) {
-    const events = callScript({ tenant: TENANT, providerCallId: `c-${ending}`, turns: 6, ending }).map(projectEvent);
+  for (const [ending, turnsInParts] of ENDINGS.flatMap((e) => [[e, false] as const, [e, true] as const])) {
+    const events = callScript({ tenant: TENANT, providerCallId: `c-${ending}`, turns: 6, ending, turnsInParts }).map(projectEvent);
     const expected = fold(events);
 
-    it(`gives the same row for any order and repeats of a ${ending} call's events`, () => {
+    it(`gives the same row for any order and repeats of a ${ending} call's events${turnsInParts ? ', its turns in parts' : ''}`, () => {
       fc.assert(
         fc.property(shuffledWithRepeats(events), (shuffled) => {
           expect(callRow(fold(shuffled) as CallFacts)).toEqual(callRow(expected as CallFacts));
@@ -53,7 +53,7 @@ describe('call state from events', () => {
   it('takes per-call latency as the median of each part over the turns', () => {
     const events = callScript({ tenant: TENANT, providerCallId: 'c', turns: 4 }).map(projectEvent);
     const row = callRow(fold(events) as CallFacts);
-    const totals = events.flatMap((e) => (e.event.type === 'agent.response.generated' ? [e.event.data.latency.total_ms] : [])).sort((a, b) => a - b);
+    const totals = events.flatMap((e) => (e.event.type === 'agent.response.generated' ? [e.event.data.latency.total_ms ?? 0] : [])).sort((a, b) => a - b);
     expect(row.latency_total_ms).toBe(Math.round(((totals[1] ?? 0) + (totals[2] ?? 0)) / 2));
   });
 });
@@ -119,7 +119,10 @@ describe('a call whose provider fell silent', () => {
 });
 
 describe('every document read model merges like a set', () => {
-  const events = ENDINGS.flatMap((ending) => callScript({ tenant: TENANT, providerCallId: `c-${ending}`, turns: 3, ending, outcome: true })).map(projectEvent);
+  const events = ENDINGS.flatMap((ending) => [
+    ...callScript({ tenant: TENANT, providerCallId: `c-${ending}`, turns: 3, ending, outcome: true }),
+    ...callScript({ tenant: TENANT, providerCallId: `p-${ending}`, turns: 3, ending, turnsInParts: true }),
+  ]).map(projectEvent);
   const documents = READ_MODELS.filter((p): p is DocumentProjection<unknown> => p.kind === 'document');
 
   for (const projection of documents) {

@@ -20,14 +20,25 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
   const minute = minuteOf(event.occurred_at);
   switch (event.type) {
     case 'agent.response.generated': {
-      const { latency, interrupted } = event.data;
+      const d = event.data;
+      const { latency } = d;
+      // A turn reported in parts counts once: from the report carrying its total or its interruption flag (the turn's own span).
+      const reportsTheTurn = latency.total_ms !== null || d.interrupted !== null;
+      const samples: [string, number | null][] = [
+        [METRICS.turnLatencyTotal, latency.total_ms],
+        [METRICS.turnLatencyAsr, latency.asr_ms],
+        [METRICS.turnLatencyLlm, latency.llm_ms],
+        [METRICS.turnLatencyTts, latency.tts_ms],
+        [METRICS.turnLatencyEou, d.eou_delay_ms],
+        [METRICS.turnLatencyStt, d.transcription_delay_ms],
+        [METRICS.turnLatencyLlmTtft, d.llm_ttft_ms],
+        [METRICS.turnLatencyTtsTtfb, d.tts_ttfb_ms],
+        [METRICS.turnLatencyE2e, d.e2e_ms],
+      ];
       return [
-        counted(agent, minute, METRICS.turns),
-        measured(agent, minute, METRICS.turnLatencyTotal, latency.total_ms),
-        measured(agent, minute, METRICS.turnLatencyAsr, latency.asr_ms),
-        measured(agent, minute, METRICS.turnLatencyLlm, latency.llm_ms),
-        measured(agent, minute, METRICS.turnLatencyTts, latency.tts_ms),
-        ...(interrupted ? [counted(agent, minute, METRICS.interruptions)] : []),
+        ...(reportsTheTurn ? [counted(agent, minute, METRICS.turns)] : []),
+        ...samples.flatMap(([metric, value]) => (value === null ? [] : [measured(agent, minute, metric, value)])),
+        ...(d.interrupted === true ? [counted(agent, minute, METRICS.interruptions)] : []),
       ];
     }
     case 'tool.call.completed':

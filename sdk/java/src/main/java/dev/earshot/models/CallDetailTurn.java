@@ -13,6 +13,7 @@ import java.util.Map;
 /**
  * CallDetailTurn.
  *
+ * @param breakdown {@code breakdown} (required)
  * @param interrupted {@code interrupted} (required)
  * @param latency {@code latency} (required)
  * @param model {@code model} (required)
@@ -23,6 +24,7 @@ import java.util.Map;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CallDetailTurn(
+    @JsonProperty("breakdown") CallDetailTurnBreakdown breakdown,
     @JsonProperty("interrupted") Boolean interrupted,
     @JsonProperty("latency") CallDetailTurnLatency latency,
     @JsonProperty("model") String model,
@@ -42,6 +44,7 @@ public record CallDetailTurn(
   /** A builder holding this {@code CallDetailTurn}'s values. */
   public Builder toBuilder() {
     Builder builder = new Builder();
+    builder.breakdown = breakdown;
     builder.interrupted = interrupted;
     builder.latency = latency;
     builder.model = model;
@@ -53,6 +56,7 @@ public record CallDetailTurn(
 
   /** Builds a {@code CallDetailTurn}. */
   public static final class Builder {
+    private CallDetailTurnBreakdown breakdown;
     private Boolean interrupted;
     private CallDetailTurnLatency latency;
     private String model;
@@ -60,6 +64,12 @@ public record CallDetailTurn(
     private String text;
     private String turnId;
     private Builder() {}
+
+    /** Sets {@code breakdown}. */
+    public Builder breakdown(CallDetailTurnBreakdown breakdown) {
+      this.breakdown = breakdown;
+      return this;
+    }
 
     /** Sets {@code interrupted}. */
     public Builder interrupted(Boolean interrupted) {
@@ -99,7 +109,7 @@ public record CallDetailTurn(
 
     /** The {@code CallDetailTurn}. */
     public CallDetailTurn build() {
-      return new CallDetailTurn(interrupted, latency, model, occurredAt, text, turnId);
+      return new CallDetailTurn(breakdown, interrupted, latency, model, occurredAt, text, turnId);
     }
   }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * CallDetailTurnLatency.
+ * CallDetailTurnLatency: the parts as reported; null until a report of the turn carried one.
  *
  * @param asrMs {@code asrMs} (required)
  * @param llmMs {@code llmMs} (required)

@@ -58,6 +58,46 @@ public enum MetricName {
   LATENCY_TTS_MS_P95("latency.tts_ms.p95"),
   /** {@code "latency.tts_ms.p99"} */
   LATENCY_TTS_MS_P99("latency.tts_ms.p99"),
+  /** {@code "latency.eou_ms.avg"} */
+  LATENCY_EOU_MS_AVG("latency.eou_ms.avg"),
+  /** {@code "latency.eou_ms.p50"} */
+  LATENCY_EOU_MS_P50("latency.eou_ms.p50"),
+  /** {@code "latency.eou_ms.p95"} */
+  LATENCY_EOU_MS_P95("latency.eou_ms.p95"),
+  /** {@code "latency.eou_ms.p99"} */
+  LATENCY_EOU_MS_P99("latency.eou_ms.p99"),
+  /** {@code "latency.stt_ms.avg"} */
+  LATENCY_STT_MS_AVG("latency.stt_ms.avg"),
+  /** {@code "latency.stt_ms.p50"} */
+  LATENCY_STT_MS_P50("latency.stt_ms.p50"),
+  /** {@code "latency.stt_ms.p95"} */
+  LATENCY_STT_MS_P95("latency.stt_ms.p95"),
+  /** {@code "latency.stt_ms.p99"} */
+  LATENCY_STT_MS_P99("latency.stt_ms.p99"),
+  /** {@code "latency.llm_ttft_ms.avg"} */
+  LATENCY_LLM_TTFT_MS_AVG("latency.llm_ttft_ms.avg"),
+  /** {@code "latency.llm_ttft_ms.p50"} */
+  LATENCY_LLM_TTFT_MS_P50("latency.llm_ttft_ms.p50"),
+  /** {@code "latency.llm_ttft_ms.p95"} */
+  LATENCY_LLM_TTFT_MS_P95("latency.llm_ttft_ms.p95"),
+  /** {@code "latency.llm_ttft_ms.p99"} */
+  LATENCY_LLM_TTFT_MS_P99("latency.llm_ttft_ms.p99"),
+  /** {@code "latency.tts_ttfb_ms.avg"} */
+  LATENCY_TTS_TTFB_MS_AVG("latency.tts_ttfb_ms.avg"),
+  /** {@code "latency.tts_ttfb_ms.p50"} */
+  LATENCY_TTS_TTFB_MS_P50("latency.tts_ttfb_ms.p50"),
+  /** {@code "latency.tts_ttfb_ms.p95"} */
+  LATENCY_TTS_TTFB_MS_P95("latency.tts_ttfb_ms.p95"),
+  /** {@code "latency.tts_ttfb_ms.p99"} */
+  LATENCY_TTS_TTFB_MS_P99("latency.tts_ttfb_ms.p99"),
+  /** {@code "latency.e2e_ms.avg"} */
+  LATENCY_E2E_MS_AVG("latency.e2e_ms.avg"),
+  /** {@code "latency.e2e_ms.p50"} */
+  LATENCY_E2E_MS_P50("latency.e2e_ms.p50"),
+  /** {@code "latency.e2e_ms.p95"} */
+  LATENCY_E2E_MS_P95("latency.e2e_ms.p95"),
+  /** {@code "latency.e2e_ms.p99"} */
+  LATENCY_E2E_MS_P99("latency.e2e_ms.p99"),
   /** {@code "outcomes.count"} */
   OUTCOMES_COUNT("outcomes.count"),
   /** {@code "provider.errors"} */
@@ -74,6 +114,8 @@ public enum MetricName {
   TURNS_COUNT("turns.count"),
   /** {@code "turns.interrupted"} */
   TURNS_INTERRUPTED("turns.interrupted"),
+  /** {@code "turns.interruption_rate"} */
+  TURNS_INTERRUPTION_RATE("turns.interruption_rate"),
   /** A value this SDK version does not know. */
   UNKNOWN(null);
 

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum Scope {
   /** {@code "events:write"} */
   EVENTS_WRITE("events:write"),
+  /** {@code "traces:write"} */
+  TRACES_WRITE("traces:write"),
   /** {@code "calls:read"} */
   CALLS_READ("calls:read"),
   /** {@code "metrics:read"} */

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import autocannon, { type Result } from 'autocannon';
+import { signBody } from '@earshot/auth';
+import { eventsOfSpans, OTLP_MESSAGES, readTraceRequest, spansOf, type Envelope } from '@earshot/otlp';
+import { startGatewayProcess, type Credentials } from './gateway-process';
+import type { Bench, BenchContext } from './run';
+
+/**
+ * OTLP/HTTP exports against a real gateway process (real broker, real
+ * Postgres), beside the envelope ingest of the same events: each OTLP request
+ * is a LiveKit-shaped five-turn session in protobuf (16 spans: the session,
+ * and each turn's agent_turn, llm_node and tts_node), each ingest request the
+ * 17 envelopes Earshot makes of such a session, as one signed JSON batch.
+ * Every request is a new session (new trace and span ids), so nothing is a
+ * duplicate.
+ */
+const TURNS = 5;
+
+function options(args: string[]): { seconds: number; connections: number } {
+  const value = (name: string, fallback: number) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? Number(args[at + 1]) : fallback;
+  };
+  return { seconds: value('seconds', 10), connections: value('connections', 16) };
+}
+
+const attribute = (key: string, value: number | boolean) => ({ key, value: typeof value === 'boolean' ? { boolValue: value } : { doubleValue: value } });
+
+/** A LiveKit-shaped session as an exporter encodes it. */
+function sessionRequest(): Buffer {
+  const traceId = randomBytes(16);
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  const span = (name: string, parent: Buffer | null, offsetMs: number, lengthMs: number, attributes: ReturnType<typeof attribute>[]) => ({
+    traceId,
+    spanId: randomBytes(8),
+    ...(parent ? { parentSpanId: parent } : {}),
+    name,
+    startTimeUnixNano: String(nowNs + BigInt(offsetMs) * 1_000_000n),
+    endTimeUnixNano: String(nowNs + BigInt(offsetMs + lengthMs) * 1_000_000n),
+    attributes,
+  });
+  const session = span('agent_session', null, 0, 60_000, []);
+  const spans = [session];
+  for (let turn = 0; turn < TURNS; turn += 1) {
+    const reply = span('agent_turn', session.spanId, turn * 8_000, 3_000, [
+      attribute('lk.e2e_latency', 0.9 + turn / 100),
+      attribute('lk.end_of_turn_delay', 0.2),
+      attribute('lk.transcription_delay', 0.15),
+      attribute('lk.interrupted', false),
+    ]);
+    spans.push(
+      reply,
+      span('llm_node', reply.spanId, turn * 8_000 + 10, 800, [attribute('lk.response.ttft', 0.35)]),
+      span('tts_node', reply.spanId, turn * 8_000 + 400, 2_000, [attribute('lk.response.ttfb', 0.12)]),
+    );
+  }
+  const request = {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench-agent' } }] },
+        scopeSpans: [{ scope: { name: 'livekit-agents' }, spans }],
+      },
+    ],
+  };
+  return Buffer.from(OTLP_MESSAGES.traceRequest.encode(OTLP_MESSAGES.traceRequest.fromObject(request)).finish());
+}
+
+/** The envelopes Earshot makes of a session: what the ingest run sends, so both runs append the same events. */
+function envelopesOf(body: Buffer): Envelope[] {
+  const read = readTraceRequest({ bytes: body, encoding: 'protobuf', contentEncoding: undefined });
+  if (!read.ok) throw new Error(read.message);
+  return eventsOfSpans(spansOf(read.request)).flatMap((mapped) => mapped.envelopes);
+}
+
+function otlpRequest(credentials: Credentials): autocannon.Request {
+  return {
+    method: 'POST',
+    path: '/v1/traces',
+    headers: { authorization: `Bearer ${credentials.apiKey}`, 'content-type': 'application/x-protobuf' },
+    body: sessionRequest(),
+  };
+}
+
+function ingestRequest(credentials: Credentials): autocannon.Request {
+  const body = JSON.stringify(envelopesOf(sessionRequest()));
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    method: 'POST',
+    path: '/api/v1/webhooks/ingest',
+    headers: {
+      authorization: `Bearer ${credentials.apiKey}`,
+      'content-type': 'application/json',
+      'x-earshot-timestamp': timestamp,
+      'x-earshot-signature': signBody(credentials.webhookSecret, timestamp, Buffer.from(body)),
+      'x-earshot-provider': 'livekit',
+    },
+    body,
+  };
+}
+
+async function load(
+  context: BenchContext,
+  origin: string,
+  label: string,
+  seconds: number,
+  connections: number,
+  next: () => autocannon.Request,
+): Promise<Result> {
+  let second = 0;
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: origin, connections, duration: seconds, requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }] },
+      (error: Error | null, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('tick', () => context.progress(`${label}: ${++second} of ${seconds} s`));
+  });
+  context.report(
+    `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
+  return result;
+}
+
+const bench: Bench = async (context) => {
+  const { seconds, connections } = options(context.args);
+  const gateway = await startGatewayProcess(context, 'otlp');
+  try {
+    const credentials = await gateway.createTenant();
+    const spansPerRequest = 1 + TURNS * 3;
+    const eventsPerRequest = envelopesOf(sessionRequest()).length;
+    await load(context, gateway.origin, 'warm-up', 3, connections, () => otlpRequest(credentials));
+    const otlp = await load(context, gateway.origin, `OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, seconds, connections, () =>
+      otlpRequest(credentials),
+    );
+    const ingest = await load(context, gateway.origin, `envelope ingest of the same events (${eventsPerRequest} a request)`, seconds, connections, () =>
+      ingestRequest(credentials),
+    );
+    const spansPerSecond = Math.round(otlp.requests.average * spansPerRequest);
+    const otlpEvents = Math.round(otlp.requests.average * eventsPerRequest);
+    const ingestEvents = Math.round(ingest.requests.average * eventsPerRequest);
+    context.report(`OTLP ${spansPerSecond} spans/s = ${otlpEvents} events/s; envelope ingest ${ingestEvents} events/s`);
+    return {
+      connections,
+      seconds,
+      spans_per_request: spansPerRequest,
+      events_per_request: eventsPerRequest,
+      otlp_rps: Math.round(otlp.requests.average),
+      otlp_spans_per_s: spansPerSecond,
+      otlp_events_per_s: otlpEvents,
+      otlp_p50_ms: otlp.latency.p50,
+      otlp_p99_ms: otlp.latency.p99,
+      ingest_rps: Math.round(ingest.requests.average),
+      ingest_events_per_s: ingestEvents,
+      ingest_p50_ms: ingest.latency.p50,
+      ingest_p99_ms: ingest.latency.p99,
+      otlp_over_ingest: Number((otlpEvents / Math.max(1, ingestEvents)).toFixed(3)),
+      non_2xx: otlp.non2xx + ingest.non2xx,
+      errors: otlp.errors + ingest.errors,
+    };
+  } finally {
+    await gateway.stop();
+  }
+};
+
+export default bench;
