@@ -43,6 +43,13 @@ export default tseslint.config(
     },
   },
   {
+    // Services and the packages they run log through the runtime's pino logger (JSON lines, request and tenant ids);
+    // the command-line client's output and the test kit's are meant for a person and stay on the console.
+    files: ['packages/**/*.ts', 'services/**/*.ts'],
+    ignores: ['packages/cli/**', 'packages/testing/**', '**/*.test.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -620,6 +620,8 @@ const (
 	ScopeMetricsRead      Scope = "metrics:read"
 	ScopeOutcomesRead     Scope = "outcomes:read"
 	ScopeOutcomesWrite    Scope = "outcomes:write"
+	ScopeProvidersRead    Scope = "providers:read"
+	ScopeProvidersWrite   Scope = "providers:write"
 	ScopeTracesWrite      Scope = "traces:write"
 	ScopeUsageRead        Scope = "usage:read"
 )
@@ -658,6 +660,10 @@ func (e Scope) Valid() bool {
 	case ScopeOutcomesRead:
 		return true
 	case ScopeOutcomesWrite:
+		return true
+	case ScopeProvidersRead:
+		return true
+	case ScopeProvidersWrite:
 		return true
 	case ScopeTracesWrite:
 		return true

@@ -5,6 +5,7 @@ export * from './key-usage';
 export * from './provisioned-tenant';
 export * from './secret-box';
 export * from './signature';
+export * from './standard-webhooks';
 export * from './tenancy';
 export * from './tenants';
 

@@ -1,4 +1,5 @@
 import { sql, type Queryable } from '@earshot/db';
+import { fallbackLogger, type Metrics } from '@earshot/telemetry';
 import { hashApiKey, parseApiKey } from './api-key';
 import { credentialChangesHere } from './credential-changes';
 import { KeyUsageMeter } from './key-usage';
@@ -16,6 +17,8 @@ export interface ApiKeyCacheOptions {
   /** How often counted usage is written. */
   usageFlushMs?: number;
   onError?: (error: unknown) => void;
+  /** Counts the keys answered from the cache and those looked up. */
+  metrics?: Metrics;
 }
 
 interface Kept {
@@ -44,6 +47,7 @@ export class ApiKeyCache {
   private checkedAt = Number.NEGATIVE_INFINITY;
   private checking: Promise<bigint> | undefined;
   private changesSeen = credentialChangesHere();
+  private readonly metrics: Metrics | undefined;
 
   constructor(
     private readonly db: Queryable,
@@ -53,9 +57,8 @@ export class ApiKeyCache {
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.changeCheckMs = options.changeCheckMs ?? 500;
-    const onError =
-      options.onError ??
-      ((error: unknown) => console.error(`[auth] usage flush failed (kept for the next one): ${error instanceof Error ? error.message : String(error)}`));
+    this.metrics = options.metrics;
+    const onError = options.onError ?? ((error: unknown) => fallbackLogger().error({ err: error }, 'key usage flush failed; kept for the next one'));
     this.usage = new KeyUsageMeter(db, { flushMs: options.usageFlushMs, onError });
   }
 
@@ -71,8 +74,12 @@ export class ApiKeyCache {
     if (cached && cached.until > now.getTime() && cached.version === (await this.currentVersion())) {
       const { expiresAt } = cached.key;
       // Past its time the key is looked up again, which says whether it expired or was rotated out.
-      if (expiresAt === null || expiresAt > now) return { ok: true, key: cached.key };
+      if (expiresAt === null || expiresAt > now) {
+        this.metrics?.keyCacheLookups.inc({ result: 'hit' });
+        return { ok: true, key: cached.key };
+      }
     }
+    this.metrics?.keyCacheLookups.inc({ result: 'miss' });
     return this.lookup(presented, now);
   }
 

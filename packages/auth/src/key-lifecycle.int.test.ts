@@ -5,6 +5,7 @@ import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot
 import { openTestDatabase } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { ApiKeyCache } from './key-cache';
+import { KeyUsageMeter } from './key-usage';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey, rotateApiKey, type NewApiKey } from './key-records';
 import { SecretBox } from './secret-box';
 import { deleteTenant, getTenant, listTenants, setTenantStatus } from './tenancy';
@@ -137,6 +138,19 @@ describe('the lifecycle of a key', () => {
     cache.recordUse(found.key, later(100_000));
     await cache.close();
     expect(await getApiKey(db, tenantId, record.id, later(120_000))).toMatchObject({ usage24h: 4, lastUsedAt: later(100_000).toISOString() });
+  });
+
+  it('writes every other key’s usage when PostgreSQL refuses one key’s row, dropping that one aloud', async () => {
+    const { record } = await newKey();
+    const tenantId = await tenantOf(record.id);
+    const errors: unknown[] = [];
+    const meter = new KeyUsageMeter(db, { flushMs: 60_000, onError: (error) => errors.push(error) });
+    meter.record(record.id, later(1_000));
+    meter.record('not-a-uuid', later(1_000));
+    meter.record(record.id, later(2_000));
+    await meter.close();
+    expect(errors).toHaveLength(1);
+    expect(await getApiKey(db, tenantId, record.id, later(3_000))).toMatchObject({ usage24h: 2, lastUsedAt: later(2_000).toISOString() });
   });
 
   it('deletes a tenant with its rows in every table that has a tenant_id', async () => {

@@ -1,4 +1,4 @@
-import { sql, type Queryable } from '@earshot/db';
+import { refusedValue, sql, type Queryable } from '@earshot/db';
 
 const MINUTE_MS = 60_000;
 /** Buckets older than this are never read (24-hour usage) and are swept. */
@@ -64,6 +64,27 @@ export class KeyUsageMeter {
     const lastUse = this.lastUse;
     this.counts = new Map();
     this.lastUse = new Map();
+    try {
+      await this.store(counts, lastUse);
+    } catch (error) {
+      for (const [bucket, requests] of counts) this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + requests);
+      for (const [keyId, at] of lastUse) if ((this.lastUse.get(keyId) ?? 0) < at) this.lastUse.set(keyId, at);
+      this.schedule();
+      throw error;
+    }
+    const newest = Math.max(...lastUse.values());
+    if (newest - this.sweptAt >= SWEEP_EVERY_MS) {
+      this.sweptAt = newest;
+      await this.db.query(sql`delete from api_key_usage where minute < ${new Date(newest - KEPT_MS)}`);
+    }
+  }
+
+  /**
+   * One statement for every key. A value PostgreSQL refuses (a key id that
+   * is no uuid) would fail every key's count with it, at every flush: the
+   * keys then go one by one, and the one refused alone is dropped, aloud.
+   */
+  private async store(counts: ReadonlyMap<string, number>, lastUse: ReadonlyMap<string, number>, alone = false): Promise<void> {
     const buckets = [...counts].map(([bucket, requests]) => {
       const [keyId = '', minute = '0'] = bucket.split('|');
       return { keyId, minute: new Date(Number(minute)), requests };
@@ -82,15 +103,12 @@ export class KeyUsageMeter {
           join api_keys k on k.id = c.key_id
         on conflict (key_id, minute) do update set requests = api_key_usage.requests + excluded.requests`);
     } catch (error) {
-      for (const [bucket, requests] of counts) this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + requests);
-      for (const [keyId, at] of lastUse) if ((this.lastUse.get(keyId) ?? 0) < at) this.lastUse.set(keyId, at);
-      this.schedule();
-      throw error;
-    }
-    const newest = Math.max(...lastUse.values());
-    if (newest - this.sweptAt >= SWEEP_EVERY_MS) {
-      this.sweptAt = newest;
-      await this.db.query(sql`delete from api_key_usage where minute < ${new Date(newest - KEPT_MS)}`);
+      if (!refusedValue(error)) throw error;
+      if (alone) return this.options.onError?.(error);
+      for (const [keyId, at] of lastUse) {
+        const own = new Map([...counts].filter(([bucket]) => bucket.startsWith(`${keyId}|`)));
+        await this.store(own, new Map([[keyId, at]]), true);
+      }
     }
   }
 }

@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { issueApiKey, parseApiKey, SCOPES, type KeyEnvironment, type Scope } from './api-key';
 import { noteCredentialChange } from './credential-changes';
+import { newWebhookSecret } from './standard-webhooks';
 import type { SecretBox } from './secret-box';
 
 export interface Tenant {
@@ -20,7 +21,7 @@ export interface CreatedTenant {
 /** A new tenant with its webhook secret and a first key carrying every scope. */
 export async function createTenant(db: ConnectionPool, box: SecretBox, input: { name: string; environment?: KeyEnvironment }): Promise<CreatedTenant> {
   const tenant: Tenant = { id: randomUUID(), name: input.name };
-  const webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const webhookSecret = newWebhookSecret();
   const key = issueApiKey(input.environment ?? 'production');
   await db.tx(async (tx) => {
     await tx.query(sql`insert into tenants (id, name, webhook_secret) values (${tenant.id}, ${tenant.name}, ${box.seal(webhookSecret)})`);
@@ -123,7 +124,7 @@ export async function authenticateApiKey(db: Queryable, box: SecretBox, presente
  * so senders can switch without a gap. Answers the new secret (shown once).
  */
 export async function rotateWebhookSecret(db: ConnectionPool, box: SecretBox, tenantId: string, overlapUntil: Date): Promise<string> {
-  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = newWebhookSecret();
   await db.query(sql`
     update tenants
        set previous_webhook_secret = webhook_secret, previous_secret_expires_at = ${overlapUntil}, webhook_secret = ${box.seal(secret)}

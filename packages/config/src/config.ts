@@ -1,7 +1,10 @@
 import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 
-const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const perMinute = (fallback: number) => z.coerce.number().int().positive().max(1_000_000_000).default(fallback);
+const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(3_600_000).default(fallback);
+/** A variable set but empty (a deploy file's placeholder) counts as unset. */
+const unlessEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const list = z.string().transform((s) =>
   s
     .split(',')
@@ -70,6 +73,11 @@ export const ConfigSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
       .optional(),
     EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Set, `GET /metrics` wants it as a bearer token (Prometheus's `authorization` setting); unset, it is open. */
+    EARSHOT_METRICS_TOKEN: unlessEmpty(z.string().min(16, 'must be at least 16 characters')),
+    /** Set, the process sends its traces there over OTLP/HTTP (OpenTelemetry's own variable, with the same meaning). */
+    OTEL_EXPORTER_OTLP_ENDPOINT: unlessEmpty(z.url()),
+    OTEL_SERVICE_NAME: unlessEmpty(z.string().min(1)),
     EARSHOT_INGEST_REQUESTS_PER_MIN: perMinute(120),
     EARSHOT_INGEST_EVENTS_PER_MIN: perMinute(5_000),
     EARSHOT_KEY_REQUESTS_PER_MIN: perMinute(600),
@@ -79,8 +87,25 @@ export const ConfigSchema = z
     EARSHOT_TRUSTED_PROXIES: list.default([]),
     /** The key environments this deployment accepts: a staging deployment sets `staging` and refuses ear_live_ keys. */
     EARSHOT_KEY_ENVIRONMENTS: list.pipe(z.array(z.enum(['production', 'staging'])).min(1)).default(['production', 'staging']),
+    /**
+     * The origin providers reach Earshot at (https://earshot.example.com): connection webhook URLs
+     * are made with it, and Twilio's signature covers it. Unset, the request's own scheme and host.
+     */
+    EARSHOT_PUBLIC_URL: z
+      .string()
+      .url()
+      .regex(/^https?:\/\/[^/]+$/, 'scheme and host only, no path')
+      .optional(),
     /** The API key the CLI's tenant commands (`earshot keys`, `earshot secret`) send. */
     EARSHOT_API_KEY: z.string().optional(),
+    /** Time to receive a request's headers; slower is answered 408. */
+    EARSHOT_HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+    /** Time to receive a whole request, body included; slower is answered 408. */
+    EARSHOT_HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
+    /** How long an idle kept-alive connection stays open; keep it above the load balancer's idle timeout. */
+    EARSHOT_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(65_000),
+    /** Connections one process holds at once; more are closed as they arrive. */
+    EARSHOT_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_024),
     /** How often a live-stream client gets a heartbeat. */
     EARSHOT_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
     /** Unsent bytes a live-stream client may hold before it is dropped as too slow. */
@@ -125,8 +150,16 @@ export const ConfigSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((value) => value === 'true'),
+    /** The least severe log entries written (pino's levels); `silent` writes none. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.EARSHOT_HTTP_HEADERS_TIMEOUT_MS > env.EARSHOT_HTTP_REQUEST_TIMEOUT_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EARSHOT_HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed EARSHOT_HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+      });
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['EARSHOT_MASTER_KEY', 'EARSHOT_ADMIN_TOKEN', 'KAFKA_BROKERS', 'DATABASE_URL'] as const) {
       if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });

@@ -10,10 +10,14 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   VALIDATION_ERROR: 400,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
+  // The spec answers a duplicate idempotency key with 409 (one still in flight, or a repeat on /webhooks/events);
+  // a key reused with another body is 422, as the IETF Idempotency-Key draft has it.
   IDEMPOTENCY_CONFLICT: 409,
-  // The spec answers a duplicate idempotency key with 409; reused with another body, it is that duplicate.
-  IDEMPOTENCY_MISMATCH: 409,
+  IDEMPOTENCY_MISMATCH: 422,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,
@@ -44,6 +48,8 @@ export interface ApiErrorDetail {
   deadLetterId?: string;
   /** Response headers the error carries, e.g. Retry-After on RATE_LIMITED, Allow on METHOD_NOT_ALLOWED. */
   headers?: Record<string, string>;
+  /** What failed underneath (a store, the log): logged with the request, never sent. */
+  cause?: unknown;
 }
 
 export class ApiError extends Error {
@@ -54,7 +60,7 @@ export class ApiError extends Error {
     message: string,
     readonly detail: ApiErrorDetail = {},
   ) {
-    super(message);
+    super(message, detail.cause === undefined ? undefined : { cause: detail.cause });
     this.name = 'ApiError';
     this.status = ERROR_STATUS[code];
   }

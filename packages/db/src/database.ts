@@ -1,4 +1,5 @@
 import createConnectionPool, { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@databases/pg';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 
 export { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery };
 
@@ -7,10 +8,12 @@ export interface DatabaseOptions {
   /** Connections at most; each service sizes its own pool. */
   poolSize?: number;
   applicationName: string;
+  /** Where a failed idle connection is reported. */
+  logger?: Logger;
 }
 
 /** One code path for the embedded server and production PostgreSQL alike. */
-export function openDatabase({ url, poolSize = 10, applicationName }: DatabaseOptions): ConnectionPool {
+export function openDatabase({ url, poolSize = 10, applicationName, logger = fallbackLogger() }: DatabaseOptions): ConnectionPool {
   return createConnectionPool({
     connectionString: url,
     poolSize,
@@ -19,7 +22,7 @@ export function openDatabase({ url, poolSize = 10, applicationName }: DatabaseOp
     // Stop a statement that hangs rather than a request that waits forever.
     queryTimeoutMilliseconds: 30_000,
     idleTimeoutMilliseconds: 30_000,
-    onError: (error) => console.error(`[db] ${applicationName}: ${error.message}`),
+    onError: (error) => logger.error({ err: error, pool: applicationName }, 'database connection failed'),
   });
 }
 

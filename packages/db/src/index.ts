@@ -2,6 +2,7 @@ export * from './database';
 export * from './embedded';
 export * from './leases';
 export * from './migrations';
+export * from './refused-value';
 export * from './tenant-reads';
 export * from './tenant-scope';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { SQLQuery } from '@databases/pg';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import { TENANT_ROLE, TENANT_SETTING } from './tenant-scope';
 
 const INT8 = 20;
@@ -27,6 +28,8 @@ export interface TenantReadsOptions {
   url: string;
   poolSize?: number;
   applicationName: string;
+  /** Where a failed idle connection is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -64,7 +67,8 @@ export class TenantReads {
             : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
       },
     });
-    this.pool.on('error', (error) => console.error(`[db] ${options.applicationName}: idle connection failed: ${error.message}`));
+    const logger = options.logger ?? fallbackLogger();
+    this.pool.on('error', (error) => logger.error({ err: error, pool: options.applicationName }, 'idle database connection failed'));
   }
 
   /** The rows of `statement`, run as `tenantId`. */

@@ -1,5 +1,5 @@
-import { EVENT_TYPES, type DeadLetter, type Delivery, type EventType, type StoredEvent } from '@earshot/contracts';
-import { isObject, recordFromAvro, recordToAvro } from './avro-json';
+import { EVENT_TYPES, JSON_LIMITS, type DeadLetter, type Delivery, type EventType, type StoredEvent } from '@earshot/contracts';
+import { isObject, recordFromAvro, recordToAvro, type Residue } from './avro-json';
 import { EventCodecError } from './codec-error';
 import { isSealed, type DataKey, type KeyLookup } from './field-sealing';
 import { openRecord, sealRecord } from './sealed-fields';
@@ -36,9 +36,21 @@ function invalidValue(writer: SchemaEntry, value: unknown, cause: unknown): Even
   return new EventCodecError('INVALID_VALUE', `value does not fit ${writer.path}: ${detail}`, { cause });
 }
 
+/** The fields the schema does not know, as JSON text, within the bound every reader of the log can rely on. */
+function extensions(writer: SchemaEntry, residue: Residue): string {
+  const text = JSON.stringify(residue);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > JSON_LIMITS.maxUnknownFieldBytes)
+    throw new EventCodecError(
+      'INVALID_VALUE',
+      `fields ${writer.path} does not know take ${bytes} bytes of JSON; at most ${JSON_LIMITS.maxUnknownFieldBytes} are kept: ${Object.keys(residue).slice(0, 10).join(', ')}`,
+    );
+  return text;
+}
+
 function encodeWith(writer: SchemaEntry, json: unknown, sealWith?: DataKey): Buffer {
   const { value, residue } = recordToAvro(writer.mapping, json);
-  if (writer.extensible) value[EXTENSIONS_FIELD] = residue === undefined ? null : JSON.stringify(residue);
+  if (writer.extensible) value[EXTENSIONS_FIELD] = residue === undefined ? null : extensions(writer, residue);
   if (sealWith !== undefined && isEventSubject(writer.subject)) sealRecord(writer.subject, value, sealWith);
   let body: Buffer;
   try {

@@ -2,13 +2,21 @@
  * Group commit: while a write is in flight, later calls queue up and go out
  * together in the next one. Idle, a call writes at once (no linger); busy,
  * many calls share one round trip (a produce request, a statement and its WAL
- * flush). Each call is answered with the results of its own items.
+ * flush). Each call is answered with the results of its own items. A shared
+ * write that fails for a reason one call may have brought (`isolate`) is
+ * written again call by call, so only the call at fault gets the error.
  */
 export interface GroupCommitOptions {
   /** Writes in flight at once: one keeps order (an idempotent producer); a few keep one slow write from holding everyone. */
   parallel?: number;
   /** Items per write at most; a call is never split, so one larger call still goes out whole. */
   maxItems?: number;
+  /**
+   * Whether a failed shared write may have failed for one call's items (a
+   * value the store refuses) rather than for all (the store unreachable):
+   * then each call is written again alone. Unset, a failure fails them all.
+   */
+  isolate?: (error: unknown) => boolean;
 }
 
 interface Entry<T, R> {
@@ -23,6 +31,7 @@ export class GroupCommit<T, R> {
   private readonly idle: (() => void)[] = [];
   private readonly parallel: number;
   private readonly maxItems: number;
+  private readonly isolate: (error: unknown) => boolean;
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[]>,
@@ -30,13 +39,19 @@ export class GroupCommit<T, R> {
   ) {
     this.parallel = options.parallel ?? 1;
     this.maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
+    this.isolate = options.isolate ?? (() => false);
   }
 
   add(items: readonly T[]): Promise<R[]> {
-    return new Promise<R[]>((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
-      if (this.running < this.parallel) void this.drain();
-    });
+    const [answer] = this.addEach([items]);
+    return answer as Promise<R[]>;
+  }
+
+  /** Several calls at once, answered (and failed) each on its own, and queued together so they can share one write. */
+  addEach(calls: readonly (readonly T[])[]): Promise<R[]>[] {
+    const answers = calls.map((items) => new Promise<R[]>((resolve, reject) => this.queue.push({ items, resolve, reject })));
+    if (this.running < this.parallel && this.queue.length > 0) void this.drain();
+    return answers;
   }
 
   /** Resolves once everything added so far is written (or failed). */
@@ -58,12 +73,24 @@ export class GroupCommit<T, R> {
             at += entry.items.length;
           }
         } catch (error) {
-          for (const entry of batch) entry.reject(error);
+          if (batch.length > 1 && this.isolate(error)) await this.writeAlone(batch);
+          else for (const entry of batch) entry.reject(error);
         }
       }
     } finally {
       this.running--;
       if (this.running === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+    }
+  }
+
+  /** In order, so a write that keeps order (one in flight) still does. */
+  private async writeAlone(batch: readonly Entry<T, R>[]): Promise<void> {
+    for (const entry of batch) {
+      try {
+        entry.resolve(await this.write([...entry.items]));
+      } catch (error) {
+        entry.reject(error);
+      }
     }
   }
 

@@ -73,4 +73,50 @@ describe('GroupCommit', () => {
     expect(await all).toEqual([[1], [2], [3]]);
     expect(most).toBe(2);
   });
+
+  it('writes a failed shared write again call by call when one call may be at fault, so only that call fails', async () => {
+    const writes: number[][] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        if (writes.length === 1) await gate;
+        if (items.includes(0)) throw new Error('invalid byte sequence');
+        return items;
+      },
+      { isolate: (error) => error instanceof Error && error.message === 'invalid byte sequence' },
+    );
+    const first = batcher.add([1]);
+    const victims = [batcher.add([2]), batcher.add([3, 4])];
+    const culprit = batcher.add([0]);
+    release();
+    expect(await first).toEqual([1]);
+    expect(await Promise.all(victims)).toEqual([[2], [3, 4]]);
+    await expect(culprit).rejects.toThrow('invalid byte sequence');
+    expect(writes).toEqual([[1], [2, 3, 4, 0], [2], [3, 4], [0]]);
+  });
+
+  it('fails every call of a shared write whose failure is no one call’s (the store unreachable)', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let writes = 0;
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        writes += 1;
+        if (writes === 1) {
+          await gate;
+          return items;
+        }
+        throw new Error('connection refused');
+      },
+      { isolate: () => false },
+    );
+    const first = batcher.add([1]);
+    const later = [batcher.add([2]), batcher.add([3])];
+    release();
+    await first;
+    for (const call of later) await expect(call).rejects.toThrow('connection refused');
+    expect(writes).toBe(2);
+  });
 });

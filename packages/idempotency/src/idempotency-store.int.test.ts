@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, refusedValue, sql, type ConnectionPool } from '@earshot/db';
 import { openTestDatabase } from '@earshot/testing';
 import { IDEMPOTENCY_MIGRATIONS } from './index';
 import { IdempotencyStore, type Claim } from './idempotency-store';
@@ -148,5 +148,34 @@ describe('IdempotencyStore', () => {
     await s.settled();
     await waiting;
     expect(await store(other).claim([{ tenantId, key: 'waits', requestHash: hash }])).toMatchObject([{ state: 'done', status: 202 }]);
+  });
+
+  it('refuses a key with a NUL before it joins a statement, and claims the keys beside it (a NUL once failed the whole statement with 503)', async () => {
+    const tenantId = randomUUID();
+    const claims = await Promise.allSettled(
+      store(db).claimEach(['ok-1', 'evil\u0000', 'ok-2', 'x'.repeat(256)].map((key) => ({ tenantId, key, requestHash: hash }))),
+    );
+    expect(claims.map((c) => (c.status === 'fulfilled' ? c.value.state : (c.reason as Error).name))).toEqual([
+      'claimed',
+      'RefusedKeyError',
+      'claimed',
+      'RefusedKeyError',
+    ]);
+  });
+
+  it('writes a shared statement PostgreSQL refuses again member by member, so only the member at fault fails', async () => {
+    const s = store(db);
+    const tenantId = randomUUID();
+    // Held open by a first claim, so the next ones queue and share one statement.
+    const first = s.claimEach([{ tenantId, key: 'first', requestHash: hash }]);
+    const shared = s.claimEach([
+      { tenantId, key: 'victim-1', requestHash: hash },
+      { tenantId: 'not-a-uuid', key: 'culprit', requestHash: hash },
+      { tenantId, key: 'victim-2', requestHash: hash },
+    ]);
+    expect((await Promise.all(first)).map((c) => c.state)).toEqual(['claimed']);
+    const settled = await Promise.allSettled(shared);
+    expect(settled.map((c) => (c.status === 'fulfilled' ? c.value.state : 'failed'))).toEqual(['claimed', 'failed', 'claimed']);
+    expect(refusedValue((settled[1] as PromiseRejectedResult).reason)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { storedId } from '@earshot/contracts';
+import { refusedValue, sql, type ConnectionPool } from '@earshot/db';
 import { GroupCommit } from '@earshot/group-commit';
 
 export interface IdempotencyOptions {
@@ -66,6 +67,14 @@ const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<Ide
   identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0;
 
 const DEFAULT_LEASE_MS = 30_000;
+
+/** A key no request may claim: empty, longer than 255 characters, or text PostgreSQL cannot hold (a NUL). */
+export class RefusedKeyError extends Error {
+  constructor(key: string) {
+    super(`an idempotency key must be 1 to 255 characters without a NUL character or an unpaired surrogate (${key.length} characters given)`);
+    this.name = 'RefusedKeyError';
+  }
+}
 const DEADLOCK_DETECTED = '40P01';
 
 /**
@@ -78,7 +87,7 @@ export class IdempotencyStore {
   private readonly leaseMs: number;
   private readonly answerLingerMs: number;
   private lingering: Lingering | undefined;
-  private readonly writes = new GroupCommit<Operation, Claim | null>((operations) => this.write(operations));
+  private readonly writes = new GroupCommit<Operation, Claim | null>((operations) => this.write(operations), { isolate: refusedValue });
 
   constructor(
     private readonly db: ConnectionPool,
@@ -90,8 +99,24 @@ export class IdempotencyStore {
 
   /** Claims each key, or tells who has it. A key given twice (here or by concurrent callers) is claimed once; the other copy is in flight. */
   claim(requests: readonly IdempotencyRequest[]): Promise<Claim[]> {
-    if (requests.length === 0) return Promise.resolve([]);
-    return this.send(requests).then((claims) => requests.map((_, i) => claims[i] ?? { state: 'in_flight' }));
+    return Promise.all(this.claimEach(requests));
+  }
+
+  /**
+   * `claim`, answered request by request: a key the store cannot hold fails
+   * alone before it joins a statement (RefusedKeyError), and one PostgreSQL
+   * refuses fails alone after it (its statement is written again member by
+   * member); the others share one statement still.
+   */
+  claimEach(requests: readonly IdempotencyRequest[]): Promise<Claim>[] {
+    const valid = requests.filter((request) => storedId.safeParse(request.key).success);
+    const sent = this.send(valid);
+    let next = 0;
+    return requests.map((request) =>
+      valid[next] === request
+        ? (sent[next++] as Promise<Claim | null>).then((claim) => claim ?? { state: 'in_flight' })
+        : Promise.reject(new RefusedKeyError(request.key)),
+    );
   }
 
   /** Stores the answers of claimed keys; later requests with these keys get them back. */
@@ -112,18 +137,19 @@ export class IdempotencyStore {
       sent = (write) => void write.then(() => resolve(), reject);
     });
     // The answers' own promise carries a failure; this one need not.
-    const timer = setTimeout(() => void this.send([]).catch(() => undefined), this.answerLingerMs);
+    const timer = setTimeout(() => void this.send([]), this.answerLingerMs);
     return { answers: [], timer, sent, done };
   }
 
-  /** Queues the claims with every answer still lingering. */
-  private send(requests: readonly IdempotencyRequest[]): Promise<(Claim | null)[]> {
+  /** Queues each claim, and every answer still lingering, as calls of their own that share the next statement. */
+  private send(requests: readonly IdempotencyRequest[]): Promise<Claim | null>[] {
     const lingering = this.lingering;
     this.lingering = undefined;
     if (lingering) clearTimeout(lingering.timer);
-    const write = this.writes.add([...requests.map((claim) => ({ claim })), ...(lingering?.answers ?? []).map((answer) => ({ answer }))]);
-    lingering?.sent(write);
-    return write;
+    const answers = lingering && lingering.answers.length > 0 ? [lingering.answers.map((answer) => ({ answer }))] : [];
+    const writes = this.writes.addEach([...requests.map((claim) => [{ claim }]), ...answers]);
+    if (lingering) lingering.sent(writes[requests.length] ?? Promise.resolve());
+    return writes.slice(0, requests.length).map((write) => write.then(([claim]) => claim ?? null));
   }
 
   private async write(operations: readonly Operation[]): Promise<(Claim | null)[]> {
@@ -233,7 +259,7 @@ export class IdempotencyStore {
 
   /** Resolves once every claim and answer handed over so far is written: call before closing the pool. */
   async settled(): Promise<void> {
-    if (this.lingering) void this.send([]).catch(() => undefined);
+    if (this.lingering) void this.send([]);
     await this.writes.settled();
   }
 

@@ -1,21 +1,25 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import {
   AcceptedSchema,
   ApiError,
   type Accepted,
   fieldIssues,
   IncomingEventSchema,
+  jsonShapeIssues,
   receiveEvent,
+  storableText,
   type DeadLetter,
   type DeliveryOutcome,
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
 import { eventId, type DataKey } from '@earshot/events';
-import type { IdempotencyStore } from '@earshot/idempotency';
+import { refusedValue } from '@earshot/db';
+import { RefusedKeyError, type IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
 import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
+import { fallbackLogger, type Logger, type Metrics } from '@earshot/telemetry';
 import { sealingKeys, type EventSealing } from './sealing';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
@@ -46,7 +50,7 @@ export interface Sender {
 
 export interface EnvelopeInput {
   value: unknown;
-  /** The bytes this envelope came in: the whole body, or the envelope re-serialized when it was one of a batch. */
+  /** The bytes this envelope came in: the whole body, or its element of a batch body (see batchItemBytes in @earshot/server). */
   raw: Buffer;
   /** Says where the envelope was, for reasons: `item 3 of the batch`. */
   label?: string;
@@ -56,11 +60,16 @@ export interface EnvelopeInput {
 
 export const ACCEPTED_STATUS = 202;
 
+/** How much of a sender's text a dead letter or a delivery record keeps in one field. */
+const NOTED_CHARS = 500;
+
 interface Candidate {
   index: number;
   event: IncomingEvent;
   id: string;
   requestHash: Buffer;
+  raw: Buffer;
+  deadLetterId: string | undefined;
 }
 
 export interface IntakeOptions {
@@ -71,6 +80,10 @@ export interface IntakeOptions {
   duplicateWaitMs: number;
   /** Seals each event's personal fields with its call's data key before append; events are written in the clear without it. */
   sealing?: EventSealing;
+  /** Where failures no sender hears of are reported (keys not released, answers not stored). */
+  logger?: Logger;
+  /** Counts the envelopes by outcome, and the dead letters written. */
+  metrics?: Metrics;
 }
 
 /**
@@ -80,41 +93,67 @@ export interface IntakeOptions {
  * duplicate, and appends nothing.
  */
 export class Intake {
-  constructor(private readonly options: IntakeOptions) {}
+  private readonly logger: Logger;
+
+  constructor(private readonly options: IntakeOptions) {
+    this.logger = options.logger ?? fallbackLogger();
+  }
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
     const outcomes = new Array<EnvelopeOutcome>(inputs.length);
     const deadLetters: OutgoingRecord[] = [];
     const candidates: Candidate[] = [];
+    const refuse = (index: number, value: unknown, raw: Buffer, fields: FieldIssue[], deadLetterId?: string) => {
+      const reason = `${inputs[index]?.label ?? 'envelope'} is invalid: ${fields.map((f) => f.path).join(', ')}`;
+      const dead = this.deadLetter(sender, raw, reason, fields, value, deadLetterId);
+      deadLetters.push(dead.record);
+      outcomes[index] = dead.outcome;
+    };
     inputs.forEach((input, index) => {
+      // Bounds first, without recursion: the contract's own parse recurses, and must never meet a 5,000-deep value.
+      const shape = jsonShapeIssues(input.value);
+      if (shape.length > 0) return refuse(index, input.value, input.raw, shape, input.deadLetterId);
       const parsed = IncomingEventSchema.safeParse(input.value);
-      if (!parsed.success) {
-        const fields = fieldIssues(parsed.error);
-        const reason = `${input.label ?? 'envelope'} is invalid: ${fields.map((f) => f.path).join(', ')}`;
-        const dead = this.deadLetter(sender, input.raw, reason, fields, input.value, input.deadLetterId);
-        deadLetters.push(dead.record);
-        outcomes[index] = dead.outcome;
-        return;
-      }
+      if (!parsed.success) return refuse(index, input.value, input.raw, fieldIssues(parsed.error), input.deadLetterId);
       const event = parsed.data;
-      candidates.push({ index, event, id: eventId(sender.tenantId, event.idempotency_key), requestHash: createHash('sha256').update(input.raw).digest() });
+      candidates.push({
+        index,
+        event,
+        id: eventId(sender.tenantId, event.idempotency_key),
+        requestHash: hash('sha256', input.raw, 'buffer'),
+        raw: input.raw,
+        deadLetterId: input.deadLetterId,
+      });
     });
 
-    const claims = await this.options.idempotency
-      .claim(candidates.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key, requestHash: c.requestHash })))
-      .catch(unavailable('the idempotency store'));
+    const claims = await Promise.allSettled(
+      this.options.idempotency.claimEach(candidates.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key, requestHash: c.requestHash }))),
+    );
     const claimed: Candidate[] = [];
     const waiting: Candidate[] = [];
-    claims.forEach((claim, i) => {
+    let outage: unknown;
+    claims.forEach((settled, i) => {
       const candidate = candidates[i] as Candidate;
+      if (settled.status === 'rejected') {
+        // A key the store refuses is this envelope's fault alone; a store that cannot answer is nobody's, and fails the request.
+        if (settled.reason instanceof RefusedKeyError || refusedValue(settled.reason))
+          refuse(candidate.index, candidate.event, candidate.raw, [{ path: 'idempotency_key', message: String(settled.reason) }], candidate.deadLetterId);
+        else outage ??= settled.reason;
+        return;
+      }
+      const claim = settled.value;
       if (claim.state === 'claimed') claimed.push(candidate);
       else if (claim.state === 'in_flight') waiting.push(candidate);
       else outcomes[candidate.index] = duplicateOf(candidate, claim.status, claim.response);
     });
+    if (outage !== undefined) {
+      await this.release(sender, claimed);
+      unavailable('the idempotency store')(outage);
+    }
 
     await this.append(sender, claimed, deadLetters, outcomes);
     await Promise.all(waiting.map((candidate) => this.settle(sender, candidate, outcomes)));
-    return outcomes;
+    return this.counted(outcomes);
   }
 
   /** A body that holds no envelope at all (not JSON, not an object, too many): dead-lettered whole. */
@@ -127,7 +166,18 @@ export class Intake {
   ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
     await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
+    this.counted([dead.outcome]);
     return dead.outcome;
+  }
+
+  /** Answers are counted once the log has taken what they say (an append that failed answered nothing). */
+  private counted<T extends EnvelopeOutcome>(outcomes: T[]): T[] {
+    const { metrics } = this.options;
+    for (const { note } of outcomes) {
+      metrics?.ingestEnvelopes.inc({ outcome: note.outcome });
+      if (note.outcome === 'dead_lettered') metrics?.deadLetters.inc({ source: 'gateway' });
+    }
+    return outcomes;
   }
 
   private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {
@@ -142,7 +192,7 @@ export class Intake {
             sender,
             claimed.map((c) => c.event),
           ).catch(async (error: unknown) => {
-            await this.options.idempotency.release(keys).catch(() => undefined);
+            await this.release(sender, claimed);
             return unavailable('the data key store')(error);
           })
         : [];
@@ -159,32 +209,41 @@ export class Intake {
     }
     const records = [...deadLetters, ...unencodable, ...events.map((e) => e.record)];
     if (records.length === 0) return;
-    try {
-      await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
-    } catch (error) {
-      await this.options.idempotency
-        .release(keys)
-        .catch((releaseError: unknown) =>
-          console.error(`[gateway] releasing idempotency keys failed (they free themselves when their lease ends): ${String(releaseError)}`),
-        );
-      throw error;
-    }
-    for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
     const answers = events.map(({ candidate }) => ({
       tenantId: sender.tenantId,
       key: candidate.event.idempotency_key,
       status: ACCEPTED_STATUS,
       response: accepted(candidate.id, false),
     }));
+    let late: Promise<unknown> | undefined;
+    try {
+      await appendWithin(this.options.log, records, this.options.appendTimeoutMs, (append) => {
+        late = append;
+      });
+    } catch (error) {
+      // Answered 503, yet the producer may still store the events (a broker back from a restart appended 14 of 60
+      // twice): the keys stay claimed until it settles, then hold the answer, or are given up if nothing was stored.
+      if (late) void late.then(() => this.options.idempotency.complete(answers)).catch(() => this.release(sender, claimed));
+      else await this.release(sender, claimed);
+      throw error;
+    }
+    for (const { candidate } of events) outcomes[candidate.index] = acceptedOutcome(candidate);
     // Not awaited: the events are stored, so the sender need not wait for the answer to be. A copy arriving
     // meanwhile waits for it; if it is never written, the claim's lease runs out and a retry appends the same event (same id) again.
     void this.options.idempotency
       .complete(answers)
-      .catch((error: unknown) => console.error(`[gateway] storing idempotent answers failed; a retry after the lease may append again: ${String(error)}`));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'storing idempotent answers failed; a retry after the lease may append again'));
     // Dead-lettered after claiming: the key is given up so a corrected retry can be accepted.
     const appended = new Set(events.map((e) => e.candidate.event.idempotency_key));
     const given = keys.filter((k) => !appended.has(k.key));
     if (given.length > 0) await this.options.idempotency.release(given).catch(() => undefined);
+  }
+
+  /** Gives up claimed keys whose work failed, so a retry can claim them afresh. */
+  private async release(sender: Sender, claimed: readonly Candidate[]): Promise<void> {
+    await this.options.idempotency
+      .release(claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key })))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'releasing idempotency keys failed; they free themselves when their lease ends'));
   }
 
   private async settle(sender: Sender, candidate: Candidate, outcomes: EnvelopeOutcome[]): Promise<void> {
@@ -213,8 +272,11 @@ export class Intake {
     id: string = randomUUID(),
   ): { record: OutgoingRecord; outcome: EnvelopeOutcome & { result: DeadLettered } } {
     const readable = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-    const eventType = typeof readable.type === 'string' ? readable.type : null;
-    const idempotencyKey = typeof readable.idempotency_key === 'string' ? readable.idempotency_key : null;
+    // What the sender wrote is kept as storable text: the dead letter and the delivery record must be written whatever it holds.
+    const eventType = typeof readable.type === 'string' ? storableText(readable.type, NOTED_CHARS) : null;
+    const idempotencyKey = typeof readable.idempotency_key === 'string' ? storableText(readable.idempotency_key, NOTED_CHARS) : null;
+    fields = fields.map((field) => ({ path: storableText(field.path, NOTED_CHARS), message: storableText(field.message, NOTED_CHARS) }));
+    reason = storableText(reason, 4 * NOTED_CHARS);
     const deadLetter: DeadLetter = {
       id,
       tenant: sender.tenantId,
@@ -244,8 +306,7 @@ export class Intake {
 /** A store we depend on failed: nothing was accepted, so the sender may retry. */
 function unavailable(what: string) {
   return (error: unknown): never => {
-    console.error(`[gateway] ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`);
+    throw new ApiError('UNAVAILABLE', `${what} is unavailable; nothing was accepted, retry later`, { cause: error });
   };
 }
 

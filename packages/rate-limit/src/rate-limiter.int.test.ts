@@ -63,4 +63,18 @@ describe('RateLimiter', () => {
     expect(await limiter.take(checks(1))).toMatchObject({ allowed: true, limit: 5, remaining: 0 });
     await limiter.stop();
   });
+
+  it('keeps syncing every other bucket when PostgreSQL refuses one bucket’s count (beyond an int), dropping that one aloud', async () => {
+    at += 60_000;
+    const errors: unknown[] = [];
+    const limiter = new RateLimiter(db, { now, onError: (error) => errors.push(error) });
+    const reader = new RateLimiter(other, { now });
+    expect((await limiter.take([{ bucket: 'tenant:huge:events', limit: 2 ** 40, cost: 2 ** 33 }])).allowed).toBe(true);
+    expect((await limiter.take([{ bucket: 'tenant:t3:requests', limit: 5, cost: 4 }])).allowed).toBe(true);
+    await limiter.sync();
+    expect(errors).toHaveLength(1);
+    // The other process sees the bucket that went through: one more fits, two do not.
+    expect((await reader.take([{ bucket: 'tenant:t3:requests', limit: 5, cost: 2 }])).allowed).toBe(false);
+    await Promise.all([limiter.stop(), reader.stop()]);
+  });
 });

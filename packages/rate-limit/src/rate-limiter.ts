@@ -1,4 +1,4 @@
-import { sql, type ConnectionPool } from '@earshot/db';
+import { refusedValue, sql, type ConnectionPool } from '@earshot/db';
 
 export const WINDOW_MS = 60_000;
 
@@ -28,6 +28,12 @@ interface Bucket {
   shared: number;
   /** Counted here since the last sync. */
   pending: number;
+}
+
+interface Sent {
+  name: string;
+  bucket: Bucket;
+  added: number;
 }
 
 export interface RateLimiterOptions {
@@ -109,6 +115,21 @@ export class RateLimiter {
     const sent = [...this.buckets].map(([name, bucket]) => ({ name, bucket, added: bucket.pending }));
     if (sent.length === 0) return;
     try {
+      await this.exchangeCounts(sent);
+      if (++this.syncs % 300 === 0) await this.db.query(sql`delete from rate_limit_windows where window_start < ${new Date(current - WINDOW_MS)}`);
+    } catch (error) {
+      // The counts stay pending and go with the next sync.
+      this.options.onError?.(error);
+    }
+  }
+
+  /**
+   * One statement for every bucket. One PostgreSQL refuses (a count beyond
+   * an int) would fail the others' sync with it, for ever: the buckets then
+   * go one by one, and the one refused alone is dropped, aloud.
+   */
+  private async exchangeCounts(sent: readonly Sent[], alone = false): Promise<void> {
+    try {
       const rows = (await this.db.query(sql`
         insert into rate_limit_windows as w (bucket, window_start, count)
         select * from unnest(${sent.map((s) => s.name)}::text[], ${sent.map((s) => new Date(s.bucket.window))}::timestamptz[], ${sent.map((s) => s.added)}::int[])
@@ -119,9 +140,13 @@ export class RateLimiter {
         bucket.pending -= added;
         bucket.shared = totals.get(name) ?? bucket.shared + added;
       }
-      if (++this.syncs % 300 === 0) await this.db.query(sql`delete from rate_limit_windows where window_start < ${new Date(current - WINDOW_MS)}`);
     } catch (error) {
-      // The counts stay pending and go with the next sync.
+      if (!refusedValue(error)) throw error;
+      if (!alone) {
+        for (const one of sent) await this.exchangeCounts([one], true);
+        return;
+      }
+      for (const { name } of sent) this.buckets.delete(name);
       this.options.onError?.(error);
     }
   }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '@earshot/contracts';
+import { connectionOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits';
+import { registerJsonBodies } from './json-body';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -11,10 +13,12 @@ export const MAX_PATH_PARAM_CHARS = 200;
 const MAX_ENCODED_PARAM_LENGTH = MAX_PATH_PARAM_CHARS * 12;
 
 export interface HttpOptions {
-  /** Print one line per request (off in tests). */
-  logRequests?: boolean;
+  /** The process's logger: each request's entries carry its id (and, once authenticated, its tenant). */
+  logger?: FastifyBaseLogger;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); nobody else's is. */
   trustedProxies?: readonly string[];
+  /** Timeouts and the connection cap; the defaults hold where none are given. */
+  limits?: ConnectionLimits;
 }
 
 /**
@@ -24,18 +28,24 @@ export interface HttpOptions {
  * leaks nothing.
  */
 export function buildHttp(options: HttpOptions = {}): FastifyInstance {
+  const limits = options.limits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
+    ...connectionOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
-    logger: options.logRequests ? { level: 'info' } : false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // One line per request, written when it is answered (request-log.ts), rather than Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },
     // A path Fastify's router refuses (a parameter too long, a malformed escape) is still answered in the Error shape.
     frameworkErrors: (error, request, reply) => void send(reply, request, toApiError(error)),
   });
+  app.server.maxConnections = limits.maxConnections;
+  registerJsonBodies(app);
   const methods = methodsByPath(app);
 
   app.addHook('onSend', async (request, reply) => {
@@ -45,8 +55,7 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     // A request no route takes can fail before the not-found handler (a body it cannot parse): it is still a 404 or 405.
     const apiError = request.is404 ? noRoute(request, methods) : toApiError(error);
-    if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'unhandled error');
-    if (apiError.status >= 500 && !(error instanceof ApiError) && !options.logRequests) console.error(`[http] ${request.method} ${request.url}:`, error);
+    if (apiError.status >= 500) request.log.error({ err: error }, error instanceof ApiError ? error.message : 'unhandled error');
     return send(reply, request, apiError);
   });
 
@@ -90,11 +99,14 @@ function noRoute(request: FastifyRequest, methods: MethodsOf): ApiError {
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', `request body exceeds ${BODY_LIMIT_BYTES} bytes`);
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('VALIDATION_ERROR', 'unsupported content type; send application/json');
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('VALIDATION_ERROR', 'request body is empty; send a JSON body');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type; send application/json');
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('VALIDATION_ERROR', `a path parameter is longer than ${MAX_PATH_PARAM_CHARS} characters`);
   if (error.code === 'FST_ERR_BAD_URL') return new ApiError('VALIDATION_ERROR', 'the path is not a valid URL component');
   if (error.statusCode === 400 || error instanceof SyntaxError) return new ApiError('VALIDATION_ERROR', `invalid request: ${error.message}`);
   if (error.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE', error.message);
+  if (error.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', error.message);
+  // Whatever else Fastify refuses as the client's fault stays the client's: never a 500.
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return new ApiError('VALIDATION_ERROR', `invalid request: ${error.message}`);
   return new ApiError('INTERNAL', 'internal error');
 }

@@ -1,5 +1,7 @@
 export * from './health';
 export * from './http';
+export * from './connection-limits';
+export { isJsonMediaType, unsupportedMediaType } from './json-body';
 export * from './modules';
 export * from './runtime';
 export * from './access';
@@ -11,3 +13,4 @@ export * from './zod-contracts';
 export * from './paging';
 export * from './singleton';
 export * from './route-errors';
+export * from './consumer-lag';

@@ -14,11 +14,16 @@ import {
   type ConnectionPool,
   type MigrationSet,
 } from '@earshot/db';
-import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, TOPICS, type EventLog } from '@earshot/log';
+import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, TOPICS, type EventLog } from '@earshot/log';
+import { createLogger, Metrics, startTracing, type Logger } from '@earshot/telemetry';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
+import { logRequests } from './request-log';
+import { measureRequests } from './http-metrics';
+import { traceRequests } from './http-tracing';
+import { registerMetricsRoute } from './metrics-route';
 import type { Module } from './modules';
 
 /**
@@ -36,6 +41,10 @@ export interface Runtime {
   /** The key cache, secret box, rate limiter and idempotency stores, one each per process; the `access` module also enforces every route's policy. */
   access(): Access;
   health: HealthChecks;
+  /** The process's one logger (LOG_LEVEL); services log through it or a child of it. */
+  logger: Logger;
+  /** The process's one metrics registry, scraped at `/metrics`. */
+  metrics: Metrics;
   /** Injected so tests can move time (idempotency windows, signatures, rollups). */
   now: () => Date;
 }
@@ -51,6 +60,8 @@ export interface RuntimeOptions {
   /** Runs on the HTTP app before any route is added (the API description must see every route, /health included). */
   onHttp?: (app: FastifyInstance) => Promise<void>;
   access?: AccessOptions;
+  /** Made from the configuration when absent. */
+  logger?: Logger;
 }
 
 export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modules: Module[] } {
@@ -65,6 +76,8 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     return value;
   };
   const health = new HealthChecks();
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const metrics = new Metrics();
 
   const runtime: Runtime = {
     config,
@@ -74,11 +87,14 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     http: () => need(http, 'http'),
     access: () => need(access, 'access'),
     health,
+    logger,
+    metrics,
     now: options.now ?? (() => new Date()),
   };
 
   const embeddedLog = config.KAFKA_BROKERS === undefined;
   let databaseUrl: string | undefined;
+  let tracing = false;
   const modules: Module[] = [
     {
       name: 'database',
@@ -93,10 +109,10 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
             config.DATABASE_URL ??
             (
               await startPostgres({ stateDir, port: config.EARSHOT_EMBEDDED_POSTGRES_PORT, portVariable: 'EARSHOT_EMBEDDED_POSTGRES_PORT' }, (line) =>
-                console.error(`[earshot] ${line}`),
+                logger.info(line),
               )
             ).url;
-          pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}` });
+          pool = openDatabase({ url, poolSize: 20, applicationName: `earshot-${options.service}`, logger });
           await migrate(pool, [DATABASE_MIGRATIONS, ...(embeddedLog ? [EMBEDDED_LOG_MIGRATIONS] : []), ...options.migrations]);
           databaseUrl = url;
         } catch (error) {
@@ -105,7 +121,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
           throw error;
         }
         const opened = pool;
-        const reads = new TenantReads({ url: databaseUrl, poolSize: 20, applicationName: `earshot-${options.service}-reads` });
+        const reads = new TenantReads({ url: databaseUrl, poolSize: 20, applicationName: `earshot-${options.service}-reads`, logger });
         database = opened;
         tenantReads = reads;
         health.add('database', () => databaseHealth(opened));
@@ -120,23 +136,35 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       },
     },
     {
+      name: 'tracing',
+      dependsOn: [],
+      // First up and last down, so every span of the process is exported, the stopping ones included.
+      start: async () => {
+        const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
+        if (endpoint === undefined) return { stop: async () => undefined };
+        tracing = true;
+        return startTracing({ endpoint, serviceName: config.OTEL_SERVICE_NAME ?? options.service });
+      },
+    },
+    {
       name: 'log',
       // The embedded log lives in the database; Kafka needs nothing else.
-      dependsOn: embeddedLog ? ['database'] : [],
+      dependsOn: embeddedLog ? ['tracing', 'database'] : ['tracing'],
       start: async () => {
         const opened = embeddedLog
-          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE })
+          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
           : await createKafkaLog({
               brokers: config.KAFKA_BROKERS ?? [],
               clientId: `earshot-${options.service}`,
               namespace: config.EARSHOT_LOG_NAMESPACE,
+              logger,
               retention: {
                 [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
                 [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,
                 [TOPICS.deadLetters]: config.EARSHOT_TOPIC_RETENTION_DEAD_LETTERS,
               },
             });
-        log = opened;
+        log = instrumentLog(opened, metrics);
         health.add('log', async () => {
           const started = performance.now();
           return { connected: await opened.ping(), latencyMs: Math.round(performance.now() - started) };
@@ -146,11 +174,24 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     },
     {
       name: 'http',
-      dependsOn: [],
+      dependsOn: ['tracing'],
       start: async () => {
-        const app = buildHttp({ trustedProxies: config.EARSHOT_TRUSTED_PROXIES });
+        const app = buildHttp({
+          trustedProxies: config.EARSHOT_TRUSTED_PROXIES,
+          logger,
+          limits: {
+            headersTimeoutMs: config.EARSHOT_HTTP_HEADERS_TIMEOUT_MS,
+            requestTimeoutMs: config.EARSHOT_HTTP_REQUEST_TIMEOUT_MS,
+            keepAliveTimeoutMs: config.EARSHOT_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+            maxConnections: config.EARSHOT_HTTP_MAX_CONNECTIONS,
+          },
+        });
+        if (tracing) traceRequests(app);
+        logRequests(app);
+        measureRequests(app, metrics);
         await options.onHttp?.(app);
         health.register(app, 'earshot');
+        registerMetricsRoute(app, metrics, config.EARSHOT_METRICS_TOKEN);
         http = app;
         const drain = drainable(app);
         return { stop: drain };
@@ -160,9 +201,9 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       name: 'access',
       dependsOn: ['database', 'http'],
       start: async () => {
-        const report = (what: string) => (error: unknown) => console.error(`[access] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+        const report = (what: string) => (error: unknown) => logger.error({ err: error }, what);
         const secrets = new SecretBox(loadMasterKey(config));
-        const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report }, options.access);
+        const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report, metrics }, options.access);
         const app = runtime.http();
         await app.register(apiScope, {
           access: opened.access,
@@ -170,6 +211,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
           environments: config.EARSHOT_KEY_ENVIRONMENTS,
           keyRequestsPerMinute: config.EARSHOT_KEY_REQUESTS_PER_MIN,
           now: runtime.now,
+          metrics,
         });
         // Requests in flight still count and authenticate until the server has drained: stop with it.
         app.addHook('onClose', () => opened.stop());

@@ -42,6 +42,7 @@ export async function startEarshot(label: string, setup: { log?: 'kafka' | 'embe
     DATABASE_URL: database.url,
     ...(setup.log === 'embedded' ? {} : { KAFKA_BROKERS: kafkaBrokers().join(',') }),
     EARSHOT_LOG_NAMESPACE: uniqueNamespace(label),
+    LOG_LEVEL: 'warn',
     EARSHOT_MASTER_KEY: masterKey.toString('base64'),
     EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',

@@ -58,6 +58,7 @@ export async function startTestGateway(
     DATABASE_URL: database.url,
     KAFKA_BROKERS: brokers.join(','),
     EARSHOT_LOG_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
     EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
     EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     ...setup.env,

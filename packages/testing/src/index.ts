@@ -3,6 +3,7 @@ export * from './contract-tools';
 export * from './database';
 export * from './earshot';
 export * from './fault-proxy';
+export * from './figure';
 export * from './fixtures/append-events';
 export * from './fixtures/call-script';
 export * from './fixtures/caught-up';

@@ -55,6 +55,7 @@ export async function startTestKeys(label: string, env: Record<string, string> =
     EARSHOT_MASTER_KEY: masterKey.toString('base64'),
     EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',
+    LOG_LEVEL: 'warn',
     ...env,
   };
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).

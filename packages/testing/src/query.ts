@@ -61,6 +61,7 @@ export async function startTestQuery(
     DATABASE_URL: database.url,
     KAFKA_BROKERS: kafkaBrokers().join(','),
     EARSHOT_LOG_NAMESPACE: uniqueNamespace(label),
+    LOG_LEVEL: 'warn',
     EARSHOT_MASTER_KEY: masterKey.toString('base64'),
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',
     ...setup.env,

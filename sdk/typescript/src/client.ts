@@ -10,6 +10,7 @@ import { Keys, WebhookSecret } from './resources/keys.js';
 import { HealthCheck, Metrics, RealtimeSnapshot, UsageMeters } from './resources/metrics.js';
 import { Outcomes } from './resources/outcomes.js';
 import { AuditLog, Invoices } from './resources/records.js';
+import { OwnTenant } from './resources/tenant.js';
 import { EventStream, type StreamFilters } from './stream.js';
 import { Webhooks } from './webhooks.js';
 
@@ -51,6 +52,7 @@ export class Earshot {
   readonly keys: Keys;
   readonly webhookSecret: WebhookSecret;
   readonly health: HealthCheck;
+  readonly tenant: OwnTenant;
   readonly ingest: Ingest;
   readonly stream: Stream;
   readonly webhooks: Webhooks;
@@ -73,6 +75,7 @@ export class Earshot {
     this.keys = new Keys(transport);
     this.webhookSecret = new WebhookSecret(transport);
     this.health = new HealthCheck(transport);
+    this.tenant = new OwnTenant(transport);
     this.ingest = new Ingest(transport, resolved.webhookSecret);
     this.stream = new Stream(resolved.baseUrl, resolved.apiKey);
     this.webhooks = new Webhooks(resolved.webhookSecret);

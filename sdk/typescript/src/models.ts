@@ -69,6 +69,9 @@ export type InvoiceListParams = QueryOf<'/api/v1/billing/invoices', 'get'>;
 export type AuditEntry = Item<Success<'/api/v1/audit', 'get'>>;
 export type AuditListParams = QueryOf<'/api/v1/audit', 'get'>;
 
+/** The calling key's tenant (GET /tenant). */
+export type Tenant = Success<'/api/v1/tenant', 'get'>['tenant'];
+
 export type APIKey = Success<'/api/v1/keys/{id}', 'get'>['key'];
 export type KeyListParams = QueryOf<'/api/v1/keys', 'get'>;
 export type KeyCreateParams = BodyOf<'/api/v1/keys', 'post'>;

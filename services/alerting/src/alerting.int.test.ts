@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
 import { verifySignature } from '@earshot/auth';
 import { sampleEvent } from '@earshot/events/samples';
-import { startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
+import { pythonTools, startTestQuery, type QueryTenant, type TestQuery } from '@earshot/testing';
 import { alertingModule, ALERTING_MIGRATIONS, evaluateRules } from './index';
 
 interface Received {
@@ -41,6 +43,11 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
   let acme: QueryTenant;
   let hook: Awaited<ReturnType<typeof receiver>>;
   let turn = 0;
+  // The PyPI standardwebhooks library, installed once into .cache/python (minutes on a cold machine).
+  let python: string;
+  beforeAll(() => {
+    python = `${pythonTools('standardwebhooks', ['standardwebhooks==1.1.0'])}/python`;
+  }, 600_000);
 
   const turns = (totalMs: number, count: number, at: Date) =>
     Array.from({ length: count }, () =>
@@ -135,6 +142,27 @@ describe('alerting: a latency breach fires, opens an incident, notifies signed; 
     );
     expect(check).toEqual({ ok: true });
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'alert.fired', data: { alert_id: alerts[0].id, rule_id: 'p95-latency' } });
+
+    // Standard Webhooks: the official libraries (npm and PyPI) verify the notification with the tenant's secret as issued.
+    const standard = {
+      'webhook-id': String(delivered.headers['webhook-id']),
+      'webhook-timestamp': String(delivered.headers['webhook-timestamp']),
+      'webhook-signature': String(delivered.headers['webhook-signature']),
+    };
+    expect(standard['webhook-id']).toBe(String(hook.received[0]?.headers['webhook-id']));
+    expect(new Webhook(acme.webhookSecret).verify(delivered.body, standard)).toMatchObject({ type: 'alert.fired' });
+    expect(() => new Webhook(acme.webhookSecret).verify(delivered.body.replace('p95-latency', 'p50-latency'), standard)).toThrow();
+    const verified = execFileSync(
+      python,
+      [
+        '-c',
+        'import json, sys\nfrom standardwebhooks.webhooks import Webhook\nprint(json.dumps(Webhook(sys.argv[1]).verify(sys.stdin.read(), json.loads(sys.argv[2]))))',
+        acme.webhookSecret,
+        JSON.stringify(standard),
+      ],
+      { input: delivered.body, encoding: 'utf8' },
+    );
+    expect(JSON.parse(verified)).toMatchObject({ type: 'alert.fired', data: { rule_id: 'p95-latency' } });
 
     // Still breaching: the next pass appends nothing.
     expect((await evaluateRules(query.runtime.database(), query.runtime.log(), query.clock.now())).events).toBe(0);

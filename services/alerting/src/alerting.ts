@@ -49,8 +49,8 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
           name: 'earshot:alert-evaluation',
           intervalMs: interval,
           ttlMs: runtime.config.EARSHOT_LEASE_TTL,
-          onError: (error) => console.error(`[alerting] evaluation failed: ${error instanceof Error ? error.message : String(error)}`),
-          onChange: (held) => console.error(`[alerting] ${held ? 'evaluating alert rules in this process' : 'another process evaluates alert rules'}`),
+          onError: (error) => runtime.logger.error({ err: error }, 'alert evaluation failed'),
+          onChange: (held) => runtime.logger.info(held ? 'evaluating alert rules in this process' : 'another process evaluates alert rules'),
         },
         (fence) => evaluateRules(db, log, runtime.now(), fence),
       );

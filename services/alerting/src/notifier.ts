@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { signBody, type SecretBox } from '@earshot/auth';
+import { signBody, standardWebhookHeaders, type SecretBox } from '@earshot/auth';
 import type { StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
+import { eventId } from '@earshot/events';
 import type { EventLog, LogRecord, Running } from '@earshot/log';
 import { eventsTopic } from '@earshot/topics';
 
@@ -29,10 +30,13 @@ export function notificationBody(event: StoredEvent): string {
 
 /**
  * Delivers alert.fired and alert.resolved to the tenant's webhook, signed
- * like our ingest (X-Earshot-Timestamp, X-Earshot-Signature = HMAC-SHA256 of
- * "timestamp.body" under the tenant's webhook secret), so tenants verify us
- * with the same SDK call. Retries with doubling backoff; every attempt is
- * recorded. At least once: the log position is committed after delivery.
+ * the Standard Webhooks way under the tenant's webhook secret (webhook-id,
+ * the same on every retry; webhook-timestamp; webhook-signature
+ * `v1,<base64>`), so the official standardwebhooks libraries verify us.
+ * The former X-Earshot-Timestamp and X-Earshot-Signature (HMAC-SHA256 of
+ * "timestamp.body" keyed with the secret's text) are still sent for one
+ * version. Retries with doubling backoff; every attempt is recorded. At
+ * least once: the log position is committed after delivery.
  */
 export async function startNotifier(options: NotifierOptions): Promise<Running> {
   const box = options.secrets;
@@ -49,6 +53,7 @@ export async function startNotifier(options: NotifierOptions): Promise<Running> 
     const secret = box.open(tenant.webhook_secret);
     const body = notificationBody(event);
     const alertId = 'alert_id' in event.data ? String(event.data.alert_id) : '';
+    const messageId = `msg_${eventId(tenantId, event.idempotency_key)}`;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const timestamp = String(Math.floor(options.now().getTime() / 1000));
       const started = Date.now();
@@ -61,6 +66,7 @@ export async function startNotifier(options: NotifierOptions): Promise<Running> 
           signal: AbortSignal.timeout(timeoutMs),
           headers: {
             'content-type': 'application/json',
+            ...standardWebhookHeaders([secret], messageId, timestamp, Buffer.from(body)),
             'x-earshot-timestamp': timestamp,
             'x-earshot-signature': signBody(secret, timestamp, Buffer.from(body)),
             'x-earshot-event': event.type,

@@ -1,5 +1,6 @@
 import type { ConnectionPool } from '@earshot/db';
 import { TOPICS, type EventLog, type Running } from '@earshot/log';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import { storeAuditBatch, type AuditBatchOutcome } from './audit-store';
 
 export const AUDITED_TOPICS = [TOPICS.deliveries, TOPICS.deadLetters] as const;
@@ -9,7 +10,7 @@ export interface AuditConsumerOptions {
   log: EventLog;
   group?: string;
   onBatch?: (outcome: AuditBatchOutcome) => void;
-  report?: (line: string) => void;
+  logger?: Logger;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,7 +21,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * consumer stops; stopping lets the batch in hand commit.
  */
 export async function startAuditConsumer(options: AuditConsumerOptions): Promise<Running> {
-  const report = options.report ?? ((line: string) => console.error(`[audit] ${line}`));
+  const logger = options.logger ?? fallbackLogger();
+  const report = (line: string) => logger.warn(line);
   let stopping = false;
   const consumer = await options.log.consume({
     group: options.group ?? 'audit',
@@ -32,7 +34,7 @@ export async function startAuditConsumer(options: AuditConsumerOptions): Promise
           options.onBatch?.(outcome);
           return;
         } catch (error) {
-          report(`storing a batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+          logger.error({ err: error }, 'storing an audit batch failed; retrying');
           if (stopping) throw error;
           await sleep(Math.min(50 * 2 ** Math.min(failures, 7), 5_000));
         }

@@ -70,6 +70,7 @@ describe('audit service', () => {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: kafkaBrokers().join(','),
       EARSHOT_LOG_NAMESPACE: namespace,
+      LOG_LEVEL: 'warn',
       EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
       EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     });

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { DataKeys } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { Intake } from '@earshot/intake';
-import type { Module, Runtime } from '@earshot/server';
-import { startAuditConsumer } from './audit-consumer';
+import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
+import { AUDITED_TOPICS, startAuditConsumer } from './audit-consumer';
 import type { AuditBatchOutcome } from './audit-store';
 import { registerDeadLetterRoutes } from './routes/dead-letters';
 import { registerDeliveryRoutes } from './routes/deliveries';
@@ -31,14 +31,27 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
       const { idempotency, secrets } = runtime.access();
-      const sealing = runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, secrets) : undefined;
-      const intake = new Intake({ log, idempotency: idempotency('ingest'), appendTimeoutMs: 5_000, duplicateWaitMs: 10_000, sealing });
+      const intake = new Intake({
+        log,
+        idempotency: idempotency('ingest'),
+        appendTimeoutMs: 5_000,
+        duplicateWaitMs: 10_000,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, secrets) : undefined,
+        logger: runtime.logger,
+        metrics: runtime.metrics,
+      });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);
         registerDeadLetterRoutes(audit, db, intake, runtime.now);
       });
-      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch });
-      return { stop: () => consumer.stop() };
+      const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch, logger: runtime.logger });
+      const unwatch = runtime.metrics.watchLag('audit', lagFromPositions(db, log, 'audit_positions', AUDITED_TOPICS));
+      return {
+        stop: async () => {
+          unwatch();
+          await consumer.stop();
+        },
+      };
     },
   };
 }

@@ -39,8 +39,8 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
           name: 'earshot:billing-period-close',
           intervalMs: interval,
           ttlMs: runtime.config.EARSHOT_LEASE_TTL,
-          onError: (error) => console.error(`[billing] period close failed: ${error instanceof Error ? error.message : String(error)}`),
-          onChange: (held) => console.error(`[billing] ${held ? 'closing billing periods in this process' : 'another process closes billing periods'}`),
+          onError: (error) => runtime.logger.error({ err: error }, 'billing period close failed'),
+          onChange: (held) => runtime.logger.info(held ? 'closing billing periods in this process' : 'another process closes billing periods'),
         },
         (fence) => closePeriods({ db, log, now: runtime.now(), settleMs }, fence),
       );

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Delivery, DeliveryOutcome } from '@earshot/contracts';
+import { storableText, type Delivery, type DeliveryOutcome } from '@earshot/contracts';
 import type { DeliveryRecorder } from './delivery-recorder';
 import { header } from '@earshot/server';
+
+/** How much of a sender's text a delivery record keeps in one field. */
+const NOTED_CHARS = 500;
 
 /**
  * Records every delivery of a tenant (accepted, duplicate, rejected,
  * dead-lettered, rate-limited) once its answer is sent. A request whose key
- * named no tenant has no one to attribute it to and is not recorded.
+ * (or, from a provider, whose connection) named no tenant has no one to
+ * attribute it to and is not recorded.
  */
 export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRecorder, providerHeader: string): void {
   app.addHook('onError', async (request, _reply, error) => {
@@ -16,15 +20,16 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
 
   app.addHook('onResponse', async (request, reply) => {
     const policy = request.routeOptions.config.policy;
-    if (policy?.auth !== 'apiKey' || !request.caller) return;
-    const tenant = request.caller.tenant.id;
+    const keyed = policy?.auth === 'apiKey' && request.caller ? { tenant: request.caller.tenant.id, provider: header(request, providerHeader) ?? null } : null;
+    const sender = request.deliverySender ?? keyed;
+    if (!sender) return;
     const notes = request.deliveryNotes ?? [
       { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
     ];
     const base = {
       time: request.arrivedAt.toISOString(),
-      tenant,
-      provider: header(request, providerHeader) ?? null,
+      tenant: sender.tenant,
+      provider: sender.provider === null ? null : storableText(sender.provider, NOTED_CHARS),
       http_status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
     };
@@ -36,7 +41,8 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
         idempotency_key: note.idempotencyKey,
         outcome: note.outcome,
         event_id: note.eventId,
-        reason: note.reason,
+        // An error's message may quote what the sender sent; the audit stores it in PostgreSQL.
+        reason: note.reason === null ? null : storableText(note.reason, 4 * NOTED_CHARS),
       })),
     );
   });

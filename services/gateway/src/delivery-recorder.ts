@@ -1,5 +1,6 @@
 import type { Delivery } from '@earshot/contracts';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
+import { fallbackLogger } from '@earshot/telemetry';
 import { deliveriesTopic } from '@earshot/topics';
 
 export interface DeliveryRecorderOptions {
@@ -41,12 +42,20 @@ export class DeliveryRecorder {
     this.lingerMs = options.lingerMs ?? 50;
     this.maxPending = options.maxPending ?? 100_000;
     this.retryMs = options.retryMs ?? 1_000;
-    this.report = options.report ?? ((line) => console.error(`[gateway] ${line}`));
+    this.report = options.report ?? ((line) => fallbackLogger().warn(line));
   }
 
   record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      this.pending.push(deliveriesTopic.record(delivery));
+      // Encoded before it joins the pending batch: a record that cannot be is dropped alone, aloud, never failing the others' append.
+      let record: OutgoingRecord;
+      try {
+        record = deliveriesTopic.record(delivery);
+      } catch (error) {
+        this.report(`delivery audit: a delivery record of tenant ${delivery.tenant} could not be encoded and is dropped: ${String(error)}`);
+        continue;
+      }
+      this.pending.push(record);
     }
     const excess = this.pending.length - this.maxPending;
     if (excess > 0) {

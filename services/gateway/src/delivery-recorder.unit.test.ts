@@ -73,4 +73,15 @@ describe('DeliveryRecorder', () => {
     expect(log.appends.map((records) => records.length)).toEqual([1, 2]);
     expect(lines).toEqual([expect.stringContaining('failed, retrying'), expect.stringContaining('takes delivery records again')]);
   });
+
+  it('drops a record that cannot be encoded alone, before it joins the others, and says so', async () => {
+    const log = fakeLog();
+    const lines: string[] = [];
+    const recorder = new DeliveryRecorder(log, { lingerMs: 1, report: (line) => lines.push(line) });
+    const unencodable = { ...delivery(), http_status: 'two hundred' } as unknown as Delivery;
+    recorder.record([delivery(), unencodable, delivery()]);
+    await recorder.close(1_000);
+    expect(log.appends.map((records) => records.length)).toEqual([2]);
+    expect(lines).toEqual([expect.stringContaining('could not be encoded and is dropped')]);
+  });
 });

@@ -3,6 +3,7 @@ import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
 import { AUTH_MIGRATIONS, DataKeys } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
+import { ConnectionCache, PROVIDER_CONNECTIONS_MIGRATIONS } from '@earshot/provider-connections';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { eventCount, receiveBody, receivedBody, type Module, type RouteRateLimit, type Runtime } from '@earshot/server';
 import { DeliveryRecorder } from './delivery-recorder';
@@ -13,9 +14,16 @@ import { registerIngestRoute } from './routes/ingest';
 import { registerWebhookEventsRoute } from './routes/webhook-events';
 import { itemCount, registerOtlpRoutes, type OtlpPolicy } from './otlp/otlp-routes';
 import type { WebhookPolicy } from './route-policy';
+import { registerProviderWebhookRoute } from './providers/provider-webhooks';
 
-/** The tables the gateway needs: tenants and keys, idempotency keys, rate-limit windows, the audit log (operator actions). */
-export const GATEWAY_MIGRATIONS = [AUTH_MIGRATIONS, IDEMPOTENCY_MIGRATIONS, RATE_LIMIT_MIGRATIONS, AUDIT_TRAIL_MIGRATIONS] as const;
+/** The tables the gateway needs: tenants and keys, provider connections, idempotency keys, rate-limit windows, the audit log (operator actions). */
+export const GATEWAY_MIGRATIONS = [
+  AUTH_MIGRATIONS,
+  PROVIDER_CONNECTIONS_MIGRATIONS,
+  IDEMPOTENCY_MIGRATIONS,
+  RATE_LIMIT_MIGRATIONS,
+  AUDIT_TRAIL_MIGRATIONS,
+] as const;
 
 export interface GatewayOptions {
   /** How long a request waits for the log before answering 503. */
@@ -37,10 +45,13 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
     dependsOn: ['database', 'log', 'http', 'access'],
     start: async () => {
       const log = runtime.log();
-      const { idempotency, secrets } = runtime.access();
-      const recorder = new DeliveryRecorder(log);
+      const access = runtime.access();
+      const { idempotency, secrets } = access;
+      const recorder = new DeliveryRecorder(log, { report: (line) => runtime.logger.warn(line) });
       const intake = new Intake({
         log,
+        logger: runtime.logger,
+        metrics: runtime.metrics,
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,
@@ -50,6 +61,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       await runtime.http().register(async (gateway: FastifyInstance) => {
         gateway.decorateRequest('deliveryNotes', null);
         gateway.decorateRequest('failure', null);
+        gateway.decorateRequest('deliverySender', null);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);
         // The HTTP server closes after in-flight requests finish: only then are the audit records flushed.
         gateway.addHook('onClose', () => recorder.close(5_000));
@@ -60,6 +72,13 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
           webhooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, receiveBody(body as Buffer)));
           registerIngestRoute(webhooks, intake, webhookPolicy(runtime.config, INGEST_HEADERS), runtime.now);
           registerWebhookEventsRoute(webhooks, intake, webhookPolicy(runtime.config, WEBHOOK_EVENT_HEADERS), runtime.now);
+          registerProviderWebhookRoute(webhooks, {
+            intake,
+            access,
+            connections: new ConnectionCache(runtime.database(), access.secrets),
+            publicUrl: runtime.config.EARSHOT_PUBLIC_URL,
+            limits: { requestsPerMinute: runtime.config.EARSHOT_INGEST_REQUESTS_PER_MIN, eventsPerMinute: runtime.config.EARSHOT_INGEST_EVENTS_PER_MIN },
+          });
         });
         await gateway.register(async (otlp: FastifyInstance) => registerOtlpRoutes(otlp, intake, otlpPolicy(runtime.config), runtime.now));
       });

@@ -10,5 +10,7 @@ declare module 'fastify' {
     deliveryNotes: DeliveryNote[] | null;
     /** The message of the error answered, for the delivery audit. */
     failure: string | null;
+    /** Whose delivery it is when no API key says so: a provider's request names its connection, whose tenant this is. */
+    deliverySender: { tenant: string; provider: string } | null;
   }
 }

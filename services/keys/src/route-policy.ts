@@ -1,7 +1,7 @@
 import type { RoutePolicy } from '@earshot/server';
 
-/** Managing keys and the webhook secret needs `keys:write`; reading the key records, `keys:read`. */
-export function keysPolicy(scope: 'keys:read' | 'keys:write'): RoutePolicy {
+/** Managing keys and the webhook secret needs `keys:write`, provider connections `providers:write`; reading them, the `:read` scope. */
+export function keysPolicy(scope: 'keys:read' | 'keys:write' | 'providers:read' | 'providers:write'): RoutePolicy {
   return { auth: 'apiKey', scope };
 }
 

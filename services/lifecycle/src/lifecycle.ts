@@ -36,7 +36,7 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
         },
         { prefix: '/api/v1' },
       );
-      const report = (what: string) => (error: unknown) => console.error(`[lifecycle] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      const report = (what: string) => (error: unknown) => runtime.logger.error({ err: error }, what);
       const abandonment = runAsSingleton(
         {
           db,
@@ -47,7 +47,7 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
         },
         async (fence) => {
           const { abandoned } = await abandonSilentCalls({ db, log, now: runtime.now(), defaultAfterMs: defaults.abandonAfterMs }, fence);
-          if (abandoned > 0) console.error(`[lifecycle] ${abandoned} silent calls abandoned`);
+          if (abandoned > 0) runtime.logger.info({ abandoned }, 'silent calls abandoned');
         },
       );
       const retention = runAsSingleton(
@@ -60,7 +60,7 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
         },
         async (fence) => {
           const run = await dailyRetention({ db, now: runtime.now(), defaults, dedupeWindowMs: runtime.config.EARSHOT_DEDUPE_WINDOW }, fence);
-          if (run.ran) console.error(`[lifecycle] retention for ${run.day}: ${run.tenants} tenants, deleted ${JSON.stringify(run.deleted)}`);
+          if (run.ran) runtime.logger.info({ day: run.day, tenants: run.tenants, deleted: run.deleted }, 'daily retention done');
         },
       );
       return { stop: async () => void (await Promise.all([abandonment.stop(), retention.stop()])) };

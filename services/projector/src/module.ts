@@ -1,15 +1,33 @@
 import { DataKeys } from '@earshot/auth';
-import type { Module, Runtime } from '@earshot/server';
-import { startProjector } from './projector';
+import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
+import { PROJECTED_TOPICS, startProjector } from './projector';
+import { countBatch } from './projector-metrics';
 
 /** The projector as a service module: needs the database, the log and the master key (to open sealed events); stopping finishes the batch in hand. */
 export function projectorModule(runtime: Runtime): Module {
   return {
     name: 'projector',
     dependsOn: ['database', 'log', 'access'],
-    start: () => {
-      const dataKeys = new DataKeys(runtime.database(), runtime.access().secrets);
-      return startProjector({ db: runtime.database(), log: runtime.log(), now: runtime.now, keys: (ids) => dataKeys.lookup(ids) });
+    start: async () => {
+      const db = runtime.database();
+      const log = runtime.log();
+      const { metrics } = runtime;
+      const dataKeys = new DataKeys(db, runtime.access().secrets);
+      const running = await startProjector({
+        db,
+        log,
+        now: runtime.now,
+        keys: (ids) => dataKeys.lookup(ids),
+        onBatch: (outcome, records) => countBatch(metrics, outcome, records, new Date()),
+        onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),
+      });
+      const unwatch = metrics.watchLag('projector', lagFromPositions(db, log, 'projector_positions', PROJECTED_TOPICS));
+      return {
+        stop: async () => {
+          unwatch();
+          await running.stop();
+        },
+      };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ConnectionPool } from '@earshot/db';
 import type { KeyLookup } from '@earshot/events';
-import { TOPICS, type EventLog, type Running } from '@earshot/log';
+import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+import { fallbackLogger } from '@earshot/telemetry';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 
 export interface ProjectorOptions {
@@ -16,7 +17,7 @@ export interface ProjectorOptions {
   concurrency?: number;
   maxTries?: number;
   now?: () => Date;
-  onBatch?: (outcome: BatchOutcome) => void;
+  onBatch?: (outcome: BatchOutcome, records: readonly LogRecord[]) => void;
   onRetry?: (error: unknown) => void;
   /** Opens sealed events (DataKeys.lookup); without it they read as erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
@@ -36,7 +37,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     log: options.log,
     maxTries: options.maxTries,
     now: options.now,
-    onRetry: options.onRetry ?? ((error) => console.error(`[projector] batch failed, retrying: ${error instanceof Error ? error.message : String(error)}`)),
+    onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
     keys: options.keys,
   });
@@ -47,7 +48,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         topics: PROJECTED_TOPICS,
         onBatch: async (records) => {
           const outcome = await apply(records);
-          options.onBatch?.(outcome);
+          options.onBatch?.(outcome, records);
         },
       }),
     ),

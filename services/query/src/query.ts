@@ -62,7 +62,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
     start: async () => {
       const db = runtime.database();
       const reads = runtime.tenantReads();
-      const report = (what: string) => (error: unknown) => console.error(`[query] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      const report = (what: string) => (error: unknown) => runtime.logger.error({ err: error }, what);
       const writes = new TenantWrites({
         db,
         log: runtime.log(),

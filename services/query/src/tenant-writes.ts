@@ -2,7 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { v5 as uuidV5 } from 'uuid';
 import { recordAudit } from '@earshot/audit-trail';
-import { ApiError, CURRENT_EVENT_VERSION, StoredEventSchema, type AcceptedWrite, type EventData, type TenantEventType } from '@earshot/contracts';
+import {
+  ApiError,
+  CURRENT_EVENT_VERSION,
+  IdempotencyHeadersSchema,
+  StoredEventSchema,
+  type AcceptedWrite,
+  type EventData,
+  type TenantEventType,
+} from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
 import type { IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog } from '@earshot/log';
@@ -65,7 +73,11 @@ export class TenantWrites {
       .update('\n')
       .update(JSON.stringify(request.body ?? null))
       .digest();
-    const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]);
+    const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]).catch((error: unknown) => {
+      // The key was checked above, so a failure here is the store's: an outage to retry, not a bug.
+      request.log.error({ err: error }, 'the idempotency store failed');
+      throw new ApiError('UNAVAILABLE', 'the idempotency store is unavailable; nothing was written, retry later');
+    });
     if (!claim || claim.state === 'in_flight')
       throw new ApiError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed; retry later`);
     if (claim.state === 'done') {
@@ -136,9 +148,10 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   const key = Array.isArray(value) ? value[0] : value;
   if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > 255)
-    throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters', {
-      fields: [{ path: 'Idempotency-Key', message: '1 to 255 characters' }],
+  // The contract's rule for any key that is stored, so a key the idempotency store cannot hold never reaches it.
+  if (!IdempotencyHeadersSchema.safeParse({ 'idempotency-key': key }).success)
+    throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters without control characters PostgreSQL cannot hold', {
+      fields: [{ path: 'Idempotency-Key', message: '1 to 255 characters, no NUL' }],
     });
   return key;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '@earshot/contracts';
-import { duration, keyTable } from './keys';
+import { durationArgument } from '../cli/arguments';
+import { keyTable } from './keys';
 
 const record: ApiKeyRecord = {
   id: '6f1c2a7e-0000-4000-8000-000000000001',
@@ -21,12 +22,12 @@ const record: ApiKeyRecord = {
 };
 
 describe('earshot keys', () => {
-  it('reads durations such as 90s, 15m, 24h and 7d, and refuses anything else naming the flag', () => {
-    expect(duration('90s', '--overlap')).toBe(90_000);
-    expect(duration('24h', '--overlap')).toBe(86_400_000);
-    expect(duration('7d', '--expires-in')).toBe(604_800_000);
-    expect(() => duration('soon', '--overlap')).toThrow('--overlap must be a duration');
-    expect(() => duration('-5m', '--overlap')).toThrow('--overlap must be a duration');
+  it('reads durations such as 90s, 15m, 24h and 7d, and refuses anything else', () => {
+    expect(durationArgument('90s')).toBe(90_000);
+    expect(durationArgument('24h')).toBe(86_400_000);
+    expect(durationArgument('7d')).toBe(604_800_000);
+    expect(() => durationArgument('soon')).toThrow('give a duration');
+    expect(() => durationArgument('-5m')).toThrow('give a duration');
   });
 
   it('shows every attribute of the record in the table, an empty IP allowlist as allowing every address, never the key', () => {

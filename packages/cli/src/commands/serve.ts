@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@earshot/config';
 import { resolveTargets, startModules } from '@earshot/server';
-import type { CommandRunner } from '../command-runner';
+import type { Logger } from '@earshot/telemetry';
 import { composeTargets } from '../targets';
 import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
@@ -18,13 +17,13 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
  * and the second must not cut the drain short. SIGHUP counts: a closed
  * terminal must stop the embedded PostgreSQL too.
  */
-function drainSignal(): Promise<void> {
+function drainSignal(logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     let draining = false;
     const onSignal = (signal: NodeJS.Signals) => {
-      if (draining) return console.error(`[earshot] ${signal}: already draining`);
+      if (draining) return logger.info({ signal }, 'already draining');
       draining = true;
-      console.error(`[earshot] ${signal}: draining`);
+      logger.info({ signal }, 'draining');
       resolve();
     };
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -47,50 +46,43 @@ async function listen(app: FastifyInstance, port: number | undefined): Promise<s
       return await app.listen({ port: candidate, host: '0.0.0.0' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === DEFAULT_PORT + DEFAULT_PORT_TRIES - 1) throw error;
-      console.error(`[earshot] port ${candidate} is taken; trying ${candidate + 1}`);
+      app.log.warn(`port ${candidate} is taken; trying ${candidate + 1}`);
     }
   }
 }
 
-export const serveCommand: CommandRunner = {
-  async run(args) {
-    const { values } = parseArgs({
-      args,
-      options: { target: { type: 'string', default: 'all' }, port: { type: 'string' } },
-      strict: true,
-    });
-    const loaded = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
-    // The zero-setup mode (no DATABASE_URL) asks for no operator token: it keeps one in the data directory.
-    const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
-    const { runtime, modules } = composeTargets(config);
-    const targets = (values.target ?? 'all')
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    // Every process serves /health over whatever it runs, so http comes with any target; last, so it
-    // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
-    const ordered = resolveTargets([...targets, 'http'], modules);
-    const stopping = drainSignal();
-    const running = await startModules(ordered, (line) => console.error(`[earshot] ${line}`));
+/** `earshot serve`: the chosen services in this process until a stop signal, then a drain. */
+export async function serve(values: { target: string; port?: string }): Promise<void> {
+  const loaded = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
+  // The zero-setup mode (no DATABASE_URL) asks for no operator token: it keeps one in the data directory.
+  const { config, file: operatorTokenFile } = withOperatorToken(loaded, { generate: loaded.DATABASE_URL === undefined });
+  const { runtime, modules } = composeTargets(config);
+  const targets = (values.target ?? 'all')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  // Every process serves /health over whatever it runs, so http comes with any target; last, so it
+  // stops first: a drain stops accepting and finishes in-flight requests while the log and database are still open.
+  const ordered = resolveTargets([...targets, 'http'], modules);
+  const stopping = drainSignal(runtime.logger);
+  const running = await startModules(ordered, (line) => runtime.logger.info(line));
 
-    let address: string;
-    try {
-      address = await listen(runtime.http(), config.PORT);
-    } catch (error) {
-      await running.stop();
-      throw error;
-    }
-    const origin = address.replace('0.0.0.0', '127.0.0.1');
-    const recorded = config.DATABASE_URL === undefined ? recordOrigin(config.EARSHOT_DATA_DIR, origin) : undefined;
-    console.log(`Earshot ${targets.join(',')} listening on ${origin}`);
-    if (running.names.includes(DEMO_TENANT_MODULE) || operatorTokenFile) {
-      const demo = running.names.includes(DEMO_TENANT_MODULE) ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
-      console.log(welcomeLines({ origin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
-    }
-
-    await stopping;
-    recorded?.forget();
+  let address: string;
+  try {
+    address = await listen(runtime.http(), config.PORT);
+  } catch (error) {
     await running.stop();
-    return 0;
-  },
-};
+    throw error;
+  }
+  const origin = address.replace('0.0.0.0', '127.0.0.1');
+  const recorded = config.DATABASE_URL === undefined ? recordOrigin(config.EARSHOT_DATA_DIR, origin) : undefined;
+  console.log(`Earshot ${targets.join(',')} listening on ${origin}`);
+  if (running.names.includes(DEMO_TENANT_MODULE) || operatorTokenFile) {
+    const demo = running.names.includes(DEMO_TENANT_MODULE) ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
+    console.log(welcomeLines({ origin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
+  }
+
+  await stopping;
+  recorded?.forget();
+  await running.stop();
+}

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { issueApiKey, parseApiKey, provisionTenant } from '@earshot/auth';
+import { issueApiKey, newWebhookSecret, parseApiKey, provisionTenant } from '@earshot/auth';
 import type { Module, Runtime } from '@earshot/server';
 import { readDemoCredentials, writeDemoCredentials, type DemoCredentials } from './demo-credentials';
 
@@ -23,7 +22,7 @@ export function demoCredentials(config: Runtime['config']): DemoCredentials {
   return {
     tenantId: DEMO_TENANT_ID,
     apiKey,
-    webhookSecret: config.EARSHOT_DEMO_WEBHOOK_SECRET ?? kept?.webhookSecret ?? `whsec_${randomBytes(32).toString('base64url')}`,
+    webhookSecret: config.EARSHOT_DEMO_WEBHOOK_SECRET ?? kept?.webhookSecret ?? newWebhookSecret(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES } from '../events/tenant-data';
-import { freeText, listPageSchema, pagingQuery, storedText } from './list';
+import { freeText, listPageSchema, pagingQuery } from './list';
+import { measuredValue, storedText } from '../text';
 import { MetricNameSchema } from './operations';
 
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
@@ -13,7 +14,7 @@ export const AlertRuleInputSchema = z.strictObject({
   metric: MetricNameSchema.describe('a name from the GET /metrics catalogue'),
   agentId: storedText(200).min(1).optional().describe('watch one agent; all agents when left out'),
   comparison: z.enum(ALERT_COMPARISONS),
-  threshold: z.number().finite(),
+  threshold: measuredValue,
   windowMs: z
     .int()
     .min(MINUTE)

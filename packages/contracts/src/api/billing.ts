@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { meterQuantity } from '../text';
 import { nonNegativeLong } from '../events/fields';
 import { BILLING_PERIODS, INVOICE_STATUSES } from '../events/tenant-data';
 import { listPageSchema, pagingQuery } from './list';
@@ -10,11 +11,11 @@ export type Meter = (typeof METERS)[number];
 /** A plan's price of one meter: `unitPriceCents` per `unitSize` units beyond the `included` quantity of each period. */
 export const MeterPriceSchema = z.strictObject({
   meter: z.enum(METERS),
-  included: z.number().min(0).default(0),
-  unitSize: z.number().positive().default(1),
+  included: meterQuantity.default(0),
+  unitSize: meterQuantity.positive().default(1),
   unitPriceCents: nonNegativeLong,
   /** A soft cap shown in GET /usage; null for none. */
-  limit: z.number().min(0).nullable().default(null),
+  limit: meterQuantity.nullable().default(null),
 });
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { listPageSchema, pagingQuery, queryTime, storedText } from './list';
+import { listPageSchema, pagingQuery, queryTime } from './list';
+import { storedText } from '../text';
 
 export const CALL_RESOURCE_STATUSES = ['completed', 'failed', 'in_progress', 'abandoned', 'escalated'] as const;
 

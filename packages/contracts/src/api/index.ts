@@ -9,3 +9,4 @@ export * from './keys';
 export * from './cursor';
 export * from './ingest';
 export * from './data-settings';
+export * from './providers';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { freeText, listPageSchema, pagingQuery, queryTime, storedText } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { storedText } from '../text';
 
 /** Where a key may be used: production keys start `ear_live_`, staging keys `ear_test_`. */
 export const KEY_ENVIRONMENTS = ['production', 'staging'] as const;
@@ -12,7 +13,7 @@ export const KIND_OF_ENVIRONMENT: Record<KeyEnvironment, (typeof KEY_KINDS)[numb
 /**
  * Scopes a key may carry: the spec names the first four; the rest guard the
  * query service's routes (its route table says which route needs which) and
- * the management of keys and the webhook secret.
+ * the management of keys, the webhook secret and provider connections.
  */
 export const SCOPES = [
   'events:write',
@@ -33,6 +34,8 @@ export const SCOPES = [
   'audit:read',
   'keys:read',
   'keys:write',
+  'providers:read',
+  'providers:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedId, storedText } from '../text';
 import { cursorPattern, type CursorKinds } from './cursor';
 
 /** The most items one page may hold, on every list route. */
@@ -9,18 +10,6 @@ export const MAX_PAGE_LIMIT = 200;
  * string the document accepts (e.g. "\r") into an empty one.
  */
 export const freeText = (max: number) => storedText(max).regex(/[^\t\n\v\f\r ]/, 'not only spaces');
-
-/** Text PostgreSQL can hold: no NUL (a write carrying one stopped the projector, a filter with one was a 500). */
-export function storedText(max: number) {
-  return (
-    z
-      .string()
-      .max(max)
-      // A pattern, not a refinement, so the API description says it too: Postgres text cannot hold NUL.
-      // eslint-disable-next-line no-control-regex -- the NUL is the point
-      .regex(/^[^\u0000]*$/, 'no NUL character')
-  );
-}
 
 /**
  * A date-time a client sends, with any offset, read as UTC. Years 0002 to
@@ -66,4 +55,4 @@ export const AcceptedWriteSchema = z.object({ ok: z.literal(true), id: z.string(
 export type AcceptedWrite = z.infer<typeof AcceptedWriteSchema>;
 
 /** The Idempotency-Key header every POST takes. */
-export const IdempotencyHeadersSchema = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });
+export const IdempotencyHeadersSchema = z.object({ 'idempotency-key': storedId.optional() });

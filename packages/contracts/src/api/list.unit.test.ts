@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freeText, queryTime, storedText } from './list';
+import { storedText } from '../text';
+import { freeText, queryTime } from './list';
 
 describe('a date-time a client sends', () => {
   it('is read as UTC, whatever its offset (an offset PostgreSQL refuses, +17:27, was a 500)', () => {

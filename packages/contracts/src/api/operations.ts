@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UsagePeriodSchema } from './billing';
-import { listPageSchema, pagingQuery, queryTime, storedText } from './list';
+import { listPageSchema, pagingQuery, queryTime } from './list';
+import { storedText } from '../text';
 
 /** Bucket widths of a metric series. */
 export const METRIC_INTERVALS = ['1m', '5m', '15m', '1h', '6h', '1d'] as const;

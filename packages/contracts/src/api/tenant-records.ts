@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_COMPARISONS, ALERT_SEVERITIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../events/tenant-data';
-import { freeText, listPageSchema, storedText, pagingQuery, queryTime } from './list';
+import { freeText, listPageSchema, pagingQuery, queryTime } from './list';
+import { NUMBER_BOUNDS, storedText, usdAmount } from '../text';
 
 /** A client-chosen id: writing the same id again replaces (upserts) the record. */
 const recordId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'letters, digits and . _ : - (1 to 128)');
@@ -24,7 +25,7 @@ export const OutcomeInputSchema = z.strictObject({
   type: freeText(100),
   value: storedText(2_000).optional(),
   source: freeText(100).optional(),
-  revenueUsd: z.number().finite().optional(),
+  revenueUsd: usdAmount.optional().describe(`US dollars, ±${NUMBER_BOUNDS.usd.toLocaleString('en-US')}`),
 });
 export type OutcomeInput = z.infer<typeof OutcomeInputSchema>;
 

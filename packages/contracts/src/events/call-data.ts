@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonNegativeUsd, storedId } from '../text';
 import { jsonValue, maybe, nonNegativeInt, nonNegativeLong, timestamp } from './fields';
 
 /** Contents of the call lifecycle events, from Retell call_started/call_ended/call_analyzed, Vapi status-update and end-of-call-report, and Twilio status callbacks. */
@@ -25,10 +26,10 @@ export const CALL_DATA = {
     ended_reason: maybe(z.string()),
     disconnection_reason: maybe(z.string()),
     duration_ms: maybe(nonNegativeInt),
-    cost_usd: maybe(z.number().min(0)),
+    cost_usd: maybe(nonNegativeUsd),
   }),
   'call.transferred': z.looseObject({
-    to: z.string().min(1),
+    to: storedId,
     reason: maybe(z.string()),
     transfer_type: maybe(z.string()),
   }),
@@ -47,7 +48,7 @@ export const CALL_DATA = {
     quality_score: maybe(z.number().min(0).max(1)),
     summary: maybe(z.string()),
     sentiment: maybe(z.string()),
-    cost_usd: maybe(z.number().min(0)),
+    cost_usd: maybe(nonNegativeUsd),
     recording_url: maybe(z.string()),
     structured_data: maybe(jsonValue),
   }),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { storedId, storedText } from '../text';
 import { maybe, nonNegativeInt, timestamp } from './fields';
 
 export const SPEAKERS = ['agent', 'customer'] as const;
 export const STREAM_DIRECTIONS = ['inbound', 'outbound', 'both'] as const;
 
 const stream = {
-  stream_id: z.string().min(1),
+  stream_id: storedId,
   codec: maybe(z.string()),
   sample_rate: maybe(nonNegativeInt),
   channels: maybe(nonNegativeInt),
@@ -13,7 +14,7 @@ const stream = {
 };
 
 const transcript = z.looseObject({
-  turn_id: z.string().min(1),
+  turn_id: storedId,
   speaker: z.enum(SPEAKERS),
   text: z.string(),
   start_ms: maybe(nonNegativeInt),
@@ -47,7 +48,7 @@ export const CONVERSATION_DATA = {
   'transcript.partial': transcript,
   'transcript.final': transcript,
   'agent.response.generated': z.looseObject({
-    turn_id: z.string().min(1),
+    turn_id: storedId,
     latency: ResponseLatencySchema,
     text: maybe(z.string()),
     model: maybe(z.string()),
@@ -65,8 +66,8 @@ export const CONVERSATION_DATA = {
     unattributed_ms: maybe(nonNegativeInt),
   }),
   'recording.available': z.looseObject({
-    recording_id: z.string().min(1),
-    url: z.string().min(1),
+    recording_id: storedId,
+    url: storedText(8_192).min(1),
     duration_ms: maybe(nonNegativeInt),
     format: maybe(z.string()),
     channels: maybe(nonNegativeInt),

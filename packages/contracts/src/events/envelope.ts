@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedId } from '../text';
 import { CallSchema } from './call';
 import { EVENT_DATA_SCHEMAS } from './event-data';
 import type { EventType, ProviderEventType, TenantEventType } from './event-types';
@@ -7,7 +8,7 @@ import { EVENT_VERSIONS } from './versions';
 
 const envelope = {
   version: z.enum(EVENT_VERSIONS),
-  idempotency_key: z.string().min(1).max(255),
+  idempotency_key: storedId,
   occurred_at: timestamp,
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { measuredValue, storedId, usdAmount } from '../text';
 import { jsonValue, maybe, nonNegativeLong, timestamp } from './fields';
 
 export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -13,17 +14,17 @@ export const BILLING_PERIODS = ['month', 'day'] as const;
 /** Contents of the tenant's own writes: outcomes, incidents, deployments and alerts. */
 export const TENANT_DATA = {
   'outcome.recorded': z.looseObject({
-    outcome_id: z.string().min(1),
-    call_id: z.string().min(1),
+    outcome_id: storedId,
+    call_id: storedId,
     agent: maybe(z.string()),
-    outcome_type: z.string().min(1),
+    outcome_type: storedId,
     value: maybe(z.string()),
     source: maybe(z.string()),
-    revenue_usd: maybe(z.number()),
+    revenue_usd: maybe(usdAmount),
   }),
   'incident.created': z.looseObject({
-    incident_id: z.string().min(1),
-    title: z.string().min(1),
+    incident_id: storedId,
+    title: storedId,
     severity: z.enum(INCIDENT_SEVERITIES),
     status: z.enum(INCIDENT_STATUSES),
     description: maybe(z.string()),
@@ -34,7 +35,7 @@ export const TENANT_DATA = {
   }),
   /** A partial change: null fields are unchanged. */
   'incident.updated': z.looseObject({
-    incident_id: z.string().min(1),
+    incident_id: storedId,
     title: maybe(z.string()),
     severity: maybe(z.enum(INCIDENT_SEVERITIES)),
     status: maybe(z.enum(INCIDENT_STATUSES)),
@@ -46,9 +47,9 @@ export const TENANT_DATA = {
     updated_by: maybe(z.string()),
   }),
   'deployment.recorded': z.looseObject({
-    deployment_id: z.string().min(1),
-    agent: z.string().min(1),
-    version: z.string().min(1),
+    deployment_id: storedId,
+    agent: storedId,
+    version: storedId,
     deployed_at: timestamp,
     previous_version: maybe(z.string()),
     environment: maybe(z.string()),
@@ -56,12 +57,13 @@ export const TENANT_DATA = {
     deployed_by: maybe(z.string()),
   }),
   'alert.fired': z.looseObject({
-    alert_id: z.string().min(1),
-    rule_id: z.string().min(1),
+    alert_id: storedId,
+    rule_id: storedId,
     rule_name: maybe(z.string()),
-    metric: z.string().min(1),
+    metric: storedId,
     comparison: z.enum(ALERT_COMPARISONS),
-    threshold: z.number(),
+    threshold: measuredValue,
+    // Measured by the evaluator, not written by a client: finite (zod's number) is its only bound.
     value: z.number(),
     window_ms: nonNegativeLong,
     severity: maybe(z.enum(ALERT_SEVERITIES)),
@@ -69,8 +71,8 @@ export const TENANT_DATA = {
     message: maybe(z.string()),
   }),
   'alert.resolved': z.looseObject({
-    alert_id: z.string().min(1),
-    rule_id: z.string().min(1),
+    alert_id: storedId,
+    rule_id: storedId,
     metric: maybe(z.string()),
     value: maybe(z.number()),
     fired_at: maybe(timestamp),
@@ -79,13 +81,13 @@ export const TENANT_DATA = {
   }),
   /** The whole rule as it stands after the change; a deleted rule keeps its last fields. */
   'alert.rule.changed': z.looseObject({
-    rule_id: z.string().min(1),
+    rule_id: storedId,
     action: z.enum(ALERT_RULE_ACTIONS),
     name: maybe(z.string()),
-    metric: z.string().min(1),
+    metric: storedId,
     agent_id: maybe(z.string()),
     comparison: z.enum(ALERT_COMPARISONS),
-    threshold: z.number(),
+    threshold: measuredValue,
     window_ms: nonNegativeLong,
     for_ms: nonNegativeLong,
     severity: maybe(z.enum(ALERT_SEVERITIES)),
@@ -94,12 +96,12 @@ export const TENANT_DATA = {
     changed_by: maybe(z.string()),
   }),
   'invoice.issued': z.looseObject({
-    invoice_id: z.string().min(1),
+    invoice_id: storedId,
     number: nonNegativeLong,
     period_start: timestamp,
     period_end: timestamp,
     status: z.enum(INVOICE_STATUSES),
-    plan_id: z.string().min(1),
+    plan_id: storedId,
     currency: z.string().length(3),
     /** Line items as JSON: see InvoiceLineSchema in the API contracts. */
     lines: jsonValue,
@@ -109,7 +111,7 @@ export const TENANT_DATA = {
   }),
   /** A tenant's price plan as the operator set it; the latest by stamp is in force. */
   'billing.plan.changed': z.looseObject({
-    plan_id: z.string().min(1),
+    plan_id: storedId,
     currency: z.string().length(3),
     base_fee_cents: nonNegativeLong,
     period: z.enum(BILLING_PERIODS),

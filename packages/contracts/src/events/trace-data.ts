@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { storedId } from '../text';
 import { jsonValue, maybe, nonNegativeInt } from './fields';
 
 export const HANDOFF_TARGET_KINDS = ['agent', 'human'] as const;
 export const ERROR_COMPONENTS = ['asr', 'llm', 'tts', 'telephony', 'other'] as const;
 
 const toolCall = {
-  tool_call_id: z.string().min(1),
-  name: z.string().min(1),
+  tool_call_id: storedId,
+  name: storedId,
   arguments: maybe(jsonValue),
   turn_id: maybe(z.string()),
 };
 
 const handoff = {
-  handoff_id: z.string().min(1),
-  target: z.string().min(1),
+  handoff_id: storedId,
+  target: storedId,
   target_kind: maybe(z.enum(HANDOFF_TARGET_KINDS)),
   reason: maybe(z.string()),
 };
@@ -33,7 +34,7 @@ export const TRACE_DATA = {
   }),
   'workflow.state.changed': z.looseObject({
     from_state: maybe(z.string()),
-    to_state: z.string().min(1),
+    to_state: storedId,
     node: maybe(z.string()),
     trigger: maybe(z.string()),
   }),

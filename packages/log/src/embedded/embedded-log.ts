@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ConnectionPool } from '@earshot/db';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, Running } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
@@ -12,6 +13,8 @@ export interface EmbeddedLogOptions {
   /** The same database, for the LISTEN connection that wakes readers. */
   url: string;
   namespace?: string;
+  /** Where a reader's failures are reported (it retries). */
+  logger?: Logger;
 }
 
 /** Idle readers look again this often even without a notification. */
@@ -24,7 +27,7 @@ const FETCH_LIMIT = 1_000;
  * partitions (by the same key hash), offsets, committed positions, replay
  * and fan-out as the Kafka adapter, with no broker to run.
  */
-export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLogOptions): Promise<EventLog> {
+export async function createEmbeddedLog({ db, url, namespace = '', logger = fallbackLogger() }: EmbeddedLogOptions): Promise<EventLog> {
   const physical = (topic: TopicName) => `${namespace}${topic}`;
   const partitionOf = keyPartitioner();
   await db.query(
@@ -120,7 +123,7 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
           }
           return busy;
         },
-        (error) => console.error(`[log] consumer ${group}: ${error instanceof Error ? error.message : String(error)}`),
+        (error) => logger.error({ err: error, group }, 'log consumer failed; retrying'),
       );
       return {
         stop: async () => {
@@ -167,7 +170,7 @@ export async function createEmbeddedLog({ db, url, namespace = '' }: EmbeddedLog
           }
           return busy;
         },
-        (error) => console.error(`[log] subscriber: ${error instanceof Error ? error.message : String(error)}`),
+        (error) => logger.error({ err: error }, 'log subscriber failed; retrying'),
       );
     },
 

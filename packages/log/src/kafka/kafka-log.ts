@@ -14,8 +14,10 @@ import type {
 } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import { replayUntilEnd } from './replay';
 import { enforceRetention, retentionEntries, type TopicRetention } from './topic-retention';
+import { keyPartitioner } from '../partitioner';
 
 export interface KafkaLogOptions {
   brokers: readonly string[];
@@ -26,10 +28,18 @@ export interface KafkaLogOptions {
   maxBatch?: number;
   /** retention.ms per topic, set when a topic is made and corrected at every start where it differs; the broker's default elsewhere. */
   retention?: TopicRetention;
+  /** The client library; EARSHOT_KAFKA_CLIENT when not given (see kafka-client.ts). */
+  client?: KafkaClient;
+  /** Where what the log does on its own is reported (a topic's retention corrected). */
+  logger?: Logger;
 }
 
-/** The EventLog on Apache Kafka: idempotent producer with acks=all, commits after the handler. */
-export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+export type KafkaClient = 'kafkajs' | 'platformatic';
+
+const SEND_CHUNK = 500;
+
+/** The EventLog on Apache Kafka through kafkajs: idempotent producer with acks=all, commits after the handler. */
+export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventLog> {
   const namespace = options.namespace ?? '';
   const physical = (topic: TopicName) => `${namespace}${topic}`;
   const logical = new Map<string, TopicName>(ALL_TOPICS.map((t) => [physical(t), t]));
@@ -48,7 +58,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   const admin = kafka.admin();
   await admin.connect();
   await settled(() => ensureTopics(admin, physical, options.retention ?? {}));
-  await settled(() => enforceRetention(admin, physical, options.retention ?? {}));
+  await settled(() => enforceRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
   const partitionMetadata = await settled(() => topicMetadata(admin, physical));
   // A topic just created may not have elected its leaders yet; wait until every partition answers.
   await settled(() => Promise.all(ALL_TOPICS.map((t) => admin.fetchTopicOffsets(physical(t)))));
@@ -60,36 +70,43 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  const choosePartition = Partitioners.DefaultPartitioner();
+  const choosePartition = keyPartitioner();
 
+  const produce = async (records: readonly OutgoingRecord[]): Promise<LogPosition[]> => {
+    const placed = records.map((record) => {
+      const partitions = partitionMetadata.get(record.topic)?.length ?? PARTITIONS[record.topic];
+      const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
+      return { record, message: { ...message, partition: choosePartition(physical(record.topic), record.key, partitions) } };
+    });
+    const byTopic = new Map<TopicName, typeof placed>();
+    for (const p of placed) {
+      const items = byTopic.get(p.record.topic);
+      if (items) items.push(p);
+      else byTopic.set(p.record.topic, [p]);
+    }
+    const written = await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
+    });
+    const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
+    const positions = new Map<OutgoingRecord, LogPosition>();
+    for (const [topic, items] of byTopic) {
+      for (const { record, message } of items) {
+        const slot = `${topic}:${message.partition}`;
+        const offset = nextOffset.get(slot) ?? 0n;
+        nextOffset.set(slot, offset + 1n);
+        positions.set(record, { topic, partition: message.partition, offset: offset.toString() });
+      }
+    }
+    return records.map((r) => positions.get(r) as LogPosition);
+  };
   const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
     async (records) => {
-      const placed = records.map((record) => {
-        const meta = partitionMetadata.get(record.topic) ?? [];
-        const message = { key: record.key, value: record.value, headers: record.headers ?? {} };
-        return { record, message: { ...message, partition: choosePartition({ topic: physical(record.topic), partitionMetadata: meta, message }) } };
-      });
-      const byTopic = new Map<TopicName, typeof placed>();
-      for (const p of placed) {
-        const items = byTopic.get(p.record.topic);
-        if (items) items.push(p);
-        else byTopic.set(p.record.topic, [p]);
-      }
-      const written = await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
-      });
-      const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
-      const positions = new Map<OutgoingRecord, LogPosition>();
-      for (const [topic, items] of byTopic) {
-        for (const { record, message } of items) {
-          const slot = `${topic}:${message.partition}`;
-          const offset = nextOffset.get(slot) ?? 0n;
-          nextOffset.set(slot, offset + 1n);
-          positions.set(record, { topic, partition: message.partition, offset: offset.toString() });
-        }
-      }
-      return records.map((r) => positions.get(r) as LogPosition);
+      // kafkajs groups a request's messages by partition by copying the group per message (quadratic):
+      // requests of at most SEND_CHUNK records keep that small; a larger call goes as several, in order.
+      const positions: LogPosition[] = [];
+      for (let from = 0; from < records.length; from += SEND_CHUNK) positions.push(...(await produce(records.slice(from, from + SEND_CHUNK))));
+      return positions;
     },
     { maxItems: options.maxBatch ?? 2_000 },
   );

@@ -2,15 +2,15 @@ import { ConfigResourceTypes, Kafka, logLevel, type Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import { TOPICS } from '../topics';
-import { createKafkaLog } from './kafka-log';
+import { createKafkaLog, KAFKA_CLIENTS } from './kafka-client';
 
 const HOUR = 3_600_000;
 
-describe('topic retention on Kafka', () => {
+describe.each(KAFKA_CLIENTS)('topic retention on Kafka through %s', (client) => {
   let admin: Admin;
-  const namespace = uniqueNamespace('retention');
+  const namespace = uniqueNamespace(`retention-${client}`);
   const open = (retention: Parameters<typeof createKafkaLog>[0]['retention']) =>
-    createKafkaLog({ brokers: kafkaBrokers(), clientId: 'test-retention', namespace, retention });
+    createKafkaLog({ brokers: kafkaBrokers(), clientId: 'test-retention', namespace, retention, client });
 
   /** What the broker says of a topic's overrides, as a reader outside Earshot sees them. */
   async function overrides(topic: string): Promise<Record<string, string>> {

@@ -1,4 +1,5 @@
 import kafkajs, { type Admin } from 'kafkajs';
+import type { Logger } from '@earshot/telemetry';
 import type { TopicName } from '../topics';
 
 // kafkajs is CommonJS: Node's ESM loader finds only some of its names, and not these enums.
@@ -8,6 +9,13 @@ const { ConfigResourceTypes, ConfigSource } = kafkajs;
 export type TopicRetention = Partial<Record<TopicName, number | 'forever'>>;
 
 const retentionMs = (keep: number | 'forever'): string => (keep === 'forever' ? '-1' : String(keep));
+
+/** The retention.ms each physical topic should carry, by physical name. */
+export function wantedRetention(physical: (t: TopicName) => string, retention: TopicRetention): Map<string, { topic: TopicName; value: string }> {
+  return new Map(
+    (Object.entries(retention) as [TopicName, number | 'forever'][]).map(([topic, keep]) => [physical(topic), { topic, value: retentionMs(keep) }]),
+  );
+}
 
 /** The topic's config entries at creation: its retention where one is set. */
 export function retentionEntries(topic: TopicName, retention: TopicRetention): { name: string; value: string }[] {
@@ -20,10 +28,8 @@ export function retentionEntries(topic: TopicName, retention: TopicRetention): {
  * ones that differ (a topic made before the setting changed, or by hand),
  * saying so. Answers the topics corrected.
  */
-export async function enforceRetention(admin: Admin, physical: (t: TopicName) => string, retention: TopicRetention): Promise<TopicName[]> {
-  const wanted = new Map(
-    (Object.entries(retention) as [TopicName, number | 'forever'][]).map(([topic, keep]) => [physical(topic), { topic, value: retentionMs(keep) }]),
-  );
+export async function enforceRetention(admin: Admin, physical: (t: TopicName) => string, retention: TopicRetention, logger: Logger): Promise<TopicName[]> {
+  const wanted = wantedRetention(physical, retention);
   if (wanted.size === 0) return [];
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
@@ -42,7 +48,7 @@ export async function enforceRetention(admin: Admin, physical: (t: TopicName) =>
       validateOnly: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name: resource.resourceName, configEntries: [...others, { name: 'retention.ms', value: want.value }] }],
     });
-    console.error(`[log] ${resource.resourceName}: retention.ms was ${current?.configValue ?? 'unset'}, set to ${want.value}`);
+    logger.warn({ topic: resource.resourceName, was: current?.configValue ?? null, now: want.value }, 'topic retention.ms corrected');
     corrected.push(want.topic);
   }
   return corrected;

@@ -1,11 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { AuthenticatedKey, KeyLookup, KeyRefusal } from '@earshot/auth';
 import { ApiError, type ErrorCode, type KeyEnvironment } from '@earshot/contracts';
+import type { Metrics } from '@earshot/telemetry';
 import { allowsAddress } from './ip-allowlist';
 import { bearer, header } from './request-headers';
 import { checkSignature } from './request-signature';
+import { sameSecret } from './same-secret';
 import { scopesOf, type RoutePolicy, type RouteRateLimit } from './route-policy';
 import type { Access } from './runtime-access';
 
@@ -17,6 +18,8 @@ export interface ApiScopeOptions {
   /** Every key's own request limit per minute (EARSHOT_KEY_REQUESTS_PER_MIN). */
   keyRequestsPerMinute: number;
   now: () => Date;
+  /** Counts the requests a rate limit refused. */
+  metrics?: Metrics;
 }
 
 /** Paths whose every route must declare a policy: a route there without one fails at registration, never opens a door. */
@@ -62,7 +65,10 @@ export const apiScope = fastifyPlugin<ApiScopeOptions>(
       if (!policy || policy.auth === 'public') return;
       const presented = bearer(request) ?? subprotocolKey(request);
       if (policy.auth === 'admin') return admitOperator(presented, options.adminToken);
-      request.caller = await admitKey(request, presented, policy, options);
+      const caller = await admitKey(request, presented, policy, options);
+      request.caller = caller;
+      // From here on every entry the request logs says whose it is.
+      request.log = request.log.child({ tenantId: caller.tenant.id });
     });
     // Before schema validation, so a refused body still answers with the RateLimit headers; after parsing, for the signature.
     app.addHook('preValidation', async (request, reply) => {
@@ -84,6 +90,7 @@ export const apiScope = fastifyPlugin<ApiScopeOptions>(
         'ratelimit-reset': String(decision.resetSeconds),
       };
       if (!decision.allowed) {
+        options.metrics?.rateLimitRefusals.inc({ route: request.routeOptions.url ?? request.url });
         throw new ApiError('RATE_LIMITED', `rate limit of ${decision.limit} per minute reached; retry after ${decision.resetSeconds} s`, {
           headers: { ...headers, 'retry-after': String(decision.resetSeconds) },
         });
@@ -131,13 +138,6 @@ async function identify(access: Access, presented: string, at: Date): Promise<Ke
   try {
     return await access.keys.identify(presented, at);
   } catch (error) {
-    console.error(`[auth] key lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-    throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later');
+    throw new ApiError('UNAVAILABLE', 'the key store is unavailable; retry later', { cause: error });
   }
-}
-
-/** Compares digests, so neither the length nor the content of the token leaks through timing. */
-function sameSecret(presented: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }

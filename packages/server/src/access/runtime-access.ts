@@ -2,6 +2,7 @@ import { ApiKeyCache, type SecretBox } from '@earshot/auth';
 import type { ConnectionPool } from '@earshot/db';
 import { IDEMPOTENCY_SCOPES, IdempotencyStore, type IdempotencyScope } from '@earshot/idempotency';
 import { RateLimiter } from '@earshot/rate-limit';
+import type { Metrics } from '@earshot/telemetry';
 import { runEvery } from '../periodic';
 
 export interface AccessOptions {
@@ -36,14 +37,16 @@ export interface AccessDependencies {
   secrets: SecretBox;
   now: () => Date;
   report: (what: string) => (error: unknown) => void;
+  metrics?: Metrics;
 }
 
-export function openAccess({ db, secrets, now, report }: AccessDependencies, options: AccessOptions = {}): { access: Access; stop(): Promise<void> } {
+export function openAccess({ db, secrets, now, report, metrics }: AccessDependencies, options: AccessOptions = {}): { access: Access; stop(): Promise<void> } {
   const settings = { ...DEFAULTS, ...options };
   const keys = new ApiKeyCache(db, secrets, settings.keyCacheMs, {
     changeCheckMs: settings.changeCheckMs,
     usageFlushMs: settings.usageFlushMs,
     onError: report('key usage flush failed'),
+    metrics,
   });
   const limiter = new RateLimiter(db, { now, syncIntervalMs: settings.rateLimitSyncMs, onError: report('rate-limit sync failed') });
   limiter.start();

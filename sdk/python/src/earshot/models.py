@@ -9,7 +9,15 @@ from ipaddress import IPv4Address, IPv6Address
 from typing import Annotated, Any, Dict, Literal, Optional, Union
 from uuid import UUID
 
-from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import (
+    AnyUrl,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    StringConstraints,
+)
 
 
 class APIKeyCreatedBy(BaseModel):
@@ -48,7 +56,7 @@ class APIKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -531,7 +539,7 @@ class ApiKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -901,6 +909,119 @@ class CallTurn(BaseModel):
     occurred_at: Annotated[str, Field(alias='occurredAt')]
     text: Optional[str]
     turn_id: Annotated[str, Field(alias='turnId')]
+
+
+class CredentialRotationCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
+    """
+    the Retell API key with the webhook badge
+    """
+
+
+class CredentialRotationCredentials1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
+    """
+    the Twilio Auth Token of the account that sends
+    """
+
+
+class CredentialRotationCredentials2(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the webhook signing secret the provider generated
+    """
+
+
+class CredentialRotationCredentials3(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
+    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
+    message_id_header: Annotated[
+        Optional[str],
+        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    payload_format: Annotated[
+        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
+    ] = None
+    """
+    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
+    """
+    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
+    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
+    signature_encoding: Annotated[
+        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
+    ] = None
+    signature_header: Annotated[
+        Optional[str],
+        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    signature_prefix: Annotated[
+        Optional[str], Field(alias='signaturePrefix', max_length=32)
+    ] = None
+    timestamp_header: Annotated[
+        Optional[str],
+        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    type: Literal['hmac']
+
+
+class CredentialRotationCredentials4(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bearer_prefix_enabled: Annotated[
+        Optional[bool], Field(alias='bearerPrefixEnabled')
+    ] = None
+    header_name: Annotated[
+        Optional[str],
+        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    token: Annotated[str, Field(max_length=1024, min_length=8)]
+    type: Literal['bearer']
+
+
+class CredentialRotationCredentials5(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the legacy server secret Vapi sends as X-Vapi-Secret
+    """
+    type: Literal['secret']
+
+
+class CredentialRotation(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: Optional[Union[CredentialRotationCredentials, CredentialRotationCredentials1, CredentialRotationCredentials2, CredentialRotationCredentials3, CredentialRotationCredentials4, CredentialRotationCredentials5]] = (
+        None
+    )
+    overlap_seconds: Annotated[
+        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
+    ] = None
+    """
+    how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+    """
 
 
 class CustomerFeedbackSubmittedData(BaseModel):
@@ -1641,8 +1762,8 @@ class KeyCreateParams(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
-        Field(max_length=18, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
+        Field(max_length=20, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -1888,8 +2009,8 @@ class NewApiKey(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write']],
-        Field(max_length=18, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
+        Field(max_length=20, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -1969,6 +2090,263 @@ class NewOutcome(BaseModel):
     value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
         None
     )
+
+
+class NewProviderConnectionNewProviderConnectionCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
+    """
+    the Retell API key with the webhook badge
+    """
+
+
+class NewProviderConnectionNewProviderConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: NewProviderConnectionNewProviderConnectionCredentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['retell']
+
+
+class NewProviderConnectionNewProviderConnection1Credentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
+    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
+    message_id_header: Annotated[
+        Optional[str],
+        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    payload_format: Annotated[
+        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
+    ] = None
+    """
+    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
+    """
+    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
+    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
+    signature_encoding: Annotated[
+        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
+    ] = None
+    signature_header: Annotated[
+        Optional[str],
+        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    signature_prefix: Annotated[
+        Optional[str], Field(alias='signaturePrefix', max_length=32)
+    ] = None
+    timestamp_header: Annotated[
+        Optional[str],
+        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    type: Literal['hmac']
+
+
+class NewProviderConnectionNewProviderConnection1Credentials1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bearer_prefix_enabled: Annotated[
+        Optional[bool], Field(alias='bearerPrefixEnabled')
+    ] = None
+    header_name: Annotated[
+        Optional[str],
+        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    token: Annotated[str, Field(max_length=1024, min_length=8)]
+    type: Literal['bearer']
+
+
+class NewProviderConnectionNewProviderConnection1Credentials2(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the legacy server secret Vapi sends as X-Vapi-Secret
+    """
+    type: Literal['secret']
+
+
+class NewProviderConnectionNewProviderConnection1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: Union[NewProviderConnectionNewProviderConnection1Credentials, NewProviderConnectionNewProviderConnection1Credentials1, NewProviderConnectionNewProviderConnection1Credentials2]
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['vapi']
+
+
+class NewProviderConnectionNewProviderConnection2Credentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
+    """
+    the Twilio Auth Token of the account that sends
+    """
+
+
+class NewProviderConnectionNewProviderConnection2(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: NewProviderConnectionNewProviderConnection2Credentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['twilio']
+
+
+class NewProviderConnectionNewProviderConnection3Credentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the webhook signing secret the provider generated
+    """
+
+
+class NewProviderConnectionNewProviderConnection3(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: NewProviderConnectionNewProviderConnection3Credentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['elevenlabs']
+
+
+class NewProviderConnectionNewProviderConnection4Credentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the webhook signing secret the provider generated
+    """
+
+
+class NewProviderConnectionNewProviderConnection4(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: NewProviderConnectionNewProviderConnection4Credentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['bland']
+
+
+class NewProviderConnectionNewProviderConnection5Mapping(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[
+        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ] = None
+    """
+    where the agent’s id is; the connection’s name when absent
+    """
+    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
+        None
+    )
+    """
+    the object that becomes the event’s data; {} when absent
+    """
+    events: dict[
+        Annotated[str, StringConstraints(min_length=1, max_length=200)],
+        Literal[
+            'call.started',
+            'call.ringing',
+            'call.answered',
+            'call.ended',
+            'call.transferred',
+            'call.failed',
+            'audio.stream.started',
+            'audio.stream.stopped',
+            'transcript.partial',
+            'transcript.final',
+            'agent.response.generated',
+            'tool.call.started',
+            'tool.call.completed',
+            'tool.call.failed',
+            'workflow.state.changed',
+            'handoff.initiated',
+            'handoff.completed',
+            'recording.available',
+            'customer.feedback.submitted',
+            'provider.error.received',
+            'call.completed',
+        ],
+    ]
+    """
+    the sender’s event names and the Earshot event type each becomes
+    """
+    occurred_at: Annotated[
+        Optional[str],
+        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
+    ] = None
+    """
+    where the event’s ISO 8601 time is; webhook-timestamp when absent
+    """
+    provider_call_id: Annotated[
+        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ]
+    """
+    where the call’s id is
+    """
+    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
+    """
+    where the sender’s event name is, e.g. /type
+    """
+
+
+class NewProviderConnectionNewProviderConnection5(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    mapping: Optional[NewProviderConnectionNewProviderConnection5Mapping] = None
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['standard-webhooks']
+
+
+class NewProviderConnection(
+    RootModel[Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]]
+):
+    root: Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]
 
 
 class NewTenant(BaseModel):
@@ -2155,6 +2533,152 @@ class PricePlanInput(BaseModel):
     prices: Annotated[
         Union[list[PricePlanInputPrice], PricePlanInputPrices], Field(max_length=5)
     ]
+
+
+class ProviderConnectionMapping(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[
+        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ] = None
+    """
+    where the agent’s id is; the connection’s name when absent
+    """
+    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
+        None
+    )
+    """
+    the object that becomes the event’s data; {} when absent
+    """
+    events: dict[
+        Annotated[str, StringConstraints(min_length=1, max_length=200)],
+        Literal[
+            'call.started',
+            'call.ringing',
+            'call.answered',
+            'call.ended',
+            'call.transferred',
+            'call.failed',
+            'audio.stream.started',
+            'audio.stream.stopped',
+            'transcript.partial',
+            'transcript.final',
+            'agent.response.generated',
+            'tool.call.started',
+            'tool.call.completed',
+            'tool.call.failed',
+            'workflow.state.changed',
+            'handoff.initiated',
+            'handoff.completed',
+            'recording.available',
+            'customer.feedback.submitted',
+            'provider.error.received',
+            'call.completed',
+        ],
+    ]
+    """
+    the sender’s event names and the Earshot event type each becomes
+    """
+    occurred_at: Annotated[
+        Optional[str],
+        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
+    ] = None
+    """
+    where the event’s ISO 8601 time is; webhook-timestamp when absent
+    """
+    provider_call_id: Annotated[
+        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ]
+    """
+    where the call’s id is
+    """
+    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
+    """
+    where the sender’s event name is, e.g. /type
+    """
+
+
+class ProviderConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: Annotated[str, Field(alias='createdAt')]
+    credentials_rotated_at: Annotated[
+        Optional[str], Field(alias='credentialsRotatedAt')
+    ]
+    id: UUID
+    mapping: Optional[ProviderConnectionMapping]
+    name: str
+    previous_credentials_valid_until: Annotated[
+        Optional[str], Field(alias='previousCredentialsValidUntil')
+    ]
+    """
+    after a rotation: until when the previous credentials still verify
+    """
+    provider: Literal['retell', 'vapi', 'twilio', 'elevenlabs', 'bland', 'standard-webhooks']
+    status: Literal['active', 'disabled']
+    updated_at: Annotated[str, Field(alias='updatedAt')]
+    webhook_url: Annotated[str, Field(alias='webhookUrl')]
+    """
+    paste it where the provider asks for its webhook (server) URL
+    """
+
+
+class ProviderConnectionPage(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: list[ProviderConnection]
+    next_cursor: Annotated[Optional[str], Field(alias='nextCursor')]
+    next_page: Annotated[Optional[int], Field(alias='nextPage')] = None
+    ok: Literal[True]
+    page: Optional[int] = None
+
+
+class ProviderDeliveryEventsField(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: str
+    path: str
+
+
+class ProviderDeliveryEvents(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    code: Literal['VALIDATION_ERROR']
+    dead_letter_id: Annotated[str, Field(alias='deadLetterId')]
+    error: str
+    fields: list[ProviderDeliveryEventsField]
+    ok: Literal[False]
+
+
+class ProviderDelivery(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    dead_letter_id: Annotated[Optional[str], Field(alias='deadLetterId')]
+    """
+    set when the delivery was kept whole as a dead letter (an event type with no mapping)
+    """
+    duplicate: bool
+    """
+    every event had been taken before: a retry or a replay
+    """
+    events: list[Union[AcceptedEvent, ProviderDeliveryEvents, ErrorBody]]
+    """
+    one result per event the delivery became, in order: accepted (or a duplicate), dead-lettered, or still in flight elsewhere
+    """
+    ok: Literal[True]
+    reason: Optional[str]
 
 
 class ProviderErrorReceivedData(BaseModel):
@@ -3008,6 +3532,19 @@ class InvoiceIssuedEvent(BaseModel):
     occurred_at: AwareDatetime
     type: Literal['invoice.issued']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
+
+
+class IssuedProviderConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: ProviderConnection
+    ok: Literal[True]
+    secret: Optional[str]
+    """
+    Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given
+    """
 
 
 class TranscriptFinalEvent(BaseModel):

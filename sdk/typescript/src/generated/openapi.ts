@@ -559,6 +559,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List provider connections */
+        get: operations["listProviderConnections"];
+        put?: never;
+        /** Connect a voice provider: the webhook URL to paste there */
+        post: operations["createProviderConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One provider connection */
+        get: operations["getProviderConnection"];
+        put?: never;
+        post?: never;
+        /** Delete a provider connection */
+        delete: operations["deleteProviderConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop taking a provider’s deliveries */
+        post: operations["disableProviderConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a provider’s deliveries again */
+        post: operations["enableProviderConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a connection’s credentials; both verify until the overlap ends */
+        post: operations["rotateProviderCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/realtime": {
         parameters: {
             query?: never;
@@ -672,6 +759,23 @@ export interface paths {
         put?: never;
         /** Ingest one signed event envelope, or a JSON array of them */
         post: operations["ingestEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/providers/{provider}/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A provider’s own webhook, verified its way (no API key: the URL names the connection) */
+        post: operations["receiveProviderWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1005,7 +1109,7 @@ export interface components {
             /** @description while rotating: when the previous secret stops working */
             previousSecretValidUntil: string | null;
             revokedAt: string | null;
-            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "revoked" | "rotating";
             /** @description requests in the last 24 hours, to the minute */
@@ -1421,6 +1525,60 @@ export interface components {
             text: string | null;
             turnId: string;
         };
+        CredentialRotation: {
+            credentials?: {
+                /** @description the Retell API key with the webhook badge */
+                apiKey: string;
+            } | {
+                /** @description the Twilio Auth Token of the account that sends */
+                authToken: string;
+            } | {
+                /** @description the webhook signing secret the provider generated */
+                secret: string;
+            } | ({
+                /**
+                 * @default sha256
+                 * @enum {string}
+                 */
+                algorithm?: "sha256" | "sha512" | "sha1";
+                /** @default true */
+                includeTimestamp?: boolean;
+                messageIdHeader?: string;
+                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
+                payloadFormat?: string;
+                /** @default false */
+                secretIsBase64?: boolean;
+                secretKey: string;
+                /**
+                 * @default hex
+                 * @enum {string}
+                 */
+                signatureEncoding?: "hex" | "base64";
+                signatureHeader?: string;
+                /** @default  */
+                signaturePrefix?: string;
+                timestampHeader?: string;
+                /** @constant */
+                type: "hmac";
+            } | {
+                /** @default true */
+                bearerPrefixEnabled?: boolean;
+                headerName?: string;
+                token: string;
+                /** @constant */
+                type: "bearer";
+            } | {
+                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
+                secret: string;
+                /** @constant */
+                type: "secret";
+            });
+            /**
+             * @description how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+             * @default 86400
+             */
+            overlapSeconds?: number;
+        };
         CustomerFeedbackSubmittedData: {
             /** @default null */
             channel?: string | null;
@@ -1817,6 +1975,13 @@ export interface components {
             /** @description the API key; shown once, never stored */
             secret: string;
         };
+        IssuedProviderConnection: {
+            connection: components["schemas"]["ProviderConnection"];
+            /** @constant */
+            ok: true;
+            /** @description Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given */
+            secret: string | null;
+        };
         /** @description Any JSON value: object, array, string, number, boolean or null. */
         JsonValue: JsonValue;
         LiveSnapshot: {
@@ -1909,7 +2074,7 @@ export interface components {
             kind?: "live" | "test";
             name: string & (unknown & unknown);
             /** @description at most the scopes of the key that creates it */
-            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
             /** @default default */
             workspace?: string;
         };
@@ -1950,6 +2115,107 @@ export interface components {
             source?: string & (unknown & unknown);
             type: string & (unknown & unknown);
             value?: string;
+        };
+        NewProviderConnection: {
+            credentials: {
+                /** @description the Retell API key with the webhook badge */
+                apiKey: string;
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "retell";
+        } | {
+            credentials: {
+                /**
+                 * @default sha256
+                 * @enum {string}
+                 */
+                algorithm?: "sha256" | "sha512" | "sha1";
+                /** @default true */
+                includeTimestamp?: boolean;
+                messageIdHeader?: string;
+                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
+                payloadFormat?: string;
+                /** @default false */
+                secretIsBase64?: boolean;
+                secretKey: string;
+                /**
+                 * @default hex
+                 * @enum {string}
+                 */
+                signatureEncoding?: "hex" | "base64";
+                signatureHeader?: string;
+                /** @default  */
+                signaturePrefix?: string;
+                timestampHeader?: string;
+                /** @constant */
+                type: "hmac";
+            } | {
+                /** @default true */
+                bearerPrefixEnabled?: boolean;
+                headerName?: string;
+                token: string;
+                /** @constant */
+                type: "bearer";
+            } | {
+                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
+                secret: string;
+                /** @constant */
+                type: "secret";
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "vapi";
+        } | {
+            credentials: {
+                /** @description the Twilio Auth Token of the account that sends */
+                authToken: string;
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "twilio";
+        } | {
+            credentials: {
+                /** @description the webhook signing secret the provider generated */
+                secret: string;
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "elevenlabs";
+        } | {
+            credentials: {
+                /** @description the webhook signing secret the provider generated */
+                secret: string;
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "bland";
+        } | {
+            mapping?: {
+                /** @description where the agent’s id is; the connection’s name when absent */
+                agentId?: string;
+                /** @description the object that becomes the event’s data; {} when absent */
+                data?: string;
+                /** @description the sender’s event names and the Earshot event type each becomes */
+                events: {
+                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
+                };
+                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
+                occurredAt?: string;
+                /** @description where the call’s id is */
+                providerCallId: string;
+                /** @description where the sender’s event name is, e.g. /type */
+                type: string;
+            };
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown);
+            /** @constant */
+            provider: "standard-webhooks";
         };
         NewTenant: {
             /**
@@ -2052,6 +2318,68 @@ export interface components {
                 /** @default 1 */
                 unitSize?: number;
             }[] & (unknown & unknown & unknown & unknown & unknown);
+        };
+        ProviderConnection: {
+            createdAt: string;
+            credentialsRotatedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            mapping: {
+                /** @description where the agent’s id is; the connection’s name when absent */
+                agentId?: string;
+                /** @description the object that becomes the event’s data; {} when absent */
+                data?: string;
+                /** @description the sender’s event names and the Earshot event type each becomes */
+                events: {
+                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
+                };
+                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
+                occurredAt?: string;
+                /** @description where the call’s id is */
+                providerCallId: string;
+                /** @description where the sender’s event name is, e.g. /type */
+                type: string;
+            } | null;
+            name: string;
+            /** @description after a rotation: until when the previous credentials still verify */
+            previousCredentialsValidUntil: string | null;
+            /** @enum {string} */
+            provider: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
+            /** @enum {string} */
+            status: "active" | "disabled";
+            updatedAt: string;
+            /** @description paste it where the provider asks for its webhook (server) URL */
+            webhookUrl: string;
+        };
+        ProviderConnectionPage: {
+            items: components["schemas"]["ProviderConnection"][];
+            nextCursor: string | null;
+            nextPage?: number | null;
+            /** @constant */
+            ok: true;
+            page?: number;
+        };
+        ProviderDelivery: {
+            /** @description set when the delivery was kept whole as a dead letter (an event type with no mapping) */
+            deadLetterId: string | null;
+            /** @description every event had been taken before: a retry or a replay */
+            duplicate: boolean;
+            /** @description one result per event the delivery became, in order: accepted (or a duplicate), dead-lettered, or still in flight elsewhere */
+            events: (components["schemas"]["AcceptedEvent"] | {
+                /** @constant */
+                code: "VALIDATION_ERROR";
+                deadLetterId: string;
+                error: string;
+                fields: {
+                    message: string;
+                    path: string;
+                }[];
+                /** @constant */
+                ok: false;
+            } | components["schemas"]["ErrorBody"])[];
+            /** @constant */
+            ok: true;
+            reason: string | null;
         };
         ProviderErrorReceivedData: {
             /** @enum {string} */
@@ -6825,6 +7153,863 @@ export interface operations {
             };
         };
     };
+    listProviderConnections: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page: the page after that position */
+                cursor?: string;
+                /** @description items per page, 1 to 200 */
+                limit?: number;
+                /** @description page number (from 1), counted from the cursor when one is given */
+                page?: number;
+                provider?: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
+                status?: "active" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnectionPage"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider": "retell",
+                 *       "name": "support line",
+                 *       "credentials": {
+                 *         "apiKey": "key_0f2c6a1b9d8e7f6a5b4c3d2e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewProviderConnection"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedProviderConnection"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: components["schemas"]["ProviderConnection"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disableProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: components["schemas"]["ProviderConnection"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enableProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: components["schemas"]["ProviderConnection"];
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateProviderCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "credentials": {
+                 *         "apiKey": "key_7e1d3c5b9a8f6e4d2c0b1a3f"
+                 *       },
+                 *       "overlapSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["CredentialRotation"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedProviderConnection"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getRealtime: {
         parameters: {
             query?: never;
@@ -7687,6 +8872,97 @@ export interface operations {
                     "ratelimit-remaining"?: number;
                     /** @description seconds until the window resets */
                     "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+                provider: "retell" | "vapi" | "twilio" | "elevenlabs" | "bland" | "standard-webhooks";
+            };
+            cookie?: never;
+        };
+        /** @description the provider’s payload as it sends it (Twilio: form parameters), signed its way; see the Providers tag */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderDelivery"];
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -56,5 +56,6 @@ describe('every resource', () => {
     const secret = await earshot.webhookSecret.rotate({ overlapSeconds: 3_600 });
     expect(secret.webhookSecret).toMatch(/^whsec_/);
     expect(await earshot.health.retrieve()).toMatchObject({ ok: true, database: { connected: true } });
+    expect(await earshot.tenant.retrieve()).toMatchObject({ id: process.env.EARSHOT_TENANT_ID, status: 'active' });
   });
 });

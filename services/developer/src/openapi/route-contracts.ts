@@ -9,6 +9,8 @@ import {
   CreateTenantSchema,
   INGEST_HEADERS,
   MAX_BATCH,
+  ProviderDeliveryAnswerSchema,
+  ProviderWebhookParamsSchema,
   WEBHOOK_EVENT_HEADERS,
   WebhookEventSchema,
 } from '@earshot/contracts';
@@ -99,6 +101,20 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
     body: WebhookEventSchema,
     response: { 200: AcceptedWriteSchema, ...signedErrors },
     signedWith: 'eventSignature',
+  },
+  'POST /api/v1/webhooks/providers/:provider/:connectionId': {
+    params: ProviderWebhookParamsSchema,
+    body: z.unknown().describe('the provider’s payload as it sends it (Twilio: form parameters), signed its way; see the Providers tag'),
+    response: {
+      200: ProviderDeliveryAnswerSchema,
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      403: ErrorBodySchema,
+      404: ErrorBodySchema,
+      413: ErrorBodySchema,
+      429: ErrorBodySchema,
+      503: ErrorBodySchema,
+    },
   },
   'POST /api/v1/admin/tenants': {
     body: CreateTenantSchema,

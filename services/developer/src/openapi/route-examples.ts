@@ -9,8 +9,10 @@ import {
   OutcomeInputSchema,
   PlanRetentionSchema,
   PricePlanSchema,
+  ProviderConnectionInputSchema,
   RotationInputSchema,
   TenantDataSettingsSchema,
+  CredentialRotationSchema,
 } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
 import { CreateTenantSchema, WebhookEventSchema } from '@earshot/contracts';
@@ -49,6 +51,9 @@ const REQUEST_EXAMPLES: Record<string, () => unknown> = {
   'POST /api/v1/keys': () => ApiKeyInputSchema.parse({ name: 'dashboard read-only', scopes: ['calls:read', 'metrics:read'] }),
   'POST /api/v1/keys/:id/rotate': () => RotationInputSchema.parse({ overlapSeconds: 3600 }),
   'POST /api/v1/webhook-secret/rotate': () => RotationInputSchema.parse({ overlapSeconds: 3600 }),
+  'POST /api/v1/providers': () =>
+    ProviderConnectionInputSchema.parse({ provider: 'retell', name: 'support line', credentials: { apiKey: 'key_0f2c6a1b9d8e7f6a5b4c3d2e' } }),
+  'POST /api/v1/providers/:id/rotate': () => CredentialRotationSchema.parse({ credentials: { apiKey: 'key_7e1d3c5b9a8f6e4d2c0b1a3f' }, overlapSeconds: 3600 }),
   'POST /api/v1/admin/tenants': () => CreateTenantSchema.parse({ name: 'Acme Voice', environment: 'production' }),
   'PUT /api/v1/admin/tenants/:id/plan': () =>
     PricePlanSchema.parse({ id: 'growth', baseFeeCents: 9900, prices: [{ meter: 'call_minutes', included: 1000, unitPriceCents: 2 }] }),

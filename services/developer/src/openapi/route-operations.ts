@@ -1,3 +1,5 @@
+import { PROVIDERS_GUIDE } from './providers-guide';
+
 /**
  * What the description says of each operation beyond its schemas: a stable
  * operationId (the method name generated clients expose, so it never
@@ -24,6 +26,7 @@ export const TAGS = {
   Billing: 'Metered usage and invoices.',
   Audit: 'The tenant audit log: who changed what and when.',
   Keys: 'API keys and the webhook secret: issue, list, rotate with an overlap, revoke.',
+  Providers: PROVIDERS_GUIDE,
   Operator: 'Operator routes (the EARSHOT_ADMIN_TOKEN): tenants, plans, the delivery audit log and dead letters.',
 } as const;
 type Tag = keyof typeof TAGS;
@@ -87,6 +90,35 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
     operationId: 'rotateWebhookSecret',
     tag: 'Keys',
     summary: 'Rotate the webhook secret; both verify until the overlap ends',
+    destructive: true,
+  },
+
+  'POST /api/v1/providers': { operationId: 'createProviderConnection', tag: 'Providers', summary: 'Connect a voice provider: the webhook URL to paste there' },
+  'GET /api/v1/providers': { operationId: 'listProviderConnections', tag: 'Providers', summary: 'List provider connections' },
+  'GET /api/v1/providers/:id': { operationId: 'getProviderConnection', tag: 'Providers', summary: 'One provider connection' },
+  'POST /api/v1/providers/:id/rotate': {
+    operationId: 'rotateProviderCredentials',
+    tag: 'Providers',
+    summary: 'Rotate a connection’s credentials; both verify until the overlap ends',
+    destructive: true,
+  },
+  'POST /api/v1/providers/:id/disable': {
+    operationId: 'disableProviderConnection',
+    tag: 'Providers',
+    summary: 'Stop taking a provider’s deliveries',
+    destructive: true,
+  },
+  'POST /api/v1/providers/:id/enable': {
+    operationId: 'enableProviderConnection',
+    tag: 'Providers',
+    summary: 'Take a provider’s deliveries again',
+    destructive: true,
+  },
+  'DELETE /api/v1/providers/:id': { operationId: 'deleteProviderConnection', tag: 'Providers', summary: 'Delete a provider connection', destructive: true },
+  'POST /api/v1/webhooks/providers/:provider/:connectionId': {
+    operationId: 'receiveProviderWebhook',
+    tag: 'Providers',
+    summary: 'A provider’s own webhook, verified its way (no API key: the URL names the connection)',
     destructive: true,
   },
 

@@ -88,7 +88,7 @@ export function registerOtlpRoutes(app: FastifyInstance, intake: Intake, policy:
   }
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = asApiError(error);
-    if (apiError.code === 'INTERNAL') console.error(`[otlp] ${request.method} ${request.url}:`, error);
+    if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'OTLP request failed');
     return sendFailure(request, reply, apiError);
   });
 

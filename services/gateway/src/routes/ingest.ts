@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, INGEST_HEADERS, MAX_BATCH } from '@earshot/contracts';
 import { ACCEPTED_STATUS, type EnvelopeOutcome, type EnvelopeResult, type Intake, type Sender } from '@earshot/intake';
-import { header, receivedBody } from '@earshot/server';
+import { batchItemBytes, header, isJsonMediaType, receivedBody, unsupportedMediaType } from '@earshot/server';
 import type { WebhookPolicy } from '../route-policy';
 
 const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -14,6 +14,8 @@ const PROVIDER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
   app.post('/api/v1/webhooks/ingest', { config: { policy } }, async (request, reply) => {
     const body = receivedBody(request.body);
+    const contentType = header(request, 'content-type');
+    if (body.raw.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const provider = header(request, INGEST_HEADERS.provider);
     const sender: Sender = { tenantId: caller.tenant.id, provider: provider ?? 'unknown', receivedAt: now() };
@@ -36,9 +38,10 @@ export function registerIngestRoute(app: FastifyInstance, intake: Intake, policy
       return reply.status(only.status).send(only.result);
     }
     if (value.length === 0 || value.length > MAX_BATCH) return reject(`a batch holds 1 to ${MAX_BATCH} envelopes; this one holds ${value.length}`, '(body)');
+    const bytes = batchItemBytes(body);
     const outcomes = await intake.accept(
       sender,
-      (value as unknown[]).map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` })),
+      (value as unknown[]).map((item, index) => ({ value: item, raw: bytes[index] ?? Buffer.alloc(0), label: `envelope ${index} of the batch` })),
     );
     request.deliveryNotes = outcomes.map((o) => o.note);
     return reply.status(ACCEPTED_STATUS).send({ ok: true, results: outcomes.map((o) => o.result) });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, CURRENT_EVENT_VERSION, fieldIssues, INGEST_HEADERS, WEBHOOK_EVENT_HEADERS, WebhookEventSchema } from '@earshot/contracts';
 import type { EnvelopeOutcome, Intake, Sender } from '@earshot/intake';
-import { header, receivedBody } from '@earshot/server';
+import { header, isJsonMediaType, receivedBody, unsupportedMediaType } from '@earshot/server';
 import type { WebhookPolicy } from '../route-policy';
 import { failure } from './ingest';
 
@@ -15,6 +15,8 @@ import { failure } from './ingest';
 export function registerWebhookEventsRoute(app: FastifyInstance, intake: Intake, policy: WebhookPolicy, now: () => Date): void {
   app.post('/api/v1/webhooks/events', { config: { policy } }, async (request, reply) => {
     const body = receivedBody(request.body);
+    const contentType = header(request, 'content-type');
+    if (body.raw.length > 0 && !isJsonMediaType(contentType)) throw unsupportedMediaType(contentType);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const sender: Sender = { tenantId: caller.tenant.id, provider: header(request, INGEST_HEADERS.provider) ?? 'custom', receivedAt: now() };
     const parsed = body.json.ok ? WebhookEventSchema.safeParse(body.json.value) : undefined;

@@ -108,7 +108,7 @@ export function registerTenantRoutes(app: FastifyInstance, db: ConnectionPool, s
       const rowsDeleted = await deleteTenant(db, id);
       if (rowsDeleted === undefined) throw new ApiError('NOT_FOUND', `no tenant ${id}`);
       // The tenant's own audit log went with it: the operator's deletion is told to the process log instead.
-      console.error(`[keys] tenant ${id} deleted by the operator from ${request.ip} (request ${request.id}): ${rowsDeleted} rows`);
+      request.log.warn({ tenantId: id, ip: request.ip, rowsDeleted }, 'tenant deleted by the operator');
       return { ok: true as const, id, rowsDeleted };
     },
   );

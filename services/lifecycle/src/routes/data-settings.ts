@@ -78,7 +78,7 @@ export function registerDataSettingsRoutes(app: FastifyInstance, db: ConnectionP
     async (request) => {
       const { planId } = request.params;
       await savePlanRetention(db, planId, request.body.retention, request.arrivedAt);
-      console.error(`[lifecycle] retention of plan ${planId} set by the operator from ${request.ip} (request ${request.id})`);
+      request.log.warn({ planId, ip: request.ip }, 'plan retention set by the operator');
       return { ok: true as const, planId, retention: request.body.retention };
     },
   );

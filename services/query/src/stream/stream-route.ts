@@ -114,7 +114,7 @@ export async function registerStreamRoute(app: FastifyInstance, log: EventLog, l
       client.message('ready');
       if (from) {
         await catchUp(client, log, live, from).catch((error: unknown) => {
-          console.error(`[stream] catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
+          request.log.error({ err: error }, 'stream catch-up failed');
           socket.close(1011, 'the log is unavailable; retry');
         });
       }

@@ -42,6 +42,10 @@ public enum Scope {
   KEYS_READ("keys:read"),
   /** {@code "keys:write"} */
   KEYS_WRITE("keys:write"),
+  /** {@code "providers:read"} */
+  PROVIDERS_READ("providers:read"),
+  /** {@code "providers:write"} */
+  PROVIDERS_WRITE("providers:write"),
   /** A value this SDK version does not know. */
   UNKNOWN(null);
 

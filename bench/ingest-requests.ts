@@ -1,0 +1,88 @@
+import autocannon, { type Result } from 'autocannon';
+import { signBody } from '@earshot/auth';
+import type { PacedRequest } from './paced-load';
+import type { BenchContext } from './run';
+
+/** What the bench's tenant signs and authenticates with. */
+export interface Credentials {
+  apiKey: string;
+  webhookSecret: string;
+}
+
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+export async function createTenant(gateway: string): Promise<Credentials> {
+  const response = await fetch(`${gateway}/api/v1/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench' }),
+  });
+  if (response.status !== 201) throw new Error(`creating the bench tenant answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Credentials;
+}
+
+/**
+ * A freshly signed request of `batch` new envelopes (a single envelope, not
+ * an array, when 1), as a provider would send it. The envelopes are spliced
+ * from one serialized template, so the load generator's own cost stays small
+ * next to the gateway's.
+ */
+export function signedRequests(credentials: Credentials, batch: number, prefix: string): () => PacedRequest {
+  const template = JSON.stringify(envelope('KEY'));
+  const [head, tail] = template.split('KEY') as [string, string];
+  let sent = 0;
+  return () => {
+    const items: string[] = [];
+    for (let i = 0; i < batch; i++) items.push(`${head}${prefix}-${sent++}${tail}`);
+    const body = batch === 1 ? (items[0] as string) : `[${items.join(',')}]`;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    return {
+      body,
+      headers: {
+        authorization: `Bearer ${credentials.apiKey}`,
+        'content-type': 'application/json',
+        'x-earshot-timestamp': timestamp,
+        'x-earshot-signature': signBody(credentials.webhookSecret, timestamp, Buffer.from(body)),
+        'x-earshot-provider': 'vapi',
+      },
+    };
+  };
+}
+
+function envelope(key: string) {
+  return {
+    type: 'agent.response.generated',
+    version: '2026-01-01',
+    idempotency_key: key,
+    occurred_at: new Date().toISOString(),
+    call: { provider_call_id: `call-${key.slice(-2)}`, agent_id: 'support-agent' },
+    data: { turn_id: 'turn_3', latency: { asr_ms: 180, llm_ms: 420, tts_ms: 160, total_ms: 760 }, text: 'Your order ships tomorrow.', model: 'gpt-4o-mini' },
+  };
+}
+
+/** A closed-loop load at a fixed concurrency: its requests per second are the peak. */
+export async function peakLoad(
+  context: BenchContext,
+  target: string,
+  label: string,
+  next: () => PacedRequest,
+  connections: number,
+  seconds: number,
+): Promise<Result> {
+  let second = 0;
+  const options: autocannon.Options = {
+    url: `${target}/api/v1/webhooks/ingest`,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+  };
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(options, (error: Error | null, done) => (error ? reject(error) : resolve(done)));
+    instance.on('tick', () => context.progress(`${label}: ${++second} of ${seconds} s`));
+  });
+  context.report(
+    `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
+  return result;
+}

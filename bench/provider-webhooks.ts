@@ -1,0 +1,80 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { startGatewayProcess } from './gateway-process';
+import { pacedLoad, type PacedRequest } from './paced-load';
+import type { Bench } from './run';
+
+/**
+ * A provider sending `--rate` webhooks a second (default 1,000) for
+ * `--seconds` to one Retell connection of a real gateway process (real
+ * broker, real Postgres), each a new call's call_started signed as
+ * retell-sdk signs, evenly paced (open loop), the limits out of the way:
+ * what is measured is verification, mapping and the intake.
+ */
+function options(args: string[]): { seconds: number; rate: number; connections: number } {
+  const value = (name: string, fallback: number) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? Number(args[at + 1]) : fallback;
+  };
+  return { seconds: value('seconds', 10), rate: value('rate', 1_000), connections: value('connections', 64) };
+}
+
+const bench: Bench = async (context) => {
+  const { seconds, rate, connections } = options(context.args);
+  const gateway = await startGatewayProcess(context, 'providers');
+  try {
+    const origin = gateway.origin;
+    const tenant = await gateway.createTenant();
+    const apiKey = `key_bench_${randomBytes(12).toString('hex')}`;
+    const created = await fetch(`${origin}/api/v1/providers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'retell', name: 'bench', credentials: { apiKey } }),
+    });
+    if (created.status !== 201) throw new Error(`connecting Retell answered ${created.status}: ${await created.text()}`);
+    const { connection } = (await created.json()) as { connection: { webhookUrl: string } };
+
+    let sent = 0;
+    const next = (): PacedRequest => {
+      const now = Date.now();
+      const body = JSON.stringify({
+        event: 'call_started',
+        call: {
+          call_id: `call_bench_${process.pid}_${sent++}`,
+          agent_id: 'agent_bench',
+          call_type: 'phone_call',
+          call_status: 'ongoing',
+          start_timestamp: now,
+        },
+      });
+      const signature = `v=${now},d=${createHmac('sha256', apiKey)
+        .update(body + String(now))
+        .digest('hex')}`;
+      return { body, headers: { 'content-type': 'application/json', 'x-retell-signature': signature } };
+    };
+    const label = `Retell webhooks at ${rate}/s, paced`;
+    await pacedLoad({ url: connection.webhookUrl, rate: Math.min(rate, 200), seconds: 2, connections, next });
+    const result = await pacedLoad({
+      url: connection.webhookUrl,
+      rate,
+      seconds,
+      connections,
+      next,
+      onSecond: (second) => context.progress(`${label}: ${second} of ${seconds} s`),
+    });
+    context.report(`${label}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    return {
+      rate,
+      seconds,
+      connections,
+      rps: Math.round(result.rps),
+      p50_ms: result.p50,
+      p99_ms: result.p99,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+    };
+  } finally {
+    await gateway.stop();
+  }
+};
+
+export default bench;

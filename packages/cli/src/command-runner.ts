@@ -1,4 +1,0 @@
-/** A subcommand of `earshot`: it runs with its arguments and answers its exit code. */
-export interface CommandRunner {
-  run(args: string[]): Promise<number>;
-}

@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { Admin, Consumer, ProduceAcks, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
+import type {
+  ConsumeOptions,
+  EventLog,
+  LogPosition,
+  LogRecord,
+  OutgoingRecord,
+  PartitionEnd,
+  ReplayOptions,
+  ReplaySummary,
+  Running,
+  SubscribeOptions,
+} from '../event-log';
+import { keyPartitioner } from '../partitioner';
+import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
+import { GroupCommit } from '@earshot/group-commit';
+import { fallbackLogger } from '@earshot/telemetry';
+import type { KafkaLogOptions } from './kafka-log';
+import { enforcePlatformaticRetention } from './platformatic-retention';
+import { retentionEntries } from './topic-retention';
+import { drainBatches, type KafkaMessage } from './platformatic-stream';
+
+/** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
+const LATEST = -1n;
+const EARLIEST = -2n;
+
+/**
+ * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
+ * producer with acks=all, commits after the handler. Its idempotent producer
+ * advances a partition's sequence number only when the broker answers, so
+ * two sends in flight at once carry the same sequence and the broker refuses
+ * the second (OUT_OF_ORDER_SEQUENCE_NUMBER, or a silent duplicate ack:
+ * platformatic/kafka#326). The group commit below keeps exactly one produce
+ * in flight, as kafkajs does with maxInFlightRequests 1, and fills it.
+ */
+export async function createPlatformaticLog(options: KafkaLogOptions): Promise<EventLog> {
+  const namespace = options.namespace ?? '';
+  const physical = (topic: TopicName) => `${namespace}${topic}`;
+  const logical = new Map<string, TopicName>(ALL_TOPICS.map((t) => [physical(t), t]));
+  const toLogical = (name: string): TopicName => {
+    const topic = logical.get(name);
+    if (!topic) throw new Error(`record from unknown topic ${name}`);
+    return topic;
+  };
+  const base = { clientId: options.clientId, bootstrapBrokers: [...options.brokers], retries: 8, retryDelay: 250 };
+
+  const admin = new Admin(base);
+  const existing = new Set(await admin.listTopics());
+  for (const topic of ALL_TOPICS.filter((t) => !existing.has(physical(t)))) {
+    await admin.createTopics({
+      topics: [physical(topic)],
+      partitions: PARTITIONS[topic],
+      replicas: 1,
+      configs: retentionEntries(topic, options.retention ?? {}),
+    });
+  }
+  await settled(() => enforcePlatformaticRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
+  // Offsets are only answered once each new partition has a leader: asking is how we wait for that.
+  const offsetsReader = new Consumer({ ...base, groupId: `${namespace}offsets-${randomUUID()}` });
+  const listOffsets = (topics: readonly TopicName[], timestamp: bigint) => offsetsReader.listOffsets({ topics: topics.map(physical), timestamp });
+  await settled(() => listOffsets(ALL_TOPICS, LATEST));
+
+  const producer = new Producer({ ...base, idempotent: true, acks: ProduceAcks.ALL });
+  const partitionOf = keyPartitioner();
+  const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
+    async (records) => {
+      const messages = records.map((record) => ({
+        topic: physical(record.topic),
+        key: Buffer.from(record.key),
+        value: record.value,
+        partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]),
+        headers: new Map(Object.entries(record.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+      }));
+      const written = await producer.send({ messages });
+      const nextOffset = new Map((written.offsets ?? []).map((w) => [`${w.topic}:${w.partition}`, BigInt(w.offset)]));
+      return messages.map((message, i) => {
+        const slot = `${message.topic}:${message.partition}`;
+        const offset = nextOffset.get(slot) ?? 0n;
+        nextOffset.set(slot, offset + 1n);
+        return { topic: (records[i] as OutgoingRecord).topic, partition: message.partition, offset: offset.toString() };
+      });
+    },
+    { maxItems: options.maxBatch ?? 2_000 },
+  );
+
+  const running = new Set<Running>();
+  const track = (consumer: Consumer, stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, pumping: Promise<void>): Running => {
+    const handle: Running = {
+      stop: async () => {
+        running.delete(handle);
+        await stream.close();
+        await pumping;
+        await closeForcibly(consumer);
+      },
+    };
+    running.add(handle);
+    return handle;
+  };
+
+  const toRecord = (message: KafkaMessage): LogRecord => ({
+    topic: toLogical(message.topic),
+    partition: message.partition,
+    offset: message.offset.toString(),
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value ?? Buffer.alloc(0),
+    headers: Object.fromEntries([...message.headers].map(([k, v]) => [k.toString(), v.toString()])),
+    timestamp: Number(message.timestamp),
+  });
+  const consumerOf = (group: string) =>
+    new Consumer({
+      ...base,
+      groupId: group,
+      // A consumer that died stops holding its partitions after 10 s.
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxBytesPerPartition: 4 * 1024 * 1024,
+      maxBytes: 16 * 1024 * 1024,
+      maxWaitTime: 100,
+    });
+
+  return {
+    append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
+
+    async consume({ group, topics, onBatch }: ConsumeOptions) {
+      const consumer = consumerOf(`${namespace}${group}`);
+      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
+      const pumping = drainBatches(stream, async (messages) => {
+        // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
+        for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+          try {
+            await onBatch(messages.map(toRecord));
+            break;
+          } catch (error) {
+            if (stream.closed) throw error;
+            await new Promise((resolve) => setTimeout(resolve, pause));
+          }
+        }
+        await (messages[messages.length - 1] as Message<Buffer, Buffer, Buffer, Buffer>).commit();
+      });
+      return track(consumer, stream, pumping);
+    },
+
+    async replay({ topics, from, onBatch }: ReplayOptions): Promise<ReplaySummary> {
+      const ends = await listOffsets(topics, LATEST);
+      const starts = await listOffsets(topics, from === 'earliest' ? EARLIEST : BigInt(from.getTime()));
+      const remaining = new Map<string, { start: bigint; end: bigint }>();
+      for (const [topic, partitionEnds] of ends) {
+        partitionEnds.forEach((end, partition) => {
+          const start = starts.get(topic)?.[partition] ?? end;
+          // Kafka answers -1 for "no record at or after that time".
+          if (start >= 0n && start < end) remaining.set(`${topic}:${partition}`, { start, end });
+        });
+      }
+      if (remaining.size === 0) return { records: 0 };
+      const consumer = consumerOf(`${namespace}replay-${randomUUID()}`);
+      let records = 0;
+      try {
+        const offsets = [...remaining].map(([slot, range]) => ({ ...splitSlot(slot), offset: range.start }));
+        const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
+        await drainBatches(stream, async (messages) => {
+          const first = messages[0] as KafkaMessage;
+          const slot = `${first.topic}:${first.partition}`;
+          const range = remaining.get(slot);
+          if (!range) return;
+          const wanted = messages.filter((m) => m.offset >= range.start && m.offset < range.end);
+          if (wanted.length > 0) await onBatch(wanted.map(toRecord));
+          records += wanted.length;
+          if ((messages[messages.length - 1] as KafkaMessage).offset + 1n >= range.end) remaining.delete(slot);
+          if (remaining.size === 0) await stream.close();
+        });
+      } finally {
+        await closeForcibly(consumer);
+      }
+      return { records };
+    },
+
+    async subscribe({ topics, from, onRecord }: SubscribeOptions) {
+      // Explicit offsets pin "latest" to the moment of the call, not to a later first fetch.
+      const offsets =
+        from === 'latest'
+          ? [...(await listOffsets(topics, LATEST))].flatMap(([topic, ends]) => ends.map((offset, partition) => ({ topic, partition, offset })))
+          : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: BigInt(p.offset) + 1n }));
+      const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`);
+      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
+      const pumping = drainBatches(stream, async (messages) => {
+        for (const message of messages) onRecord(toRecord(message));
+      });
+      return track(consumer, stream, pumping);
+    },
+
+    async ends(topic: TopicName): Promise<PartitionEnd[]> {
+      const offsets = await settled(() => listOffsets([topic], LATEST));
+      return (offsets.get(physical(topic)) ?? []).map((end, partition) => ({ topic, partition, end: end.toString() }));
+    },
+
+    async ping() {
+      try {
+        await admin.metadata({ topics: [], forceUpdate: true });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      await Promise.all([...running].map((r) => r.stop()));
+      await batcher.settled();
+      await producer.close();
+      await closeForcibly(offsetsReader);
+      await admin.close();
+    },
+  };
+}
+
+/** Leaves the group at once instead of finishing fetches in flight: their records are read again by whoever comes next. */
+function closeForcibly(consumer: Consumer): Promise<void> {
+  return new Promise((resolve, reject) => consumer.close(true, (error) => (error ? reject(error) : resolve())));
+}
+
+function splitSlot(slot: string): { topic: string; partition: number } {
+  const cut = slot.lastIndexOf(':');
+  return { topic: slot.slice(0, cut), partition: Number(slot.slice(cut + 1)) };
+}
+
+/** Retries what a broker refuses for a moment: a partition whose leader is still being elected. */
+async function settled<T>(work: () => Promise<T>, attempts = 40): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
