@@ -16,8 +16,11 @@ const read = (path: string) => readFileSync(new URL(path, here), 'utf8');
 const NOT_DEPLOYED = new Set(['EARSHOT_DATA_DIR', 'EARSHOT_EMBEDDED_POSTGRES_PORT', 'EARSHOT_DEMO_API_KEY', 'EARSHOT_DEMO_WEBHOOK_SECRET', 'EARSHOT_API_KEY']);
 const deployedVariables = Object.keys(ConfigSchema.shape).filter((name) => !NOT_DEPLOYED.has(name));
 const TARGETS = ['gateway', 'projector', 'query', 'audit', 'alerting', 'billing'];
-/** What each deployed process runs: the public API process also serves the credentials routes, the developer surfaces and the console. */
-const SERVES: Record<string, string> = { query: 'query,keys,developer,console' };
+/**
+ * What each deployed process runs: the public API process also serves the credentials routes, the developer surfaces and the console;
+ * the billing process also runs the lifecycle rounds and the data-settings routes.
+ */
+const SERVES: Record<string, string> = { query: 'query,keys,developer,console', billing: 'billing,lifecycle' };
 const servedBy = (target: string) => ['serve', `--target=${SERVES[target] ?? target}`];
 
 /**

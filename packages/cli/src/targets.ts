@@ -6,6 +6,7 @@ import { consoleModule } from '@earshot/console/server';
 import { describeRoutes, developerModule } from '@earshot/developer';
 import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
 import { keysModule, KEYS_MIGRATIONS } from '@earshot/keys';
+import { lifecycleModule, LIFECYCLE_MIGRATIONS } from '@earshot/lifecycle';
 import { projectorModule, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { queryModule, QUERY_MIGRATIONS } from '@earshot/query';
 import { createRuntime, type Module, type Runtime } from '@earshot/server';
@@ -19,7 +20,15 @@ export function composeTargets(config: Config): { runtime: Runtime; modules: Mod
   const { runtime, modules: infrastructure } = createRuntime({
     config,
     service: 'earshot',
-    migrations: [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...AUDIT_MIGRATIONS, ...KEYS_MIGRATIONS, ...ALERTING_MIGRATIONS],
+    migrations: [
+      ...GATEWAY_MIGRATIONS,
+      ...PROJECTOR_MIGRATIONS,
+      ...QUERY_MIGRATIONS,
+      ...AUDIT_MIGRATIONS,
+      ...KEYS_MIGRATIONS,
+      ...ALERTING_MIGRATIONS,
+      ...LIFECYCLE_MIGRATIONS,
+    ],
     onHttp: describeRoutes,
   });
   const services: Module[] = [
@@ -31,6 +40,7 @@ export function composeTargets(config: Config): { runtime: Runtime; modules: Mod
     developerModule(runtime),
     alertingModule(runtime),
     billingModule(runtime),
+    lifecycleModule(runtime),
     consoleModule(runtime, { redirectRoot: config.DATABASE_URL === undefined }),
   ];
   // The demonstration tenant comes with the zero-setup mode, or wherever its key is configured.

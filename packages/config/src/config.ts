@@ -1,3 +1,4 @@
+import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().max(1_000_000_000).default(fallback);
@@ -10,6 +11,42 @@ const list = z.string().transform((s) =>
     .map((part) => part.trim())
     .filter(Boolean),
 );
+
+/** A duration such as 90s, 15m, 2h or 7d, in milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const value = ms(text as StringValue);
+      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+      ctx.addIssue({ code: 'custom', message: 'must be a duration such as 90s, 15m, 2h or 7d' });
+      return z.NEVER;
+    });
+
+const DAY_MS = 86_400_000;
+
+/** How long something is kept: `forever`, or a duration such as 30d. */
+const keepFor = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx): number | 'forever' => {
+      if (text === 'forever') return 'forever';
+      const value = ms(text as StringValue);
+      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+      ctx.addIssue({ code: 'custom', message: 'must be forever or a duration such as 30d' });
+      return z.NEVER;
+    });
+
+/** Whole days kept, or `forever`: what read models keep is set and shown in days. */
+const keepDays = (fallback: string) =>
+  keepFor(fallback).transform((kept, ctx): number | 'forever' => {
+    if (kept === 'forever') return kept;
+    if (kept % DAY_MS === 0) return kept / DAY_MS;
+    ctx.addIssue({ code: 'custom', message: 'must be forever or a number of days such as 30d' });
+    return z.NEVER;
+  });
 
 /**
  * Everything Earshot reads from the environment, read once at boot. With no
@@ -77,6 +114,42 @@ export const ConfigSchema = z
       .int()
       .min(1_024)
       .default(1024 * 1024),
+    /**
+     * How long a background round's lease (alert evaluation, period closing, metric folding, retention, abandoning
+     * silent calls) lasts without renewal: when its holder dies, another process takes the work over within this
+     * and a third of it again.
+     */
+    EARSHOT_LEASE_TTL: duration('15s'),
+    /** A call with no event for this long, and no end, is abandoned (a call.abandoned appended to the log); a tenant's setting may say otherwise. */
+    EARSHOT_ABANDON_AFTER: duration('2h'),
+    /**
+     * What read models keep, in days or `forever`, where neither the tenant's settings nor its plan's say: calls with their turns,
+     * transcripts and traces (by when they started), ingest deliveries, dead letters, audit entries. A daily job trims the rest.
+     */
+    EARSHOT_RETENTION_CALLS: keepDays('forever'),
+    EARSHOT_RETENTION_DELIVERIES: keepDays('30d'),
+    EARSHOT_RETENTION_DEAD_LETTERS: keepDays('30d'),
+    EARSHOT_RETENTION_AUDIT: keepDays('400d'),
+    /**
+     * Retention of the log's topics, set when they are made and checked (and corrected) at every start. The events topic is the source
+     * of truth: keep it for ever, since erasure destroys keys rather than records; deliveries and dead letters are copies of operations.
+     */
+    EARSHOT_TOPIC_RETENTION_EVENTS: keepFor('forever'),
+    EARSHOT_TOPIC_RETENTION_DELIVERIES: keepFor('30d'),
+    EARSHOT_TOPIC_RETENTION_DEAD_LETTERS: keepFor('30d'),
+    /**
+     * How long the projector remembers an applied event's key (to apply a repeat once): longer than the gateway keeps ingest keys
+     * (72 h), since after that a resent event is appended again. Older keys below the committed position are trimmed daily.
+     */
+    EARSHOT_DEDUPE_WINDOW: duration('7d'),
+    /**
+     * Whether ingest seals events' personal fields with per-call data keys, so deleting a tenant or erasing a call erases them from the
+     * log. Off until the live stream and the export open sealed fields too (the projector already does).
+     */
+    EARSHOT_SEAL_EVENTS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
     /** The least severe log entries written (pino's levels); `silent` writes none. */
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })

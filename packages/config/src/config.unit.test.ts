@@ -22,6 +22,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KAFKA_BROKERS: 'nohost' })).toThrow(/KAFKA_BROKERS/);
   });
 
+  it('reads durations such as 15s, 2h or 7d, and names a variable that holds none', () => {
+    expect(loadConfig({}).EARSHOT_LEASE_TTL).toBe(15_000);
+    expect(loadConfig({ EARSHOT_LEASE_TTL: '2m' }).EARSHOT_LEASE_TTL).toBe(120_000);
+    expect(() => loadConfig({ EARSHOT_LEASE_TTL: 'soon' })).toThrow(/EARSHOT_LEASE_TTL: must be a duration/);
+    expect(() => loadConfig({ EARSHOT_LEASE_TTL: '-5s' })).toThrow(/EARSHOT_LEASE_TTL/);
+  });
+
+  it('reads what is kept: forever, or whole days for read models', () => {
+    const config = loadConfig({ EARSHOT_RETENTION_CALLS: '90d', EARSHOT_TOPIC_RETENTION_DELIVERIES: '36h' });
+    expect(config.EARSHOT_RETENTION_CALLS).toBe(90);
+    expect(config.EARSHOT_RETENTION_AUDIT).toBe(400);
+    expect(config.EARSHOT_TOPIC_RETENTION_EVENTS).toBe('forever');
+    expect(config.EARSHOT_TOPIC_RETENTION_DELIVERIES).toBe(36 * 3_600_000);
+    expect(() => loadConfig({ EARSHOT_RETENTION_DELIVERIES: '36h' })).toThrow(/EARSHOT_RETENTION_DELIVERIES: must be forever or a number of days/);
+    expect(() => loadConfig({ EARSHOT_TOPIC_RETENTION_EVENTS: 'never' })).toThrow(/EARSHOT_TOPIC_RETENTION_EVENTS/);
+  });
+
   it('refuses production without a master key, naming it', () => {
     try {
       loadConfig({ NODE_ENV: 'production', KAFKA_BROKERS: 'k:9092', DATABASE_URL: 'postgres://x@y/z', EARSHOT_ADMIN_TOKEN: 'a'.repeat(20) });

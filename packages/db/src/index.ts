@@ -1,6 +1,6 @@
 export * from './database';
 export * from './embedded';
-export * from './exclusive';
+export * from './leases';
 export * from './migrations';
 export * from './refused-value';
 export * from './tenant-reads';

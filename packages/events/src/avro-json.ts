@@ -1,3 +1,5 @@
+import { isSealed } from './field-sealing';
+
 /**
  * The mapping between the contracts' JSON shape of a record and its Avro
  * value, compiled once per schema so encoding and decoding only walk it.
@@ -184,7 +186,8 @@ function fromAvro(mapping: Mapping, avro: unknown, residue: unknown): unknown {
     case 'timestamp':
       return new Date(Number(avro)).toISOString();
     case 'json':
-      return JSON.parse(String(avro));
+      // A sealed value whose key the reader does not hold stays the sealed text.
+      return isSealed(avro) ? avro : JSON.parse(String(avro));
     case 'bytes':
       // A copy: the decoded slice would otherwise share memory with the consumer's message buffer.
       return avro instanceof Uint8Array ? Buffer.from(avro) : avro;

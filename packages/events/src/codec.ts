@@ -1,6 +1,8 @@
-import { EVENT_TYPES, JSON_LIMITS, type DeadLetter, type Delivery, type StoredEvent } from '@earshot/contracts';
+import { EVENT_TYPES, JSON_LIMITS, type DeadLetter, type Delivery, type EventType, type StoredEvent } from '@earshot/contracts';
 import { isObject, recordFromAvro, recordToAvro, type Residue } from './avro-json';
 import { EventCodecError } from './codec-error';
+import { isSealed, type DataKey, type KeyLookup } from './field-sealing';
+import { openRecord, sealRecord } from './sealed-fields';
 import { fingerprintHex } from './fingerprint';
 import { EXTENSIONS_FIELD, type SchemaEntry, type SchemaRegistry } from './registry';
 import { frame, unframe } from './single-object';
@@ -9,10 +11,13 @@ export const DEAD_LETTER_SUBJECT = 'dead-letter';
 export const DELIVERY_SUBJECT = 'delivery';
 
 export interface EventCodec {
-  /** Writes the event with the schema of its type and version. */
-  encodeEvent(event: StoredEvent): Buffer;
-  /** Reads an event written with any known version of its type, in the shape of the type's current version. */
-  decodeEvent(message: Uint8Array): StoredEvent;
+  /** Writes the event with the schema of its type and version; with a data key, its personal fields sealed (sealedFieldsOf). */
+  encodeEvent(event: StoredEvent, sealWith?: DataKey): Buffer;
+  /**
+   * Reads an event written with any known version of its type, in the shape of the type's current version. Sealed fields are
+   * opened with the keys given; a field whose key is not held stays its sealed text (sealed extensions: under `extensions`).
+   */
+  decodeEvent(message: Uint8Array, keys?: KeyLookup): StoredEvent;
   encodeDeadLetter(deadLetter: DeadLetter): Buffer;
   decodeDeadLetter(message: Uint8Array): DeadLetter;
   encodeDelivery(delivery: Delivery): Buffer;
@@ -20,6 +25,7 @@ export interface EventCodec {
 }
 
 const eventSubjects: ReadonlySet<string> = new Set(EVENT_TYPES);
+const isEventSubject = (subject: string): subject is EventType => eventSubjects.has(subject);
 
 function invalidValue(writer: SchemaEntry, value: unknown, cause: unknown): EventCodecError {
   const problems: string[] = [];
@@ -42,9 +48,10 @@ function extensions(writer: SchemaEntry, residue: Residue): string {
   return text;
 }
 
-function encodeWith(writer: SchemaEntry, json: unknown): Buffer {
+function encodeWith(writer: SchemaEntry, json: unknown, sealWith?: DataKey): Buffer {
   const { value, residue } = recordToAvro(writer.mapping, json);
   if (writer.extensible) value[EXTENSIONS_FIELD] = residue === undefined ? null : extensions(writer, residue);
+  if (sealWith !== undefined && isEventSubject(writer.subject)) sealRecord(writer.subject, value, sealWith);
   let body: Buffer;
   try {
     body = writer.type.toBuffer(value);
@@ -63,7 +70,7 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
     return writer;
   }
 
-  function decodeAs(message: Uint8Array, expected: string, accepts: (subject: string) => boolean): Record<string, unknown> {
+  function decodeAs(message: Uint8Array, expected: string, accepts: (subject: string) => boolean, keys?: KeyLookup): Record<string, unknown> {
     const { fingerprint, body } = unframe(message);
     const writer = registry.byFingerprint(fingerprint);
     if (writer === undefined) {
@@ -76,8 +83,10 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
     const reader = registry.current(writer.subject) ?? writer;
     try {
       const value: unknown = reader.type.fromBuffer(body, registry.resolver(writer));
+      if (keys !== undefined && isObject(value) && isEventSubject(writer.subject)) openRecord(writer.subject, value, keys);
       const extensions = reader.extensible && isObject(value) ? value[EXTENSIONS_FIELD] : null;
-      return recordFromAvro(reader.mapping, value, typeof extensions === 'string' ? JSON.parse(extensions) : undefined);
+      const residue: unknown = isSealed(extensions) ? { [EXTENSIONS_FIELD]: extensions } : typeof extensions === 'string' ? JSON.parse(extensions) : undefined;
+      return recordFromAvro(reader.mapping, value, residue);
     } catch (error) {
       throw new EventCodecError('MALFORMED_BODY', `body does not decode with ${writer.path}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
@@ -87,8 +96,8 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
 
   // The casts below are safe because every schema file agrees with its zod contract (schemas-match-contracts test).
   return {
-    encodeEvent: (event) => encodeWith(writerFor(event.type, event.version), event),
-    decodeEvent: (message) => decodeAs(message, 'an event', (subject) => eventSubjects.has(subject)) as StoredEvent,
+    encodeEvent: (event, sealWith) => encodeWith(writerFor(event.type, event.version), event, sealWith),
+    decodeEvent: (message, keys) => decodeAs(message, 'an event', isEventSubject, keys) as StoredEvent,
     encodeDeadLetter: (deadLetter) => encodeWith(writerFor(DEAD_LETTER_SUBJECT), deadLetter),
     decodeDeadLetter: (message) => decodeAs(message, 'a dead letter', (subject) => subject === DEAD_LETTER_SUBJECT) as DeadLetter,
     encodeDelivery: (delivery) => encodeWith(writerFor(DELIVERY_SUBJECT), delivery),

@@ -1,6 +1,7 @@
 import type { DeadLetter, Delivery, StoredEvent } from '@earshot/contracts';
 import { createEventCodec, type EventCodec } from './codec';
 import { EventCodecError } from './codec-error';
+import type { DataKey, KeyLookup } from './field-sealing';
 import { createSchemaRegistry, type SchemaRegistry } from './registry';
 import { readSchemaFiles } from './schema-files';
 
@@ -30,8 +31,8 @@ export function schemaFingerprint(subject: string, version?: string): string {
   return entry.fingerprintHex;
 }
 
-export const encodeEvent = (event: StoredEvent): Buffer => defaultCodec().encodeEvent(event);
-export const decodeEvent = (message: Uint8Array): StoredEvent => defaultCodec().decodeEvent(message);
+export const encodeEvent = (event: StoredEvent, sealWith?: DataKey): Buffer => defaultCodec().encodeEvent(event, sealWith);
+export const decodeEvent = (message: Uint8Array, keys?: KeyLookup): StoredEvent => defaultCodec().decodeEvent(message, keys);
 export const encodeDeadLetter = (deadLetter: DeadLetter): Buffer => defaultCodec().encodeDeadLetter(deadLetter);
 export const decodeDeadLetter = (message: Uint8Array): DeadLetter => defaultCodec().decodeDeadLetter(message);
 export const encodeDelivery = (delivery: Delivery): Buffer => defaultCodec().encodeDelivery(delivery);

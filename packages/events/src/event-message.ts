@@ -1,6 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent, schemaFingerprint } from './default-codec';
+import type { DataKey } from './field-sealing';
 
 /** Kafka headers on every event, so a consumer can route or skip one without decoding it. */
 export const EVENT_HEADERS = {
@@ -9,6 +10,8 @@ export const EVENT_HEADERS = {
   tenant: 'tenant',
   idempotencyKey: 'idempotency-key',
   eventId: 'event-id',
+  /** The id of the data key the event's personal fields are sealed with; absent on events written in the clear. */
+  sealedWith: 'sealed-with',
 } as const;
 
 /** Earshot's namespace for name-based event ids (a fixed random UUID). */
@@ -34,13 +37,21 @@ export interface EventMessage {
  * The log message for an event. One call's events share the key
  * `tenant:provider_call_id`, so they stay in order; an event about no call
  * (the tenant's own records) is keyed by the record it is about. A caller
- * that already derived the event's id passes it (a UUIDv5 is a SHA-1).
+ * that already derived the event's id passes it (a UUIDv5 is a SHA-1). With
+ * a data key, the event's personal fields are sealed and the key named in a
+ * header, so a reader fetches the keys of a batch before decoding it.
  */
-export function eventMessage(event: StoredEvent, recordId: string, id: string = eventId(event.tenant, event.idempotency_key)): EventMessage {
+export function eventMessage(
+  event: StoredEvent,
+  recordId: string,
+  id: string = eventId(event.tenant, event.idempotency_key),
+  sealWith?: DataKey,
+): EventMessage {
   return {
     key: `${event.tenant}:${event.call ? event.call.provider_call_id : recordId}`,
-    value: encodeEvent(event),
+    value: encodeEvent(event, sealWith),
     headers: {
+      ...(sealWith ? { [EVENT_HEADERS.sealedWith]: sealWith.id } : {}),
       [EVENT_HEADERS.type]: event.type,
       [EVENT_HEADERS.schemaFingerprint]: schemaFingerprint(event.type, event.version),
       [EVENT_HEADERS.tenant]: event.tenant,

@@ -16,3 +16,5 @@ export { readSchemaFiles, SCHEMAS_ROOT, type SchemaFile } from './schema-files';
 export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
 export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';
 export { callIdOf } from './call-id';
+export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
+export { sealedFieldsOf, stillSealed } from './sealed-fields';

@@ -29,6 +29,7 @@ export const RELEASED_SCHEMAS: Readonly<Record<string, { readonly fingerprint: s
     fingerprint: '67d0eeee4837f50d',
     sha256: '9022744c52da27353043b6e5f7ea6492dafb95d502b9fdc292059847f0bd2265',
   },
+  'schemas/call.abandoned/2026-01-01.avsc': { fingerprint: '6ec0a566086f5bb9', sha256: 'b3bd2ef9648823e0fe0475b21b57d145b903a29c407963dd0b9d9c6364cf8985' },
   'schemas/call.answered/2026-01-01.avsc': { fingerprint: '86529c377c40058a', sha256: 'b499cb4201c6b87dde9c8f68b0b1589edc8b48268dffd5a3197708a2ab4727a9' },
   'schemas/call.completed/2026-01-01.avsc': { fingerprint: '0a76327a86d36093', sha256: '7abe0594114e0a74919e5fa6ea0479c2290e53d6599c7c3f3b249daf1afe402d' },
   'schemas/call.ended/2026-01-01.avsc': { fingerprint: '2af68a49d6fea618', sha256: '96cff22a1c2a9a4f442bd18848c71f81a0177f5a0af551d8a3db140465a500c5' },

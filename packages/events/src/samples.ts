@@ -47,6 +47,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const SAMPLES: { readonly [T in EventType]: { readonly at: number; readonly data: EventData<T> } } = {
   ...PROVIDER_SAMPLES,
   ...TENANT_SAMPLES,
+  // Two hours after the customer's feedback, the last event Earshot saw.
+  'call.abandoned': { at: 7_500_000, data: { silent_since: iso(SAMPLE_CALL_STARTED_AT + 300_000), abandon_after_ms: 7_200_000 } },
 };
 
 /** A sample event of `type`, with `overrides` merged in (call and data field by field). */

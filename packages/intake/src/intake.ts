@@ -13,13 +13,14 @@ import {
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
-import { eventId } from '@earshot/events';
+import { eventId, type DataKey } from '@earshot/events';
 import { refusedValue } from '@earshot/db';
 import { RefusedKeyError, type IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
 import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
 import { fallbackLogger, type Logger, type Metrics } from '@earshot/telemetry';
+import { sealingKeys, type EventSealing } from './sealing';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
@@ -77,6 +78,8 @@ export interface IntakeOptions {
   appendTimeoutMs: number;
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
+  /** Seals each event's personal fields with its call's data key before append; events are written in the clear without it. */
+  sealing?: EventSealing;
   /** Where failures no sender hears of are reported (keys not released, answers not stored). */
   logger?: Logger;
   /** Counts the envelopes by outcome, and the dead letters written. */
@@ -180,9 +183,22 @@ export class Intake {
   private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {
     const events: { candidate: Candidate; record: OutgoingRecord }[] = [];
     const unencodable: OutgoingRecord[] = [];
-    for (const candidate of claimed) {
+    const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
+    const { sealing } = this.options;
+    const sealWith =
+      sealing && claimed.length > 0
+        ? await sealingKeys(
+            sealing,
+            sender,
+            claimed.map((c) => c.event),
+          ).catch(async (error: unknown) => {
+            await this.release(sender, claimed);
+            return unavailable('the data key store')(error);
+          })
+        : [];
+    for (const [i, candidate] of claimed.entries()) {
       try {
-        events.push({ candidate, record: this.eventRecord(sender, candidate) });
+        events.push({ candidate, record: this.eventRecord(sender, candidate, sealWith[i]) });
       } catch (error) {
         // Valid by the contract yet not writable by its schema: kept as a dead letter rather than lost.
         const reason = `envelope could not be encoded: ${error instanceof Error ? error.message : String(error)}`;
@@ -193,7 +209,6 @@ export class Intake {
     }
     const records = [...deadLetters, ...unencodable, ...events.map((e) => e.record)];
     if (records.length === 0) return;
-    const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
     const answers = events.map(({ candidate }) => ({
       tenantId: sender.tenantId,
       key: candidate.event.idempotency_key,
@@ -243,9 +258,9 @@ export class Intake {
     }
   }
 
-  private eventRecord(sender: Sender, candidate: Candidate): OutgoingRecord {
+  private eventRecord(sender: Sender, candidate: Candidate, sealWith?: DataKey): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
-    return eventsTopic.record(stored, { recordId: candidate.id, eventId: candidate.id });
+    return eventsTopic.record(stored, { recordId: candidate.id, eventId: candidate.id, sealWith });
   }
 
   private deadLetter(

@@ -11,5 +11,6 @@ export * from './periodic';
 export * from './response-serializer';
 export * from './zod-contracts';
 export * from './paging';
+export * from './singleton';
 export * from './route-errors';
 export * from './consumer-lag';

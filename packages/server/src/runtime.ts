@@ -14,7 +14,7 @@ import {
   type ConnectionPool,
   type MigrationSet,
 } from '@earshot/db';
-import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, type EventLog } from '@earshot/log';
+import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, TOPICS, type EventLog } from '@earshot/log';
 import { createLogger, Metrics, startTracing, type Logger } from '@earshot/telemetry';
 import { apiScope, openAccess, type Access, type AccessOptions } from './access';
 import { lockDataDir } from './data-dir-lock';
@@ -153,7 +153,17 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       start: async () => {
         const opened = embeddedLog
           ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
-          : await createKafkaLog({ brokers: config.KAFKA_BROKERS ?? [], clientId: `earshot-${options.service}`, namespace: config.EARSHOT_LOG_NAMESPACE });
+          : await createKafkaLog({
+              brokers: config.KAFKA_BROKERS ?? [],
+              clientId: `earshot-${options.service}`,
+              namespace: config.EARSHOT_LOG_NAMESPACE,
+              logger,
+              retention: {
+                [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
+                [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,
+                [TOPICS.deadLetters]: config.EARSHOT_TOPIC_RETENTION_DEAD_LETTERS,
+              },
+            });
         log = instrumentLog(opened, metrics);
         health.add('log', async () => {
           const started = performance.now();

@@ -1,5 +1,5 @@
 import type { DeadLetter, Delivery, StoredEvent } from '@earshot/contracts';
-import { decodeDeadLetter, decodeDelivery, decodeEvent, encodeDeadLetter, encodeDelivery, eventMessage } from '@earshot/events';
+import { decodeDeadLetter, decodeDelivery, decodeEvent, encodeDeadLetter, encodeDelivery, eventMessage, type DataKey, type KeyLookup } from '@earshot/events';
 import { TOPICS, type LogRecord } from '@earshot/log';
 import { defineTopic } from './topic';
 
@@ -7,11 +7,13 @@ import { defineTopic } from './topic';
 export interface EventRecordOptions {
   recordId: string;
   eventId?: string;
+  /** The data key that seals the event's personal fields (named in the sealed-with header); in the clear without it. */
+  sealWith?: DataKey;
 }
 
 /** Avro single-object-encoded events; one call's events share a key so they stay in order. */
 export const eventsTopic = defineTopic<typeof TOPICS.events, StoredEvent, EventRecordOptions>(TOPICS.events, {
-  message: (event, { recordId, eventId }) => eventMessage(event, recordId, eventId),
+  message: (event, { recordId, eventId, sealWith }) => eventMessage(event, recordId, eventId, sealWith),
   decode: decodeEvent,
 });
 
@@ -37,11 +39,11 @@ export type TopicPayload =
   | { topic: typeof TOPICS.deliveries; payload: Delivery }
   | { topic: typeof TOPICS.deadLetters; payload: DeadLetter };
 
-/** Reads a record of whichever topic it came from; throws when its value does not decode. */
-export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>): TopicPayload {
+/** Reads a record of whichever topic it came from, opening sealed fields with the keys given; throws when its value does not decode. */
+export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>, keys?: KeyLookup): TopicPayload {
   switch (record.topic) {
     case TOPICS.events:
-      return { topic: record.topic, payload: eventsTopic.read(record) };
+      return { topic: record.topic, payload: eventsTopic.read(record, keys) };
     case TOPICS.deliveries:
       return { topic: record.topic, payload: deliveriesTopic.read(record) };
     case TOPICS.deadLetters:

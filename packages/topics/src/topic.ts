@@ -1,3 +1,4 @@
+import type { KeyLookup } from '@earshot/events';
 import type { LogRecord, OutgoingRecord, TopicName } from '@earshot/log';
 
 /**
@@ -8,23 +9,26 @@ import type { LogRecord, OutgoingRecord, TopicName } from '@earshot/log';
 export interface Topic<Name extends TopicName, Payload, Options = void> {
   readonly name: Name;
   record(payload: Payload, options: Options): OutgoingRecord;
-  /** Throws on a record of another topic or a value that does not decode: a consumer treats both as poison. */
-  read(record: Pick<LogRecord, 'topic' | 'value'>): Payload;
+  /**
+   * Throws on a record of another topic or a value that does not decode: a consumer treats both as poison. Sealed fields are
+   * opened with the keys given (events only); those whose key is not held stay sealed.
+   */
+  read(record: Pick<LogRecord, 'topic' | 'value'>, keys?: KeyLookup): Payload;
 }
 
 export function defineTopic<Name extends TopicName, Payload, Options = void>(
   name: Name,
   shape: {
     message: (payload: Payload, options: Options) => Omit<OutgoingRecord, 'topic'>;
-    decode: (value: Buffer) => Payload;
+    decode: (value: Buffer, keys?: KeyLookup) => Payload;
   },
 ): Topic<Name, Payload, Options> {
   return {
     name,
     record: (payload, options) => ({ topic: name, ...shape.message(payload, options) }),
-    read: (record) => {
+    read: (record, keys) => {
       if (record.topic !== name) throw new Error(`a record of ${record.topic} read as ${name}`);
-      return shape.decode(record.value);
+      return shape.decode(record.value, keys);
     },
   };
 }

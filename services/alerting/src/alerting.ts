@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { MigrationSet } from '@earshot/db';
-import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
+import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { evaluateRules } from './evaluator';
 import { startNotifier } from './notifier';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -43,10 +43,16 @@ export function alertingModule(runtime: Runtime, options: AlertingOptions = {}):
         attempts: options.notificationAttempts,
         backoffMs: options.notificationBackoffMs,
       });
-      const evaluation = runEvery(
-        interval,
-        () => evaluateRules(db, log, runtime.now()),
-        (error) => runtime.logger.error({ err: error }, 'alert evaluation failed'),
+      const evaluation = runAsSingleton(
+        {
+          db,
+          name: 'earshot:alert-evaluation',
+          intervalMs: interval,
+          ttlMs: runtime.config.EARSHOT_LEASE_TTL,
+          onError: (error) => runtime.logger.error({ err: error }, 'alert evaluation failed'),
+          onChange: (held) => runtime.logger.info(held ? 'evaluating alert rules in this process' : 'another process evaluates alert rules'),
+        },
+        (fence) => evaluateRules(db, log, runtime.now(), fence),
       );
       return {
         stop: async () => {

@@ -1,8 +1,9 @@
 import { v5 as uuidV5 } from 'uuid';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
-import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
 import { metricNamed, readSeries } from '@earshot/metrics';
+import { UNFENCED, type Fence } from '@earshot/server';
 import { decide, type RuleState } from './rule-state';
 import { appendTenantEvents, type TenantEvent } from './tenant-events';
 
@@ -193,22 +194,23 @@ async function evaluateTenant(
 }
 
 /**
- * One pass over every tenant's rules, by one process at a time: a replica
- * that finds another evaluating skips its round (and evaluates none). The
- * events are appended before the new states are stored: a crash in between
- * repeats the same events (same keys), which the projector applies once.
+ * One pass over every tenant's rules. The alerting module runs it in one
+ * process at a time, under a lease; `fence` confirms the lease is still this
+ * process's before each tenant's events are appended, so a holder that lost
+ * it (it hung past the lease) appends nothing. The events are appended
+ * before the new states are stored: a crash in between repeats the same
+ * events (same keys), which the projector applies once.
  */
-export async function evaluateRules(db: ConnectionPool, log: EventLog, now: Date): Promise<{ rules: number; events: number }> {
-  return (await exclusively(db, 'earshot:alert-evaluation', () => evaluateAll(db, log, now))) ?? { rules: 0, events: 0 };
-}
-
-async function evaluateAll(db: ConnectionPool, log: EventLog, now: Date): Promise<{ rules: number; events: number }> {
+export async function evaluateRules(db: ConnectionPool, log: EventLog, now: Date, fence: Fence = UNFENCED): Promise<{ rules: number; events: number }> {
   const tenants = (await db.query(sql`select id::text as id from tenants order by id`)) as { id: string }[];
   let rules = 0;
   let appended = 0;
   for (const { id: tenantId } of tenants) {
     const { events, states } = await inTenant(db, tenantId, (tx) => evaluateTenant(tx, tenantId, now));
-    if (events.length > 0) await appendTenantEvents(log, tenantId, now, events);
+    if (events.length > 0) {
+      await fence.confirm();
+      await appendTenantEvents(log, tenantId, now, events);
+    }
     for (const { ruleId, state, value } of states) {
       await db.query(sql`
         insert into alert_rule_states (tenant_id, rule_id, breaching_since, alert_id, incident_id, last_value, evaluated_at)

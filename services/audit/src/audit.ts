@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DataKeys } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { Intake } from '@earshot/intake';
 import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
@@ -29,11 +30,13 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const db = runtime.database();
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
+      const { idempotency, secrets } = runtime.access();
       const intake = new Intake({
         log,
-        idempotency: runtime.access().idempotency('ingest'),
+        idempotency: idempotency('ingest'),
         appendTimeoutMs: 5_000,
         duplicateWaitMs: 10_000,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, secrets) : undefined,
         logger: runtime.logger,
         metrics: runtime.metrics,
       });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
+import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { closePeriods } from './period-closer';
 import { registerPlanRoutes } from './plan-routes';
 
@@ -33,10 +33,16 @@ export function billingModule(runtime: Runtime, options: BillingOptions = {}): M
         },
         { prefix: '/api/v1' },
       );
-      return runEvery(
-        interval,
-        () => closePeriods({ db, log, now: runtime.now(), settleMs }),
-        (error) => runtime.logger.error({ err: error }, 'billing period close failed'),
+      return runAsSingleton(
+        {
+          db,
+          name: 'earshot:billing-period-close',
+          intervalMs: interval,
+          ttlMs: runtime.config.EARSHOT_LEASE_TTL,
+          onError: (error) => runtime.logger.error({ err: error }, 'billing period close failed'),
+          onChange: (held) => runtime.logger.info(held ? 'closing billing periods in this process' : 'another process closes billing periods'),
+        },
+        (fence) => closePeriods({ db, log, now: runtime.now(), settleMs }, fence),
       );
     },
   };

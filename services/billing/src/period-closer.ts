@@ -1,6 +1,7 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type EventData, type StoredEvent } from '@earshot/contracts';
-import { exclusively, inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { TOPICS, type EventLog } from '@earshot/log';
+import { UNFENCED, type Fence } from '@earshot/server';
 import { eventsTopic } from '@earshot/topics';
 import { periodAt, periodName, eventLines, readPlan, readQuantities, priceUsage } from '@earshot/billing-rules';
 
@@ -82,14 +83,10 @@ async function dueInvoice(tx: Queryable, tenantId: string, createdAt: Date, now:
  * per tenant a pass: the next number comes from the projected invoice. The
  * idempotency key `invoice:<tenant>:<period>` makes a repeat (a pass before
  * the last invoice was projected, a restart) a duplicate the projector
- * drops. One process closes at a time: a replica that finds another closing
- * skips its round.
+ * drops. The billing module runs it in one process at a time, under a
+ * lease; `fence` confirms the lease before the invoices are appended.
  */
-export async function closePeriods(options: CloseOptions): Promise<{ issued: StoredEvent[] }> {
-  return (await exclusively(options.db, 'earshot:billing-period-close', () => closeDue(options))) ?? { issued: [] };
-}
-
-async function closeDue({ db, log, now, settleMs }: CloseOptions): Promise<{ issued: StoredEvent[] }> {
+export async function closePeriods({ db, log, now, settleMs }: CloseOptions, fence: Fence = UNFENCED): Promise<{ issued: StoredEvent[] }> {
   if (!(await projectorCaughtUp(db, log))) return { issued: [] };
   const tenants = (await db.query(sql`select id::text as id, created_at from tenants order by id`)) as { id: string; created_at: Date }[];
   const issued: StoredEvent[] = [];
@@ -97,6 +94,8 @@ async function closeDue({ db, log, now, settleMs }: CloseOptions): Promise<{ iss
     const invoice = await inTenant(db, tenant.id, (tx) => dueInvoice(tx, tenant.id, tenant.created_at, now, settleMs));
     if (invoice) issued.push(invoice);
   }
-  if (issued.length > 0) await log.append(issued.map((e) => eventsTopic.record(e, { recordId: e.idempotency_key })));
+  if (issued.length === 0) return { issued };
+  await fence.confirm();
+  await log.append(issued.map((e) => eventsTopic.record(e, { recordId: e.idempotency_key })));
   return { issued };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
-import { AUTH_MIGRATIONS } from '@earshot/auth';
+import { AUTH_MIGRATIONS, DataKeys } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { ConnectionCache, PROVIDER_CONNECTIONS_MIGRATIONS } from '@earshot/provider-connections';
@@ -46,7 +46,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
     start: async () => {
       const log = runtime.log();
       const access = runtime.access();
-      const { idempotency } = access;
+      const { idempotency, secrets } = access;
       const recorder = new DeliveryRecorder(log, { report: (line) => runtime.logger.warn(line) });
       const intake = new Intake({
         log,
@@ -55,6 +55,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(runtime.database(), secrets) : undefined,
       });
 
       await runtime.http().register(async (gateway: FastifyInstance) => {

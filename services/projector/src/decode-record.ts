@@ -1,17 +1,22 @@
+import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { LogRecord } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
 import { projectDelivery, projectEvent } from './projected-event';
 
-export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string };
+export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
 
 /**
  * Decoding and projecting are pure, so a record that fails here fails the
- * same way every time: it is poison at once, without retries.
+ * same way every time: it is poison at once, without retries. An event
+ * sealed with a key that no longer exists was erased (its tenant deleted,
+ * or its call): it is passed over, in a replay too.
  */
-export function decodeRecord(record: LogRecord): Decoded {
+export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefined): Decoded {
   try {
-    const read = readRecord(record);
+    const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
+    if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
+    const read = readRecord(record, keys);
     if (read.topic === 'earshot.events') return { record, derived: deriveEvent(projectEvent(read.payload, record.value.length)) };
     if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };

@@ -1,20 +1,23 @@
+import { DataKeys } from '@earshot/auth';
 import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
 import { PROJECTED_TOPICS, startProjector } from './projector';
 import { countBatch } from './projector-metrics';
 
-/** The projector as a service module: needs the database and the log; stopping finishes the batch in hand. */
+/** The projector as a service module: needs the database, the log and the master key (to open sealed events); stopping finishes the batch in hand. */
 export function projectorModule(runtime: Runtime): Module {
   return {
     name: 'projector',
-    dependsOn: ['database', 'log'],
+    dependsOn: ['database', 'log', 'access'],
     start: async () => {
       const db = runtime.database();
       const log = runtime.log();
       const { metrics } = runtime;
+      const dataKeys = new DataKeys(db, runtime.access().secrets);
       const running = await startProjector({
         db,
         log,
         now: runtime.now,
+        keys: (ids) => dataKeys.lookup(ids),
         onBatch: (outcome, records) => countBatch(metrics, outcome, records, new Date()),
         onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),
       });

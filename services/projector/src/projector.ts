@@ -1,4 +1,5 @@
 import type { ConnectionPool } from '@earshot/db';
+import type { KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
 import { fallbackLogger } from '@earshot/telemetry';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
@@ -18,6 +19,8 @@ export interface ProjectorOptions {
   now?: () => Date;
   onBatch?: (outcome: BatchOutcome, records: readonly LogRecord[]) => void;
   onRetry?: (error: unknown) => void;
+  /** Opens sealed events (DataKeys.lookup); without it they read as erased. */
+  keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
 }
 
 /** The topics the read models are made from: events, and deliveries for the API request meters. */
@@ -36,6 +39,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     now: options.now,
     onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
+    keys: options.keys,
   });
   const consumers = await Promise.all(
     Array.from({ length: options.concurrency ?? 3 }, () =>

@@ -4,7 +4,7 @@ import { AUTH_MIGRATIONS } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
-import { runEvery, type Module, type Runtime, useZodContracts } from '@earshot/server';
+import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { registerGraphqlRoutes } from './graphql/graphql-routes';
 import { foldAll } from '@earshot/metrics';
 import { registerAgentRoutes } from './routes/agents';
@@ -70,7 +70,17 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
         appendTimeoutMs: options.appendTimeoutMs,
         now: runtime.now,
       });
-      const folder = runEvery(options.foldIntervalMs, () => foldAll(db, reads, runtime.now()), report('metric folding failed'));
+      // Folding writes derived rows every process would write alike: one process folds, under a lease, the others stand by.
+      const folder = runAsSingleton(
+        {
+          db,
+          name: 'earshot:metric-folding',
+          intervalMs: options.foldIntervalMs,
+          ttlMs: runtime.config.EARSHOT_LEASE_TTL,
+          onError: report('metric folding failed'),
+        },
+        () => foldAll(db, reads, runtime.now()),
+      );
 
       await runtime.http().register(
         async (api: FastifyInstance) => {

@@ -75,7 +75,7 @@ export class TenantWrites {
       .digest();
     const [claim] = await this.options.idempotency.claim([{ tenantId, key, requestHash }]).catch((error: unknown) => {
       // The key was checked above, so a failure here is the store's: an outage to retry, not a bug.
-      console.error(`[query] the idempotency store failed: ${error instanceof Error ? error.message : String(error)}`);
+      request.log.error({ err: error }, 'the idempotency store failed');
       throw new ApiError('UNAVAILABLE', 'the idempotency store is unavailable; nothing was written, retry later');
     });
     if (!claim || claim.state === 'in_flight')

@@ -1,3 +1,4 @@
+import { DataKeys, loadMasterKey, SecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { rebuildReadModels } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
@@ -13,8 +14,11 @@ import { parseFrom } from './log-range';
  */
 export async function replay(values: { from: string }): Promise<void> {
   const from = parseFrom(values.from);
-  const { runtime, modules } = composeTargets(loadConfig());
+  const config = loadConfig();
+  const { runtime, modules } = composeTargets(config);
   const running = await startModules(resolveTargets(['database', 'log'], modules));
+  // The replay serves no HTTP, so it opens data keys with the master key itself rather than through the access module.
+  const dataKeys = new DataKeys(runtime.database(), new SecretBox(loadMasterKey(config)));
   // The total is what is read plus what is still behind: it grows while the live log grows.
   const bar = progressBar('[replay]', 'events', 0);
   try {
@@ -22,6 +26,7 @@ export async function replay(values: { from: string }): Promise<void> {
       db: runtime.database(),
       log: runtime.log(),
       from,
+      keys: (ids) => dataKeys.lookup(ids),
       onProgress: (p) => bar.update(p.events, p.events + p.lag, p.phase),
     });
     bar.stop();

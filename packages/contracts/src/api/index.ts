@@ -8,4 +8,5 @@ export * from './deployment-impact';
 export * from './keys';
 export * from './cursor';
 export * from './ingest';
+export * from './data-settings';
 export * from './providers';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nonNegativeUsd, storedId } from '../text';
-import { jsonValue, maybe, nonNegativeInt } from './fields';
+import { jsonValue, maybe, nonNegativeInt, nonNegativeLong, timestamp } from './fields';
 
 /** Contents of the call lifecycle events, from Retell call_started/call_ended/call_analyzed, Vapi status-update and end-of-call-report, and Twilio status callbacks. */
 export const CALL_DATA = {
@@ -51,5 +51,12 @@ export const CALL_DATA = {
     cost_usd: maybe(nonNegativeUsd),
     recording_url: maybe(z.string()),
     structured_data: maybe(jsonValue),
+  }),
+  /** Earshot's own: no event about the call for `abandon_after_ms` after `silent_since`, and no end. */
+  'call.abandoned': z.looseObject({
+    /** When the last event about the call that Earshot had seen happened. */
+    silent_since: timestamp,
+    /** The silence the tenant's setting allowed before a call counts as abandoned. */
+    abandon_after_ms: nonNegativeLong,
   }),
 } as const;

@@ -23,16 +23,17 @@ export const ReceiptSchema = z.object(receiptShape);
 export type Receipt = z.infer<typeof ReceiptSchema>;
 
 /**
- * One schema per event type, discriminated on `type`. Built twice, for the
- * body a sender posts and for the event as stored, so the two cannot drift.
+ * One schema per event type a sender may send, discriminated on `type`.
+ * Built twice, for the body a sender posts and for the event as stored, so
+ * the two cannot drift.
  */
-function eventSchema<R extends z.ZodRawShape>(added: R) {
+function sentEventSchemas<R extends z.ZodRawShape>(added: R) {
   const about = <T extends EventType, C extends z.ZodType>(type: T, call: C) =>
     z.looseObject({ type: z.literal(type), ...envelope, ...added, call, data: EVENT_DATA_SCHEMAS[type] });
   const fromProvider = <T extends ProviderEventType>(type: T) => about(type, CallSchema);
   const fromTenant = <T extends TenantEventType>(type: T) => about(type, maybe(CallSchema));
 
-  return z.discriminatedUnion('type', [
+  return [
     fromProvider('call.started'),
     fromProvider('call.ringing'),
     fromProvider('call.answered'),
@@ -63,14 +64,17 @@ function eventSchema<R extends z.ZodRawShape>(added: R) {
     fromTenant('alert.rule.changed'),
     fromTenant('invoice.issued'),
     fromTenant('billing.plan.changed'),
-  ]);
+  ] as const;
 }
 
 /** The webhook event envelope a provider POSTs to /webhooks/ingest. Unknown keys are kept, never rejected. */
-export const IncomingEventSchema = eventSchema({});
+export const IncomingEventSchema = z.discriminatedUnion('type', sentEventSchemas({}));
 
-/** An event as appended to the log: the incoming envelope plus Earshot's receipt. */
-export const StoredEventSchema = eventSchema(receiptShape);
+/** An event as appended to the log: the incoming envelope plus Earshot's receipt, or one of Earshot's own events about a call. */
+export const StoredEventSchema = z.discriminatedUnion('type', [
+  ...sentEventSchemas(receiptShape),
+  z.looseObject({ type: z.literal('call.abandoned'), ...envelope, ...receiptShape, call: CallSchema, data: EVENT_DATA_SCHEMAS['call.abandoned'] }),
+]);
 
 /** What a sender may post (optional fields may be absent). */
 export type IncomingEventInput = z.input<typeof IncomingEventSchema>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeadLetterSchema } from './dead-letter';
 import { DeliverySchema } from './delivery';
 import { IncomingEventSchema, StoredEventSchema, receiveEvent } from './envelope';
-import { EVENT_TYPES, PROVIDER_EVENT_TYPES, TENANT_EVENT_TYPES } from './event-types';
+import { EARSHOT_EVENT_TYPES, EVENT_TYPES, PROVIDER_EVENT_TYPES, TENANT_EVENT_TYPES } from './event-types';
 
 function agentResponse(patch: { call?: Record<string, unknown>; data?: Record<string, unknown>; [key: string]: unknown } = {}) {
   const { call, data, ...top } = patch;
@@ -23,10 +23,17 @@ function issuePaths(input: unknown): string[] {
 }
 
 describe('event types', () => {
-  it('lists the 21 provider types and the 9 tenant types, once each', () => {
+  it('lists the 21 provider types, the 9 tenant types and Earshot’s call.abandoned, once each', () => {
     expect(PROVIDER_EVENT_TYPES).toHaveLength(21);
     expect(TENANT_EVENT_TYPES).toHaveLength(9);
-    expect(new Set(EVENT_TYPES).size).toBe(30);
+    expect(EARSHOT_EVENT_TYPES).toEqual(['call.abandoned']);
+    expect(new Set(EVENT_TYPES).size).toBe(31);
+  });
+
+  it('takes no call.abandoned from a sender: only Earshot concludes a call was abandoned', () => {
+    const input = { ...agentResponse(), type: 'call.abandoned', data: { silent_since: '2026-01-08T09:30:08.400Z', abandon_after_ms: 60_000 } };
+    expect(issuePaths(input)).toEqual(['type']);
+    expect(StoredEventSchema.safeParse({ ...input, tenant: 't', provider: 'vapi', received_at: '2026-01-08T11:30:08.400Z' }).success).toBe(true);
   });
 });
 

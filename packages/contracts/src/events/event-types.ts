@@ -38,10 +38,18 @@ export const TENANT_EVENT_TYPES = [
   'billing.plan.changed',
 ] as const;
 
-export const EVENT_TYPES = [...PROVIDER_EVENT_TYPES, ...TENANT_EVENT_TYPES] as const;
+/**
+ * What Earshot itself concludes about a call and appends to the log, so a
+ * replay reaches the same conclusion: a call whose provider fell silent is
+ * abandoned. Never taken in from a sender.
+ */
+export const EARSHOT_EVENT_TYPES = ['call.abandoned'] as const;
+
+export const EVENT_TYPES = [...PROVIDER_EVENT_TYPES, ...TENANT_EVENT_TYPES, ...EARSHOT_EVENT_TYPES] as const;
 
 export type ProviderEventType = (typeof PROVIDER_EVENT_TYPES)[number];
 export type TenantEventType = (typeof TENANT_EVENT_TYPES)[number];
+export type EarshotEventType = (typeof EARSHOT_EVENT_TYPES)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventTypeSchema = z.enum(EVENT_TYPES);

@@ -15,11 +15,13 @@ export {
 } from './envelope';
 export { EVENT_DATA_SCHEMAS } from './event-data';
 export {
+  EARSHOT_EVENT_TYPES,
   EVENT_TYPES,
   EventTypeSchema,
   PROVIDER_EVENT_TYPES,
   TENANT_EVENT_TYPES,
   isTenantEventType,
+  type EarshotEventType,
   type EventType,
   type ProviderEventType,
   type TenantEventType,

@@ -14,7 +14,9 @@ import type {
 } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
+import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import { replayUntilEnd } from './replay';
+import { enforceRetention, retentionEntries, type TopicRetention } from './topic-retention';
 import { keyPartitioner } from '../partitioner';
 
 export interface KafkaLogOptions {
@@ -24,8 +26,12 @@ export interface KafkaLogOptions {
   namespace?: string;
   /** Records per produce request at most. */
   maxBatch?: number;
+  /** retention.ms per topic, set when a topic is made and corrected at every start where it differs; the broker's default elsewhere. */
+  retention?: TopicRetention;
   /** The client library; EARSHOT_KAFKA_CLIENT when not given (see kafka-client.ts). */
   client?: KafkaClient;
+  /** Where what the log does on its own is reported (a topic's retention corrected). */
+  logger?: Logger;
 }
 
 export type KafkaClient = 'kafkajs' | 'platformatic';
@@ -51,7 +57,8 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
   });
   const admin = kafka.admin();
   await admin.connect();
-  await settled(() => ensureTopics(admin, physical));
+  await settled(() => ensureTopics(admin, physical, options.retention ?? {}));
+  await settled(() => enforceRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
   const partitionMetadata = await settled(() => topicMetadata(admin, physical));
   // A topic just created may not have elected its leaders yet; wait until every partition answers.
   await settled(() => Promise.all(ALL_TOPICS.map((t) => admin.fetchTopicOffsets(physical(t)))));
@@ -223,13 +230,13 @@ async function settled<T>(work: () => Promise<T>, attempts = 40): Promise<T> {
   }
 }
 
-async function ensureTopics(admin: Admin, physical: (t: TopicName) => string): Promise<void> {
+async function ensureTopics(admin: Admin, physical: (t: TopicName) => string, retention: TopicRetention): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = ALL_TOPICS.filter((t) => !existing.has(physical(t)));
   if (missing.length === 0) return;
   await admin.createTopics({
     waitForLeaders: true,
-    topics: missing.map((t) => ({ topic: physical(t), numPartitions: PARTITIONS[t], replicationFactor: -1 })),
+    topics: missing.map((t) => ({ topic: physical(t), numPartitions: PARTITIONS[t], replicationFactor: -1, configEntries: retentionEntries(t, retention) })),
   });
 }
 

@@ -15,7 +15,10 @@ import type {
 import { keyPartitioner } from '../partitioner';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
+import { fallbackLogger } from '@earshot/telemetry';
 import type { KafkaLogOptions } from './kafka-log';
+import { enforcePlatformaticRetention } from './platformatic-retention';
+import { retentionEntries } from './topic-retention';
 import { drainBatches, type KafkaMessage } from './platformatic-stream';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
@@ -45,8 +48,14 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   const admin = new Admin(base);
   const existing = new Set(await admin.listTopics());
   for (const topic of ALL_TOPICS.filter((t) => !existing.has(physical(t)))) {
-    await admin.createTopics({ topics: [physical(topic)], partitions: PARTITIONS[topic], replicas: 1 });
+    await admin.createTopics({
+      topics: [physical(topic)],
+      partitions: PARTITIONS[topic],
+      replicas: 1,
+      configs: retentionEntries(topic, options.retention ?? {}),
+    });
   }
+  await settled(() => enforcePlatformaticRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
   // Offsets are only answered once each new partition has a leader: asking is how we wait for that.
   const offsetsReader = new Consumer({ ...base, groupId: `${namespace}offsets-${randomUUID()}` });
   const listOffsets = (topics: readonly TopicName[], timestamp: bigint) => offsetsReader.listOffsets({ topics: topics.map(physical), timestamp });

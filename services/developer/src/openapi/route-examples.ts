@@ -7,9 +7,11 @@ import {
   IncidentInputSchema,
   IncomingEventSchema,
   OutcomeInputSchema,
+  PlanRetentionSchema,
   PricePlanSchema,
   ProviderConnectionInputSchema,
   RotationInputSchema,
+  TenantDataSettingsSchema,
   CredentialRotationSchema,
 } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
@@ -55,6 +57,10 @@ const REQUEST_EXAMPLES: Record<string, () => unknown> = {
   'POST /api/v1/admin/tenants': () => CreateTenantSchema.parse({ name: 'Acme Voice', environment: 'production' }),
   'PUT /api/v1/admin/tenants/:id/plan': () =>
     PricePlanSchema.parse({ id: 'growth', baseFeeCents: 9900, prices: [{ meter: 'call_minutes', included: 1000, unitPriceCents: 2 }] }),
+  'PUT /api/v1/admin/tenants/:id/data-settings': () =>
+    TenantDataSettingsSchema.parse({ abandonAfterMs: 1_800_000, retention: { calls: 365, deliveries: 14, deadLetters: null, auditEntries: 'forever' } }),
+  'PUT /api/v1/admin/plans/:planId/retention': () =>
+    PlanRetentionSchema.parse({ retention: { calls: 90, deliveries: 30, deadLetters: 30, auditEntries: 400 } }),
 };
 
 /** The route's schema with its request example set aside for the finished document, where it has one. */

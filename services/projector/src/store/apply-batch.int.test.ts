@@ -80,7 +80,7 @@ describe('applying batches to Postgres', () => {
     nextOffset += BigInt(records.length);
     await apply(records);
     const before = await readModelSnapshot(db, tenant);
-    expect(await apply(records.slice(3))).toEqual({ skipped: records.length - 3, applied: 0, duplicates: 0, deadLettered: 0 });
+    expect(await apply(records.slice(3))).toEqual({ skipped: records.length - 3, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 });
     expect(await readModelSnapshot(db, tenant)).toEqual(before);
   });
 

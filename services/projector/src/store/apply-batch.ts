@@ -1,4 +1,5 @@
 import { sql, type ConnectionPool } from '@earshot/db';
+import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
 import { decodeRecord, type Decoded } from '../decode-record';
@@ -22,6 +23,8 @@ export interface BatchApplierOptions {
   /** Told about each failed attempt (a database outage retries until it ends or the projector stops). */
   onRetry?: (error: unknown) => void;
   isStopping?: () => boolean;
+  /** The data keys a batch's sealed events name (DataKeys.lookup); without it, a sealed event reads as erased. */
+  keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
 }
 
 export interface BatchOutcome {
@@ -31,6 +34,8 @@ export interface BatchOutcome {
   /** Events whose tenant and idempotency key were already applied. */
   duplicates: number;
   deadLettered: number;
+  /** Events sealed with a destroyed key: passed over. */
+  erased: number;
 }
 
 /** Failures that say nothing about the event: lost connection, lock conflict, server shutting down. */
@@ -54,7 +59,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * commit, so a crash re-sends it rather than losing it) while the rest go on.
  */
 export function createBatchApplier(options: BatchApplierOptions): (records: readonly LogRecord[]) => Promise<BatchOutcome> {
-  const { db, log, schema, maxTries = 3, now = () => new Date(), onRetry = () => undefined, isStopping = () => false } = options;
+  const { db, log, schema, maxTries = 3, now = () => new Date(), onRetry = () => undefined, isStopping = () => false, keys } = options;
 
   async function begin(tx: Tx): Promise<void> {
     await tx.query(sql`set local role ${sql.ident(PROJECTOR_ROLE)}`);
@@ -88,14 +93,15 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     await begin(tx);
     const first = decoded[0];
     const last = decoded[decoded.length - 1];
-    if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0 };
+    if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
     const { topic, partition } = first.record;
     const next = await claimPosition(tx, topic, partition);
     const fresh = decoded.filter((d) => BigInt(d.record.offset) >= next);
-    if (fresh.length === 0) return { skipped: decoded.length, applied: 0, duplicates: 0, deadLettered: 0 };
+    if (fresh.length === 0) return { skipped: decoded.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
 
     const poison = fresh.filter((d): d is Extract<Decoded, { poison: string }> => 'poison' in d);
     const good = fresh.filter((d): d is Extract<Decoded, { derived: Derived }> => 'derived' in d);
+    const erased = fresh.filter((d) => 'erased' in d).length;
     let applied: number;
     if (oneByOne) {
       applied = await applyOneByOne(tx, good, poison);
@@ -110,17 +116,30 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     }
     if (poison.length > 0) await log.append(poison.map((p) => deadLetterOf(p.record, p.poison, now())));
     await savePosition(tx, topic, partition, BigInt(last.record.offset) + 1n);
-    return { skipped: decoded.length - fresh.length, applied, duplicates: fresh.length - poison.length - applied, deadLettered: poison.length };
+    return {
+      skipped: decoded.length - fresh.length,
+      applied,
+      duplicates: fresh.length - poison.length - erased - applied,
+      deadLettered: poison.length,
+      erased,
+    };
   }
 
   return async (records) => {
-    const decoded = records.map(decodeRecord);
+    const sealedWith = records.flatMap((r) => r.headers[EVENT_HEADERS.sealedWith] ?? []);
+    let decoded: Decoded[] | undefined;
     let failures = 0;
     for (;;) {
       // After maxTries failed attempts of the whole batch, events go one by one so a bad one cannot hold up the rest.
       const oneByOne = failures >= maxTries;
       try {
-        return await db.tx((tx) => applyInTransaction(tx, decoded, oneByOne));
+        if (decoded === undefined) {
+          // Fetched in the retry loop: the key store is the database, and an outage waits like any other.
+          const lookup = keys && sealedWith.length > 0 ? await keys(sealedWith) : undefined;
+          decoded = records.map((record) => decodeRecord(record, lookup));
+        }
+        const batch = decoded;
+        return await db.tx((tx) => applyInTransaction(tx, batch, oneByOne));
       } catch (error) {
         failures += 1;
         onRetry(error);

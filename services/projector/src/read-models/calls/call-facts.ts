@@ -66,6 +66,12 @@ export interface CallFacts {
   completedAt: string | null;
   failedAt: string | null;
   transferredAt: string | null;
+  /**
+   * The latest `silent_since` of Earshot's call.abandoned: the call had been
+   * silent since then. An event that happened after it means the call was
+   * not abandoned after all.
+   */
+  abandonedSilentSince: string | null;
   /** A final transcript or an agent response was seen: someone was served. */
   conversed: boolean;
   /** A handoff to a human completed. */
@@ -117,6 +123,7 @@ function emptyCallFacts(callId: string, provider: string, providerCallId: string
     completedAt: null,
     failedAt: null,
     transferredAt: null,
+    abandonedSilentSince: null,
     conversed: false,
     handedToHuman: false,
     agentId: null,
@@ -205,6 +212,11 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
     }
     case 'transcript.final':
       return Object.assign(facts, { conversed: true });
+    case 'call.abandoned': {
+      // Not a sign of life: the call was last heard of at silent_since, which is all this event says about its times.
+      const since = event.data.silent_since;
+      return Object.assign(facts, { firstEventAt: since, lastEventAt: since, abandonedSilentSince: since });
+    }
     case 'agent.response.generated': {
       const d = event.data;
       const latency: TurnLatency = {
@@ -267,6 +279,7 @@ export function mergeCallFacts(a: CallFacts, b: CallFacts): CallFacts {
     completedAt: minTime(a.completedAt, b.completedAt),
     failedAt: minTime(a.failedAt, b.failedAt),
     transferredAt: minTime(a.transferredAt, b.transferredAt),
+    abandonedSilentSince: maxTime(a.abandonedSilentSince, b.abandonedSilentSince),
     conversed: a.conversed || b.conversed,
     handedToHuman: a.handedToHuman || b.handedToHuman,
     agentId: earliest(a.agentId, b.agentId),

@@ -26,13 +26,16 @@ const UNREACHED_END_REASONS: ReadonlySet<string> = new Set([
  *              served: never answered and no final transcript or agent turn,
  *              or it ended for a no-answer, busy or voicemail reason;
  *   completed  else the call ended;
+ *   abandoned  else Earshot declared it abandoned (call.abandoned: its
+ *              provider fell silent) and nothing happened after the silence
+ *              began; an event that happened later revives it;
  *   in_progress otherwise.
  */
 export function callStatus(facts: CallFacts): CallStatus {
   if (facts.failedAt !== null) return 'failed';
   if (facts.transferredAt !== null || facts.handedToHuman) return 'escalated';
   const ended = facts.endedAt !== null || facts.completedAt !== null;
-  if (!ended) return 'in_progress';
+  if (!ended) return abandonedBySilence(facts) ? 'abandoned' : 'in_progress';
   const reason = endReason(facts);
   const unreached = reason !== null && UNREACHED_END_REASONS.has(reason);
   if (unreached || (facts.answeredAt === null && !facts.conversed)) return 'abandoned';
@@ -42,4 +45,10 @@ export function callStatus(facts: CallFacts): CallStatus {
 /** The provider's end-of-call report wins over the hang-up event, which wins over a failure code. */
 export function endReason(facts: CallFacts): string | null {
   return facts.report?.value.endedReason ?? facts.end?.value.endedReason ?? facts.failure?.value.errorCode ?? null;
+}
+
+/** Declared abandoned, and no event happened after the silence the declaration names. */
+export function abandonedBySilence(facts: CallFacts): boolean {
+  const since = facts.abandonedSilentSince;
+  return since !== null && facts.lastEventAt !== null && facts.lastEventAt <= since;
 }

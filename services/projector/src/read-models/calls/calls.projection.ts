@@ -3,16 +3,16 @@ import type { DocumentProjection, Row } from '../projection';
 import { median, minTime } from '../registers';
 import { usage, usageMeters } from '../usage-meters/usage-meters.projection';
 import { callFactsOf, mergeCallFacts, turnsOf, type CallFacts } from './call-facts';
-import { callStatus, endReason } from './call-status';
+import { abandonedBySilence, callStatus, endReason } from './call-status';
 
 /** When the call began: call.started, else the first ring or answer, else its first event of any kind. */
 function startedAt(f: CallFacts): string | null {
   return f.startedAt ?? minTime(f.ringingAt, f.answeredAt) ?? f.firstEventAt;
 }
 
-/** When it ended: the hang-up, else the failure, else the end-of-call report; null while in progress. */
+/** When it ended: the hang-up, else the failure, else the end-of-call report, else when an abandoned call fell silent; null while in progress. */
 function endedAt(f: CallFacts): string | null {
-  return f.endedAt ?? f.failedAt ?? f.completedAt;
+  return f.endedAt ?? f.failedAt ?? f.completedAt ?? (abandonedBySilence(f) ? f.abandonedSilentSince : null);
 }
 
 /** The provider's reported duration, else the time from start to end. */
@@ -133,7 +133,7 @@ export const calls: DocumentProjection<CallFacts> = {
   version: 1,
   table: 'calls',
   key: ['id'],
-  handles: PROVIDER_EVENT_TYPES,
+  handles: [...PROVIDER_EVENT_TYPES, 'call.abandoned'],
   facts(event) {
     const facts = callFactsOf(event);
     return facts ? { key: { id: facts.callId }, facts } : null;

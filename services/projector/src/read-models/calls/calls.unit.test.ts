@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@earshot/contracts';
+import { sampleEvent } from '@earshot/events/samples';
 import { callScript } from '@earshot/testing';
 import { projectEvent, type ProjectedEvent } from '../../projected-event';
 import { READ_MODELS } from '..';
@@ -53,6 +55,66 @@ describe('call state from events', () => {
     const row = callRow(fold(events) as CallFacts);
     const totals = events.flatMap((e) => (e.event.type === 'agent.response.generated' ? [e.event.data.latency.total_ms ?? 0] : [])).sort((a, b) => a - b);
     expect(row.latency_total_ms).toBe(Math.round(((totals[1] ?? 0) + (totals[2] ?? 0)) / 2));
+  });
+});
+
+describe('a call whose provider fell silent', () => {
+  const ABANDON_AFTER_MS = 7_200_000;
+  const silent = callScript({ tenant: TENANT, providerCallId: 'c-silent', turns: 4, ending: 'silent' });
+  const lastAt = silent.reduce((max, e) => (e.occurred_at > max ? e.occurred_at : max), '');
+  const after = (ms: number) => new Date(Date.parse(lastAt) + ms).toISOString();
+  const abandoned = (since: string) =>
+    sampleEvent('call.abandoned', {
+      tenant: TENANT,
+      provider: 'vapi',
+      idempotency_key: `earshot:abandoned:c-silent:${since}`,
+      occurred_at: new Date(Date.parse(since) + ABANDON_AFTER_MS).toISOString(),
+      received_at: new Date(Date.parse(since) + ABANDON_AFTER_MS).toISOString(),
+      call: { provider_call_id: 'c-silent', agent_id: 'agent_support', direction: null, from_number: null, to_number: null, customer_id: null, metadata: null },
+      data: { silent_since: since, abandon_after_ms: ABANDON_AFTER_MS },
+    });
+  const late = (type: 'transcript.final' | 'call.ended', at: string) =>
+    sampleEvent(type, {
+      tenant: TENANT,
+      idempotency_key: `c-silent:late:${type}:${at}`,
+      occurred_at: at,
+      received_at: at,
+      call: { provider_call_id: 'c-silent', agent_id: 'agent_support' },
+    });
+  const rowOf = (events: readonly StoredEvent[]) => callRow(fold(events.map((e) => projectEvent(e))) as CallFacts);
+
+  it('reads abandoned once Earshot declares it, ended when it fell silent, the same for any order and repeats', () => {
+    const events = [...silent, abandoned(lastAt)].map((e) => projectEvent(e));
+    const expected = callRow(fold(events) as CallFacts);
+    expect(expected).toMatchObject({ status: 'abandoned', ended_at: lastAt, last_event_at: lastAt });
+    expect(rowOf(silent)).toMatchObject({ status: 'in_progress', ended_at: null });
+    fc.assert(
+      fc.property(shuffledWithRepeats(events), (shuffled) => {
+        expect(callRow(fold(shuffled) as CallFacts)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes a late event under the rules in force, whatever the order: one from before the silence changes nothing, one after revives the call, an end ends it', () => {
+    const cases: [StoredEvent[], string][] = [
+      [[late('transcript.final', after(-60_000))], 'abandoned'],
+      [[late('transcript.final', after(60_000))], 'in_progress'],
+      [[late('call.ended', after(ABANDON_AFTER_MS + 60_000))], 'completed'],
+      // Revived, silent again, declared again: the later declaration decides.
+      [[late('transcript.final', after(60_000)), abandoned(after(60_000))], 'abandoned'],
+    ];
+    for (const [extra, status] of cases) {
+      const events = [...silent, abandoned(lastAt), ...extra].map((e) => projectEvent(e));
+      const expected = callRow(fold(events) as CallFacts);
+      expect(expected.status).toBe(status);
+      fc.assert(
+        fc.property(shuffledWithRepeats(events), (shuffled) => {
+          expect(callRow(fold(shuffled) as CallFacts)).toEqual(expected);
+        }),
+        { numRuns: 150 },
+      );
+    }
   });
 });
 

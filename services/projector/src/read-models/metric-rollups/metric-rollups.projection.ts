@@ -81,6 +81,7 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
     case 'alert.rule.changed':
     case 'invoice.issued':
     case 'billing.plan.changed':
+    case 'call.abandoned':
       return [];
     default: {
       const unhandled: never = event;

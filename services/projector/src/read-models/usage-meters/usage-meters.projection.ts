@@ -8,8 +8,8 @@ import type { CounterProjection, Row } from '../projection';
  * with their milliseconds (by the day a call started; the calls projection
  * contributes those).
  */
-/** Earshot's own billing records are not the tenant's use: an invoice must not count towards the next one. */
-const UNMETERED: ReadonlySet<EventType> = new Set(['invoice.issued', 'billing.plan.changed']);
+/** Earshot's own records are not the tenant's use: an invoice must not count towards the next one, nor a call Earshot found abandoned. */
+const UNMETERED: ReadonlySet<EventType> = new Set(['invoice.issued', 'billing.plan.changed', 'call.abandoned']);
 
 export const usageMeters: CounterProjection = {
   kind: 'counter',

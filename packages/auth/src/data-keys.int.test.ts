@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
+import { decodeEvent, encodeEvent, isSealed } from '@earshot/events';
+import { sampleEvent } from '@earshot/events/samples';
+import { openTestDatabase } from '@earshot/testing';
+import { AUTH_MIGRATIONS } from './index';
+import { DataKeys, rewrapDataKeys } from './data-keys';
+import { SecretBox } from './secret-box';
+import { deleteTenant } from './tenancy';
+import { createTenant } from './tenants';
+
+describe('data keys', () => {
+  let db: ConnectionPool;
+  let close: () => Promise<void>;
+  const master = new SecretBox(randomBytes(32));
+  let keys: DataKeys;
+
+  beforeAll(async () => {
+    ({ db, close } = await openTestDatabase('data-keys'));
+    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS]);
+    keys = new DataKeys(db, master);
+  });
+  afterAll(async () => close());
+
+  const newTenant = async (name: string) => (await createTenant(db, master, { name })).tenant.id;
+  const transcript = (tenant: string, call: string, text: string) =>
+    sampleEvent('transcript.final', { tenant, call: { provider_call_id: call }, data: { text } });
+
+  it('are made once per tenant and per call, also when two processes ask at once', async () => {
+    const tenant = await newTenant('Acme');
+    const other = new DataKeys(db, master);
+    const [a, b] = await Promise.all([keys.forCalls(tenant, ['c1', 'c2', 'c1']), other.forCalls(tenant, ['c2', 'c3'])]);
+    expect([...a.keys()].sort()).toEqual(['c1', 'c2']);
+    expect(a.get('c2')).toEqual(b.get('c2'));
+    expect(await keys.forTenant(tenant)).toEqual(await other.forTenant(tenant));
+    expect((await keys.forCalls(tenant, ['c1'])).get('c1')).toEqual(a.get('c1'));
+    const rows = (await db.query(sql`select count(*)::int as count from data_keys where tenant_id = ${tenant}`)) as { count: number }[];
+    expect(rows[0]?.count).toBe(4);
+  });
+
+  it('are stored wrapped, never as the key itself', async () => {
+    const tenant = await newTenant('Initech');
+    const key = (await keys.forCalls(tenant, ['c1'])).get('c1');
+    const stored = (await db.query(sql`select wrapped from data_keys where tenant_id = ${tenant}`)) as { wrapped: Buffer }[];
+    for (const row of stored) expect(row.wrapped.includes(key?.key ?? Buffer.alloc(0))).toBe(false);
+  });
+
+  it('open a tenant’s events until the tenant is deleted, then never again', async () => {
+    const tenant = await newTenant('Globex');
+    const event = transcript(tenant, 'call-9', 'my account number is 12345678');
+    const key = (await keys.forCalls(tenant, ['call-9'])).get('call-9');
+    const message = encodeEvent(event, key);
+    expect(message.toString('latin1')).not.toContain('12345678');
+    expect(decodeEvent(message, await keys.lookup([key?.id ?? '']))).toEqual(event);
+
+    expect(await deleteTenant(db, tenant)).toBeGreaterThan(0);
+    const after = decodeEvent(message, await keys.lookup([key?.id ?? '']));
+    expect(after.data.text).toSatisfy(isSealed);
+    expect(JSON.stringify(after)).not.toContain('12345678');
+    expect(await db.query(sql`select 1 from data_keys where tenant_id = ${tenant}`)).toEqual([]);
+  });
+
+  it('erase one call and leave the tenant’s other calls readable', async () => {
+    const tenant = await newTenant('Umbrella');
+    const byCall = await keys.forCalls(tenant, ['gone', 'kept']);
+    const gone = encodeEvent(transcript(tenant, 'gone', 'forget me'), byCall.get('gone'));
+    const kept = encodeEvent(transcript(tenant, 'kept', 'keep me'), byCall.get('kept'));
+    expect(await keys.eraseCall(tenant, 'gone')).toBe(true);
+    expect(await keys.eraseCall(tenant, 'gone')).toBe(false);
+    const lookup = await keys.lookup([byCall.get('gone')?.id ?? '', byCall.get('kept')?.id ?? '']);
+    expect(decodeEvent(gone, lookup).data.text).toSatisfy(isSealed);
+    expect(decodeEvent(kept, lookup).data.text).toBe('keep me');
+  });
+
+  it('survive a rotation of the master key, which re-wraps tenant keys only', async () => {
+    const tenant = await newTenant('Hooli');
+    const key = (await keys.forCalls(tenant, ['c1'])).get('c1');
+    const message = encodeEvent(transcript(tenant, 'c1', 'still mine'), key);
+    const rotated = new SecretBox(randomBytes(32));
+    const rows = (await db.query(sql`select count(*)::int as tenants from data_keys where call_id is null`)) as { tenants: number }[];
+    expect(await rewrapDataKeys(db, master, rotated)).toBe(rows[0]?.tenants);
+    expect(decodeEvent(message, await new DataKeys(db, rotated).lookup([key?.id ?? ''])).data.text).toBe('still mine');
+    await expect(keys.lookup([key?.id ?? ''])).rejects.toThrow();
+    await rewrapDataKeys(db, rotated, master);
+  });
+});

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import type { DataKey, KeyLookup } from '@earshot/events';
+import { SecretBox } from './secret-box';
+
+interface KeyRow {
+  id: string;
+  call_id: string | null;
+  wrapped: Buffer;
+}
+
+const newKeyId = (): string => `dk_${randomBytes(12).toString('base64url')}`;
+const wrap = (box: SecretBox, key: Buffer): Buffer => box.seal(key.toString('base64'));
+const unwrap = (box: SecretBox, wrapped: Buffer): Buffer => Buffer.from(box.open(wrapped), 'base64');
+
+/**
+ * The data keys that seal events' personal fields: one per tenant, wrapped by
+ * the master key, and one per call, wrapped by its tenant's key. Keys are
+ * made on first use and never change; erasing a call or a tenant deletes
+ * its rows, after which the fields its events sealed cannot be opened.
+ */
+export class DataKeys {
+  constructor(
+    private readonly db: ConnectionPool,
+    private readonly master: SecretBox,
+  ) {}
+
+  /** The tenant's own key, made on first use; it seals the tenant's events about no call. */
+  async forTenant(tenantId: string): Promise<DataKey> {
+    // Twice at most: a key another process made after this statement's snapshot is seen by the next one.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const [row] = (await this.db.query(sql`
+        with made as (
+          insert into data_keys (id, tenant_id, wrapped) values (${newKeyId()}, ${tenantId}, ${wrap(this.master, randomBytes(32))})
+          on conflict do nothing returning id, wrapped)
+        select id, wrapped from made union all select id, wrapped from data_keys where tenant_id = ${tenantId} and call_id is null
+        limit 1`)) as Pick<KeyRow, 'id' | 'wrapped'>[];
+      if (row !== undefined) return { id: row.id, key: unwrap(this.master, row.wrapped) };
+    }
+    throw new Error(`tenant ${tenantId}: no data key could be made`);
+  }
+
+  /** Each call's key by call id, made on first use, in two round trips whatever the number of calls. */
+  async forCalls(tenantId: string, callIds: readonly string[]): Promise<Map<string, DataKey>> {
+    const tenantBox = new SecretBox((await this.forTenant(tenantId)).key);
+    const found = new Map<string, DataKey>();
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const wanted = [...new Set(callIds)].filter((id) => !found.has(id));
+      if (wanted.length === 0) break;
+      const ids = wanted.map(newKeyId);
+      const wrapped = wanted.map(() => wrap(tenantBox, randomBytes(32)));
+      const rows = (await this.db.query(sql`
+        with made as (
+          insert into data_keys (id, tenant_id, call_id, wrapped)
+          select id, ${tenantId}, call_id, wrapped from unnest(${ids}::text[], ${wanted}::text[], ${wrapped}::bytea[]) as k(id, call_id, wrapped)
+          on conflict do nothing returning id, call_id, wrapped)
+        select id, call_id, wrapped from made
+        union all
+        select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${wanted}::text[])`)) as KeyRow[];
+      for (const row of rows) if (row.call_id !== null) found.set(row.call_id, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
+    }
+    return found;
+  }
+
+  /** The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. */
+  async lookup(keyIds: readonly string[]): Promise<KeyLookup> {
+    const keys = new Map<string, Buffer>();
+    const unique = [...new Set(keyIds)];
+    if (unique.length > 0) {
+      const rows = (await this.db.query(sql`
+        select k.id, k.call_id, k.wrapped, t.wrapped as tenant_wrapped
+          from data_keys k join data_keys t on t.tenant_id = k.tenant_id and t.call_id is null
+         where k.id = any(${unique}::text[])`)) as (KeyRow & { tenant_wrapped: Buffer })[];
+      for (const row of rows) {
+        const tenantKey = unwrap(this.master, row.tenant_wrapped);
+        keys.set(row.id, row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped));
+      }
+    }
+    return (keyId) => keys.get(keyId);
+  }
+
+  /** Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. */
+  async eraseCall(tenantId: string, callId: string, db: Queryable = this.db): Promise<boolean> {
+    const gone = await db.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`);
+    return gone.length > 0;
+  }
+}
+
+/**
+ * Re-wraps every tenant key from one master key to another, in one
+ * transaction, for a rotation of EARSHOT_MASTER_KEY: the call keys and the
+ * log stay as they are. Answers how many keys were re-wrapped.
+ */
+export async function rewrapDataKeys(db: ConnectionPool, from: SecretBox, to: SecretBox): Promise<number> {
+  return db.tx(async (tx) => {
+    const rows = (await tx.query(sql`select id, wrapped from data_keys where call_id is null for update`)) as Pick<KeyRow, 'id' | 'wrapped'>[];
+    for (const row of rows) await tx.query(sql`update data_keys set wrapped = ${wrap(to, unwrap(from, row.wrapped))} where id = ${row.id}`);
+    return rows.length;
+  });
+}

@@ -1,0 +1,53 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** A data key: what seals the personal fields of one call's events (or a tenant's events about no call). */
+export interface DataKey {
+  /** Named in every value it sealed, so a reader knows which key opens it. */
+  readonly id: string;
+  /** 32 bytes, AES-256-GCM. */
+  readonly key: Buffer;
+}
+
+/** The data keys a reader holds, by id; undefined for a key it does not hold (destroyed, or another tenant's). */
+export type KeyLookup = (keyId: string) => Buffer | undefined;
+
+/**
+ * A sealed value, in the string field it replaces: `sealed:v1:<key id>:<base64url of nonce, tag and ciphertext>`.
+ * Self-describing, so a data team reading the log with schemas/ alone sees which fields are sealed and by which key.
+ */
+export const SEALED_PREFIX = 'sealed:v1:';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isSealed(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(SEALED_PREFIX);
+}
+
+/** The id of the key that sealed a value. */
+export function sealedWith(value: string): string | undefined {
+  const keyId = value.slice(SEALED_PREFIX.length, value.indexOf(':', SEALED_PREFIX.length));
+  return isSealed(value) && KEY_ID.test(keyId) ? keyId : undefined;
+}
+
+/** The field's path is bound into the seal, so a sealed value moved to another field does not open. */
+export function sealValue(plaintext: string, dataKey: DataKey, path: string): string {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', dataKey.key, nonce);
+  cipher.setAAD(Buffer.from(`${dataKey.id}|${path}`));
+  const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `${SEALED_PREFIX}${dataKey.id}:${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+}
+
+/** The plaintext, or undefined when the key is not held (destroyed: the value stays unreadable). Throws when the value was altered. */
+export function openValue(value: string, keys: KeyLookup, path: string): string | undefined {
+  const keyId = sealedWith(value);
+  if (keyId === undefined) throw new Error(`${path}: not a sealed value`);
+  const key = keys(keyId);
+  if (key === undefined) return undefined;
+  const bytes = Buffer.from(value.slice(SEALED_PREFIX.length + keyId.length + 1), 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
+  decipher.setAAD(Buffer.from(`${keyId}|${path}`));
+  decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,96 @@
+import type { EventType } from '@earshot/contracts';
+import { isObject } from './avro-json';
+import { isSealed, openValue, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+
+/**
+ * The fields of each event type that hold personal data or free text, sealed
+ * before append with the data key of the event's call (or of its tenant, for
+ * events about no call), so destroying the key erases them from the log
+ * without rewriting it. Paths name fields of the Avro record; `{}` is every
+ * value of a map. JSON-valued fields are sealed as their JSON text. What is
+ * left in the clear (ids, times, types, enums, numbers, model names) is what
+ * the read models count and join by.
+ */
+const EVERY_EVENT = ['call.from_number', 'call.to_number', 'call.customer_id', 'call.metadata{}', 'extensions'] as const;
+
+const OWN_FIELDS: Readonly<Record<EventType, readonly string[]>> = {
+  'call.started': [],
+  'call.ringing': [],
+  'call.answered': [],
+  'call.ended': [],
+  'call.transferred': ['data.to', 'data.reason'],
+  'call.failed': ['data.message'],
+  'call.completed': ['data.summary', 'data.recording_url', 'data.structured_data'],
+  'call.abandoned': [],
+  'audio.stream.started': [],
+  'audio.stream.stopped': [],
+  'transcript.partial': ['data.text'],
+  'transcript.final': ['data.text'],
+  'agent.response.generated': ['data.text'],
+  'tool.call.started': ['data.arguments'],
+  'tool.call.completed': ['data.arguments', 'data.result'],
+  'tool.call.failed': ['data.arguments', 'data.error'],
+  'workflow.state.changed': [],
+  'handoff.initiated': ['data.target', 'data.reason'],
+  'handoff.completed': ['data.target', 'data.reason'],
+  'recording.available': ['data.url'],
+  'customer.feedback.submitted': ['data.comment'],
+  'provider.error.received': ['data.message'],
+  'outcome.recorded': ['data.value'],
+  'incident.created': ['data.description'],
+  'incident.updated': ['data.description', 'data.note'],
+  'deployment.recorded': ['data.description'],
+  'alert.fired': [],
+  'alert.resolved': [],
+  'alert.rule.changed': ['data.description'],
+  'invoice.issued': [],
+  'billing.plan.changed': [],
+};
+
+/** Every sealed field of an event type, as a data team's export lists them. */
+export function sealedFieldsOf(type: EventType): readonly string[] {
+  return [...EVERY_EVENT, ...OWN_FIELDS[type]];
+}
+
+type Change = (value: string, path: string) => string | undefined;
+
+/** Applies `change` to each string at the type's sealed paths of an Avro record value, in place; undefined leaves a value as it is. */
+function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change): void {
+  for (const path of sealedFieldsOf(type)) {
+    const names = path.replace(/\{\}$/, '').split('.');
+    const last = names.pop() as string;
+    let parent: unknown = record;
+    for (const name of names) parent = isObject(parent) ? parent[name] : undefined;
+    if (!isObject(parent)) continue;
+    if (path.endsWith('{}')) {
+      const map = parent[last];
+      if (!isObject(map)) continue;
+      // A new map: the Avro value shares plain maps with the caller's event, which sealing must leave as it was.
+      parent[last] = Object.fromEntries(
+        Object.entries(map).map(([key, value]) => [key, typeof value === 'string' ? (change(value, `${path.slice(0, -2)}.${key}`) ?? value) : value]),
+      );
+    } else {
+      const value = parent[last];
+      if (typeof value === 'string') parent[last] = change(value, path) ?? value;
+    }
+  }
+}
+
+export function sealRecord(type: EventType, record: Record<string, unknown>, key: DataKey): void {
+  eachSealedField(type, record, (value, path) => sealValue(value, key, path));
+}
+
+/** Opens what the keys open; values sealed with a key not held stay sealed. */
+export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup): void {
+  eachSealedField(type, record, (value, path) => (isSealed(value) ? openValue(value, keys, path) : undefined));
+}
+
+/** The paths of the event's fields that are still sealed (its key not held), for exports to say so. */
+export function stillSealed(type: EventType, record: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  eachSealedField(type, record, (value, path) => {
+    if (isSealed(value)) found.push(path);
+    return undefined;
+  });
+  return found;
+}
