@@ -91,11 +91,12 @@ export const ConfigSchema = z
      * The origin providers reach Earshot at (https://earshot.example.com): connection webhook URLs
      * are made with it, and Twilio's signature covers it. Unset, the request's own scheme and host.
      */
-    EARSHOT_PUBLIC_URL: z
-      .string()
-      .url()
-      .regex(/^https?:\/\/[^/]+$/, 'scheme and host only, no path')
-      .optional(),
+    EARSHOT_PUBLIC_URL: unlessEmpty(
+      z
+        .string()
+        .url()
+        .regex(/^https?:\/\/[^/]+$/, 'scheme and host only, no path'),
+    ),
     /** The API key the CLI's tenant commands (`earshot keys`, `earshot secret`) send. */
     EARSHOT_API_KEY: z.string().optional(),
     /** Time to receive a request's headers; slower is answered 408. */
