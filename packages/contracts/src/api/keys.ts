@@ -45,7 +45,7 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 /** The longest overlap a rotation may keep the previous secret working. */
 export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
-const overlapSeconds = z.coerce
+const overlapSeconds = z
   .number()
   .int()
   .min(0)

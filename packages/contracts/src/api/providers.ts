@@ -76,6 +76,7 @@ export const EventMappingSchema = z.strictObject({
   events: z
     .record(z.string().min(1).max(200), z.enum(PROVIDER_EVENT_TYPES))
     .refine((events) => Object.keys(events).length > 0, 'at least one event name')
+    .meta({ minProperties: 1 })
     .describe('the sender’s event names and the Earshot event type each becomes'),
   providerCallId: jsonPointer.describe('where the call’s id is'),
   agentId: jsonPointer.optional().describe('where the agent’s id is; the connection’s name when absent'),
@@ -142,7 +143,7 @@ export const ProviderConnectionParamsSchema = z.object({ id: z.uuid() });
 /** New credentials (Standard Webhooks: none, a secret is generated), the previous ones verifying for `overlapSeconds`. */
 export const CredentialRotationSchema = z.strictObject({
   credentials: z.union([RetellCredentialsSchema, TwilioCredentialsSchema, SharedSecretCredentialsSchema, VapiCredentialsSchema]).optional(),
-  overlapSeconds: z.coerce
+  overlapSeconds: z
     .number()
     .int()
     .min(0)
