@@ -18,6 +18,9 @@ export const ERROR_STATUS = {
   // reused with another body it is that duplicate too, the status the document, SDKs and CLI give it.
   IDEMPOTENCY_CONFLICT: 409,
   IDEMPOTENCY_MISMATCH: 409,
+  // Valid credentials of another provider than the connection's (or none where it needs some): a conflict with
+  // the connection as stored, which the request alone does not show.
+  CREDENTIALS_MISMATCH: 409,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,

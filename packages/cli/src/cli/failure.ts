@@ -10,6 +10,7 @@ const ADVICE: Partial<Record<ErrorCode | 'UNKNOWN', string>> = {
   VALIDATION_ERROR: 'fix the named fields; "earshot help <command>" shows what each option takes',
   IDEMPOTENCY_CONFLICT: 'the same request is still in flight; retry in a moment',
   IDEMPOTENCY_MISMATCH: 'the idempotency key was used for another request; use a new one',
+  CREDENTIALS_MISMATCH: 'send the credentials of the connection’s own provider, or none for a Standard Webhooks one',
   PROVIDER_ERROR: 'an upstream provider failed; retry later',
   UNAVAILABLE: 'the service cannot answer now; retry later',
 };

@@ -276,6 +276,11 @@ describe('provider webhooks against a running Earshot', () => {
 
   it('rotation keeps the previous credentials verifying through the overlap; a disabled connection is refused', async () => {
     const { connection } = await connect({ provider: 'bland', name: 'rotating', credentials: { secret: 'bland_old_secret_01' } });
+    for (const misfit of [{}, { credentials: { apiKey: 'a_retell_api_key_01' } }, { overlapSeconds: null }])
+      expect(await api('POST', `/providers/${connection.id}/rotate`, misfit)).toMatchObject({
+        status: 'overlapSeconds' in misfit ? 400 : 409,
+        body: { ok: false, code: 'overlapSeconds' in misfit ? 'VALIDATION_ERROR' : 'CREDENTIALS_MISMATCH' },
+      });
     const rotated = await api('POST', `/providers/${connection.id}/rotate`, { credentials: { secret: 'bland_new_secret_02' }, overlapSeconds: 600 });
     expect(rotated).toMatchObject({ status: 200, body: { ok: true, secret: null, connection: { previousCredentialsValidUntil: expect.any(String) } } });
     const send = (secret: string, callId: string) => {

@@ -135,7 +135,7 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
       schema: {
         params: ProviderConnectionParamsSchema,
         body: CredentialRotationSchema,
-        response: { 200: ProviderConnectionIssuedSchema, ...ROUTE_ERRORS.readOne },
+        response: { 200: ProviderConnectionIssuedSchema, ...ROUTE_ERRORS.writeOne },
       },
       config: writing,
     },
@@ -147,7 +147,7 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
       let secret: string | null = null;
       if (current.provider === 'standard-webhooks') {
         if (request.body.credentials)
-          throw new ApiError('VALIDATION_ERROR', 'a Standard Webhooks connection’s secret is generated: send no credentials', {
+          throw new ApiError('CREDENTIALS_MISMATCH', 'a Standard Webhooks connection’s secret is generated: send no credentials', {
             fields: [{ path: 'body.credentials', message: 'not allowed' }],
           });
         secret = newWebhookSecret();
@@ -156,9 +156,13 @@ export function registerProviderConnectionRoutes(app: FastifyInstance, { db, box
         const parsed = PROVIDER_CREDENTIALS[current.provider].safeParse(request.body.credentials);
         if (!parsed.success) {
           const fields = fieldIssues(parsed.error).map((f) => ({ ...f, path: f.path === '(body)' ? 'body.credentials' : `body.credentials.${f.path}` }));
-          throw new ApiError('VALIDATION_ERROR', `the body is invalid: the ${current.provider} credentials are ${fields.map((f) => f.path).join(', ')}`, {
-            fields,
-          });
+          throw new ApiError(
+            'CREDENTIALS_MISMATCH',
+            `the body does not fit this connection: the ${current.provider} credentials are ${fields.map((f) => f.path).join(', ')}`,
+            {
+              fields,
+            },
+          );
         }
         credentials = parsed.data;
       }
