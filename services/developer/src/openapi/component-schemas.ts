@@ -47,19 +47,25 @@ import {
   OutcomeListSchema,
   OutcomeSchema,
   PricePlanSchema,
+  type ProviderName,
   CredentialRotationSchema,
+  EventMappingSchema,
   ProviderConnectionInputSchema,
   ProviderConnectionIssuedSchema,
   ProviderConnectionListSchema,
   ProviderConnectionSchema,
   ProviderDeliveryAnswerSchema,
+  RetellCredentialsSchema,
   RotationInputSchema,
+  SharedSecretCredentialsSchema,
   TenantListSchema,
   TenantSummarySchema,
   TraceReferenceSchema,
   TranscriptSegmentSchema,
+  TwilioCredentialsSchema,
   UsageListSchema,
   UsageMeterSchema,
+  VapiCredentialsSchema,
   WebhookSecretRotatedSchema,
   WebhookSecretStatusSchema,
 } from '@earshot/contracts';
@@ -128,6 +134,11 @@ const NAMED: readonly (readonly [string, $ZodType])[] = [
   ['WebhookSecretStatus', WebhookSecretStatusSchema],
   ['ProviderConnection', ProviderConnectionSchema],
   ['NewProviderConnection', ProviderConnectionInputSchema],
+  ['RetellCredentials', RetellCredentialsSchema],
+  ['VapiCredentials', VapiCredentialsSchema],
+  ['TwilioCredentials', TwilioCredentialsSchema],
+  ['SharedSecretCredentials', SharedSecretCredentialsSchema],
+  ['EventMapping', EventMappingSchema],
   ['IssuedProviderConnection', ProviderConnectionIssuedSchema],
   ['ProviderConnectionPage', ProviderConnectionListSchema],
   ['CredentialRotation', CredentialRotationSchema],
@@ -149,6 +160,25 @@ const EVENT_COMPONENTS = IncomingEventSchema.options.flatMap((option) => {
   ] as const;
 });
 
+const PROVIDER_LABELS: Record<ProviderName, string> = {
+  retell: 'Retell',
+  vapi: 'Vapi',
+  twilio: 'Twilio',
+  elevenlabs: 'ElevenLabs',
+  bland: 'Bland',
+  'standard-webhooks': 'StandardWebhooks',
+};
+
+/**
+ * One component per provider's connection request (`NewRetellConnection`) and per kind of Vapi credential
+ * (`VapiHmacCredentials`): generators name a union's inline variants by position, and two variants' inline
+ * credentials then got the same model name.
+ */
+const PROVIDER_COMPONENTS = [
+  ...ProviderConnectionInputSchema.options.map((option) => [`New${PROVIDER_LABELS[option.shape.provider.value]}Connection`, option] as const),
+  ...VapiCredentialsSchema.options.map((option) => [`Vapi${pascal(option.shape.type.value)}Credentials`, option] as const),
+];
+
 /**
  * A registry of the components' ids that reads everything else (what the
  * contracts say with .describe() and .meta()) from zod's global registry.
@@ -164,4 +194,4 @@ class ComponentRegistry extends $ZodRegistry<GlobalMeta> {
 }
 
 export const COMPONENTS = new ComponentRegistry();
-for (const [id, schema] of [...NAMED, ...EVENT_COMPONENTS]) if (!COMPONENTS.get(schema)?.id) COMPONENTS.add(schema, { id });
+for (const [id, schema] of [...NAMED, ...EVENT_COMPONENTS, ...PROVIDER_COMPONENTS]) if (!COMPONENTS.get(schema)?.id) COMPONENTS.add(schema, { id });
