@@ -14,10 +14,9 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
-  // The spec answers a duplicate idempotency key with 409 (one still in flight, or a repeat on /webhooks/events);
-  // a key reused with another body is 422, as the IETF Idempotency-Key draft has it.
   IDEMPOTENCY_CONFLICT: 409,
-  IDEMPOTENCY_MISMATCH: 422,
+  // The spec answers a duplicate idempotency key with 409; reused with another body, it is that duplicate.
+  IDEMPOTENCY_MISMATCH: 409,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,
