@@ -58,7 +58,7 @@ describe('keys and the webhook secret across two processes, through the CLI', ()
       encoding: 'utf8',
     });
     if (run.status !== 0) throw new Error(`earshot ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
-    shown.push(...(run.stdout.match(/ear_(live|test)_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []));
+    shown.push(...(run.stdout.match(/ear_(live|test)_[0-9A-Za-z]{38}|whsec_[\w+/-]{43}=?/g) ?? []));
     return run.stdout;
   };
   const json = <T>(args: string[], apiKey?: string): T => JSON.parse(cli([...args, '--json'], apiKey)) as T;

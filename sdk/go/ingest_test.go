@@ -38,7 +38,7 @@ func TestIngest(t *testing.T) {
 			}
 			return err
 		})
-		if call.ProviderCallID != providerCall || call.AgentID != agent || call.Turns[0].Latency.TotalMs != 550 {
+		if call.ProviderCallID != providerCall || call.AgentID != agent || call.Turns[0].Latency.TotalMs == nil || *call.Turns[0].Latency.TotalMs != 550 {
 			t.Fatalf("read back %+v", call)
 		}
 	})

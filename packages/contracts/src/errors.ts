@@ -14,9 +14,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
-  // The spec answers a duplicate idempotency key with 409 (one still in flight, or a repeat on /webhooks/events);
-  // reused with another body it is that duplicate too, the status the document, SDKs and CLI give it.
   IDEMPOTENCY_CONFLICT: 409,
+  // The spec answers a duplicate idempotency key with 409; reused with another body, it is that duplicate.
   IDEMPOTENCY_MISMATCH: 409,
   // Valid credentials of another provider than the connection's (or none where it needs some): a conflict with
   // the connection as stored, which the request alone does not show.

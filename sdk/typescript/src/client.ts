@@ -9,6 +9,7 @@ import { Incidents } from './resources/incidents.js';
 import { Keys, WebhookSecret } from './resources/keys.js';
 import { HealthCheck, Metrics, RealtimeSnapshot, UsageMeters } from './resources/metrics.js';
 import { Outcomes } from './resources/outcomes.js';
+import { Providers } from './resources/providers.js';
 import { AuditLog, Invoices } from './resources/records.js';
 import { OwnTenant } from './resources/tenant.js';
 import { EventStream, type StreamFilters } from './stream.js';
@@ -51,6 +52,7 @@ export class Earshot {
   readonly audit: AuditLog;
   readonly keys: Keys;
   readonly webhookSecret: WebhookSecret;
+  readonly providers: Providers;
   readonly health: HealthCheck;
   readonly tenant: OwnTenant;
   readonly ingest: Ingest;
@@ -74,6 +76,7 @@ export class Earshot {
     this.audit = new AuditLog(transport);
     this.keys = new Keys(transport);
     this.webhookSecret = new WebhookSecret(transport);
+    this.providers = new Providers(transport);
     this.health = new HealthCheck(transport);
     this.tenant = new OwnTenant(transport);
     this.ingest = new Ingest(transport, resolved.webhookSecret);

@@ -81,6 +81,15 @@ export type KeyRotateParams = NonNullable<BodyOf<'/api/v1/keys/{id}/rotate', 'po
 export type WebhookSecretRotateParams = NonNullable<BodyOf<'/api/v1/webhook-secret/rotate', 'post'>>;
 export type WebhookSecretRotation = Success<'/api/v1/webhook-secret/rotate', 'post'>;
 
+export type ProviderConnection = Success<'/api/v1/providers/{id}', 'get'>['connection'];
+export type ProviderConnectionListParams = QueryOf<'/api/v1/providers', 'get'>;
+export type ProviderConnectionCreateParams = BodyOf<'/api/v1/providers', 'post'>;
+/** A connection with its Standard Webhooks secret, shown once (null when the provider's own credentials were given). */
+export type ProviderConnectionIssued = Success<'/api/v1/providers', 'post'>;
+export type ProviderCredentialRotateParams = BodyOf<'/api/v1/providers/{id}/rotate', 'post'>;
+/** `{ ok: true, id }`: what deleting a connection answers. */
+export type ProviderConnectionDeleted = Success<'/api/v1/providers/{id}', 'delete'>;
+
 export type Health = Success<'/health', 'get'>;
 
 type IngestBody = BodyOf<'/api/v1/webhooks/ingest', 'post'>;

@@ -310,6 +310,8 @@ describe('earshot against a live instance', () => {
     if (example.includes('$RULE_ID')) vars.RULE_ID = (await sdk.alertRules.create({ metric: 'calls.total', comparison: 'gt', threshold: 1e9 })).id;
     if (example.includes('$DEPLOYMENT_ID')) vars.DEPLOYMENT_ID = (await sdk.deployments.create({ agent: 'agent_support', version: 'v1' })).id;
     if (example.includes('$KEY_ID')) vars.KEY_ID = (await sdk.keys.create({ name: 'example', scopes: ['calls:read'] })).key.id;
+    if (example.includes('$CONNECTION_ID'))
+      vars.CONNECTION_ID = (await sdk.providers.connect({ provider: 'standard-webhooks', name: 'example' })).connection.id;
     if (example.includes('$TENANT_ID')) vars.TENANT_ID = (await earshot.createTenant('example tenant')).id;
     if (example.includes('$DOOMED_TENANT_ID')) vars.DOOMED_TENANT_ID = (await earshot.createTenant('doomed tenant')).id;
     Object.assign(process.env, instanceEnv());

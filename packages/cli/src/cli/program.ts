@@ -11,6 +11,7 @@ import { registerKeyCommands } from '../commands/keys';
 import { registerLocalCommands } from '../commands/local';
 import { registerLoginCommands } from '../commands/login';
 import { registerMetricCommands } from '../commands/metrics';
+import { registerProviderCommands } from '../commands/providers';
 import { registerRecordCommands } from '../commands/records';
 import { registerTail } from '../commands/tail';
 import { EXIT_CODES_HELP } from './exit-codes';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerMetricCommands(program);
   registerRecordCommands(program);
   registerKeyCommands(program);
+  registerProviderCommands(program);
   registerLocalCommands(program);
   registerCompletion(program);
   return program;

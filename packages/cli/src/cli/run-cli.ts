@@ -7,11 +7,18 @@ export interface CliRun {
   err: string;
 }
 
-/** A command line as a shell would split it: words, with double-quoted strings kept whole and $NAME taken from `vars`. */
+/**
+ * A command line as a shell would split it: words, with quoted strings kept
+ * whole and $NAME taken from `vars`, except inside single quotes (JSON).
+ */
 export function shellWords(line: string, vars: Record<string, string>): string[] {
   const words: string[] = [];
-  for (const match of line.matchAll(/"([^"]*)"|(\S+)/g)) {
-    const word = match[1] ?? match[2] ?? '';
+  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+    if (match[2] !== undefined) {
+      words.push(match[2]);
+      continue;
+    }
+    const word = match[1] ?? match[3] ?? '';
     words.push(
       word.replace(/\$([A-Z_]+)/g, (_, name: string) => {
         const value = vars[name];

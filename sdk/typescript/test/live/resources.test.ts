@@ -52,6 +52,18 @@ describe('every resource', () => {
     expect(rotated.secret).not.toBe(key.secret);
     expect(await earshot.keys.revoke(key.key.id)).toMatchObject({ id: key.key.id, status: 'revoked' });
 
+    const line = await earshot.providers.connect({ provider: 'twilio', name: unique('line'), credentials: { authToken: 'sdk_twilio_token_0123456789' } });
+    expect(line).toMatchObject({ secret: null, connection: { provider: 'twilio', status: 'active', webhookUrl: expect.stringContaining(line.connection.id) } });
+    expect(await earshot.providers.retrieve(line.connection.id)).toMatchObject({ id: line.connection.id, previousCredentialsValidUntil: null });
+    expect((await earshot.providers.list({ provider: 'twilio' }).toArray()).map((c) => c.id)).toContain(line.connection.id);
+    const rotatedLine = await earshot.providers.rotate(line.connection.id, { credentials: { authToken: 'sdk_twilio_token_rotated_0' }, overlapSeconds: 60 });
+    expect(rotatedLine.connection.previousCredentialsValidUntil).toEqual(expect.any(String));
+    expect(await earshot.providers.disable(line.connection.id)).toMatchObject({ status: 'disabled' });
+    expect(await earshot.providers.enable(line.connection.id)).toMatchObject({ status: 'active' });
+    expect(await earshot.providers.delete(line.connection.id)).toEqual({ ok: true, id: line.connection.id });
+    const bot = await earshot.providers.connect({ provider: 'standard-webhooks', name: unique('bot') });
+    expect(bot.secret).toMatch(/^whsec_/);
+
     // The old secret keeps verifying for an hour, so the suite's other signed requests still pass.
     const secret = await earshot.webhookSecret.rotate({ overlapSeconds: 3_600 });
     expect(secret.webhookSecret).toMatch(/^whsec_/);

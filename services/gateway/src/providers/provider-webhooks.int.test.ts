@@ -300,24 +300,27 @@ describe('provider webhooks against a running Earshot', () => {
   // Seven CLI processes, each loading the CLI cold: seconds apiece on a busy machine.
   it('the CLI connects, lists, rotates, disables and deletes, the credentials read from a file', async () => {
     // Spawned without blocking: this process is the server the CLI talks to.
-    const cli = async <T>(args: string[]): Promise<T> => {
+    const run = async (args: string[]): Promise<string> => {
       const { stdout } = await promisify(execFile)(process.execPath, [EARSHOT_CLI, 'providers', ...args, '--url', earshot.origin, '--json'], {
         env: { ...process.env, EARSHOT_API_KEY: tenant.apiKey },
         encoding: 'utf8',
       });
-      return JSON.parse(stdout) as T;
+      return stdout;
     };
+    const cli = async <T>(args: string[]): Promise<T> => JSON.parse(await run(args)) as T;
     const folder = mkdtempSync(join(tmpdir(), 'earshot-providers-'));
     const credentials = join(folder, 'twilio.json');
     writeFileSync(credentials, JSON.stringify({ authToken: 'cli_twilio_token_0123456789' }));
     const created = await cli<Issued>(['connect', 'twilio', '--name', 'cli line', '--credentials-file', credentials]);
     expect(created.connection).toMatchObject({ provider: 'twilio', name: 'cli line', status: 'active' });
     const { id } = created.connection;
-    expect((await cli<{ items: ProviderConnection[] }>(['list', '--provider', 'twilio'])).items.map((c) => c.id)).toContain(id);
+    // A list answers NDJSON, one connection a line.
+    const listed = (await run(['list', '--provider', 'twilio'])).trim().split('\n');
+    expect(listed.map((line) => (JSON.parse(line) as ProviderConnection).id)).toContain(id);
     writeFileSync(credentials, JSON.stringify({ authToken: 'cli_twilio_token_rotated_000' }));
     const rotated = await cli<Issued>(['rotate', id, '--credentials-file', credentials, '--overlap', '1h']);
     expect(rotated.connection.previousCredentialsValidUntil).not.toBeNull();
-    expect((await cli<Issued>(['disable', id])).connection.status).toBe('disabled');
+    expect(await cli<ProviderConnection>(['disable', id])).toMatchObject({ id, status: 'disabled' });
     expect(await cli<{ id: string }>(['delete', id])).toMatchObject({ ok: true, id });
     const sw = await cli<Issued>(['connect', 'standard-webhooks', '--name', 'cli bot']);
     expect(sw.secret).toMatch(/^whsec_/);
