@@ -184,24 +184,32 @@ func (e Environment) Valid() bool {
 
 // Defines values for ErrorCode.
 const (
-	ErrorCodeFORBIDDEN           ErrorCode = "FORBIDDEN"
-	ErrorCodeIDEMPOTENCYCONFLICT ErrorCode = "IDEMPOTENCY_CONFLICT"
-	ErrorCodeIDEMPOTENCYMISMATCH ErrorCode = "IDEMPOTENCY_MISMATCH"
-	ErrorCodeINTERNAL            ErrorCode = "INTERNAL"
-	ErrorCodeMETHODNOTALLOWED    ErrorCode = "METHOD_NOT_ALLOWED"
-	ErrorCodeNOTFOUND            ErrorCode = "NOT_FOUND"
-	ErrorCodePAYLOADTOOLARGE     ErrorCode = "PAYLOAD_TOO_LARGE"
-	ErrorCodePROVIDERERROR       ErrorCode = "PROVIDER_ERROR"
-	ErrorCodeRATELIMITED         ErrorCode = "RATE_LIMITED"
-	ErrorCodeUNAUTHORIZED        ErrorCode = "UNAUTHORIZED"
-	ErrorCodeUNAVAILABLE         ErrorCode = "UNAVAILABLE"
-	ErrorCodeVALIDATIONERROR     ErrorCode = "VALIDATION_ERROR"
+	ErrorCodeCREDENTIALSMISMATCH  ErrorCode = "CREDENTIALS_MISMATCH"
+	ErrorCodeFORBIDDEN            ErrorCode = "FORBIDDEN"
+	ErrorCodeHEADERSTOOLARGE      ErrorCode = "HEADERS_TOO_LARGE"
+	ErrorCodeIDEMPOTENCYCONFLICT  ErrorCode = "IDEMPOTENCY_CONFLICT"
+	ErrorCodeIDEMPOTENCYMISMATCH  ErrorCode = "IDEMPOTENCY_MISMATCH"
+	ErrorCodeINTERNAL             ErrorCode = "INTERNAL"
+	ErrorCodeMETHODNOTALLOWED     ErrorCode = "METHOD_NOT_ALLOWED"
+	ErrorCodeNOTFOUND             ErrorCode = "NOT_FOUND"
+	ErrorCodePAYLOADTOOLARGE      ErrorCode = "PAYLOAD_TOO_LARGE"
+	ErrorCodePROVIDERERROR        ErrorCode = "PROVIDER_ERROR"
+	ErrorCodeRATELIMITED          ErrorCode = "RATE_LIMITED"
+	ErrorCodeREQUESTTIMEOUT       ErrorCode = "REQUEST_TIMEOUT"
+	ErrorCodeUNAUTHORIZED         ErrorCode = "UNAUTHORIZED"
+	ErrorCodeUNAVAILABLE          ErrorCode = "UNAVAILABLE"
+	ErrorCodeUNSUPPORTEDMEDIATYPE ErrorCode = "UNSUPPORTED_MEDIA_TYPE"
+	ErrorCodeVALIDATIONERROR      ErrorCode = "VALIDATION_ERROR"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCode enum.
 func (e ErrorCode) Valid() bool {
 	switch e {
+	case ErrorCodeCREDENTIALSMISMATCH:
+		return true
 	case ErrorCodeFORBIDDEN:
+		return true
+	case ErrorCodeHEADERSTOOLARGE:
 		return true
 	case ErrorCodeIDEMPOTENCYCONFLICT:
 		return true
@@ -219,9 +227,13 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeRATELIMITED:
 		return true
+	case ErrorCodeREQUESTTIMEOUT:
+		return true
 	case ErrorCodeUNAUTHORIZED:
 		return true
 	case ErrorCodeUNAVAILABLE:
+		return true
+	case ErrorCodeUNSUPPORTEDMEDIATYPE:
 		return true
 	case ErrorCodeVALIDATIONERROR:
 		return true
@@ -1402,9 +1414,11 @@ type Outcome struct {
 
 // OutcomeCreateParams defines model for OutcomeCreateParams.
 type OutcomeCreateParams struct {
-	Agent      *string  `json:"agent,omitempty"`
-	CallID     string   `json:"callId"`
-	ID         *string  `json:"id,omitempty"`
+	Agent  *string `json:"agent,omitempty"`
+	CallID string  `json:"callId"`
+	ID     *string `json:"id,omitempty"`
+
+	// RevenueUsd US dollars, ±1,000,000,000
 	RevenueUsd *float64 `json:"revenueUsd,omitempty"`
 	Source     *string  `json:"source,omitempty"`
 	Type       string   `json:"type"`

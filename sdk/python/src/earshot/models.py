@@ -144,7 +144,7 @@ class AgentResponseGeneratedData(BaseModel):
     tokens_out: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     transcription_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tts_ttfb_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    turn_id: Annotated[str, Field(min_length=1)]
+    turn_id: Annotated[str, Field(max_length=255, min_length=1)]
     unattributed_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
@@ -181,14 +181,14 @@ class AlertFiredData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     agent_id: Optional[str] = None
-    alert_id: Annotated[str, Field(min_length=1)]
+    alert_id: Annotated[str, Field(max_length=255, min_length=1)]
     comparison: Literal['gt', 'gte', 'lt', 'lte']
     message: Optional[str] = None
-    metric: Annotated[str, Field(min_length=1)]
-    rule_id: Annotated[str, Field(min_length=1)]
+    metric: Annotated[str, Field(max_length=255, min_length=1)]
+    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
     rule_name: Optional[str] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: float
+    threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     value: float
     window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
 
@@ -291,12 +291,12 @@ class AlertResolvedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    alert_id: Annotated[str, Field(min_length=1)]
+    alert_id: Annotated[str, Field(max_length=255, min_length=1)]
     fired_at: Optional[AwareDatetime] = None
     metric: Optional[str] = None
     resolution: Optional[str] = None
     resolved_by: Optional[str] = None
-    rule_id: Annotated[str, Field(min_length=1)]
+    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
     value: Optional[float] = None
 
 
@@ -320,19 +320,18 @@ class AlertRule(BaseModel):
     window_ms: Annotated[int, Field(alias='windowMs')]
 
 
+class AlertRuleChangeAgentId(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, min_length=1)]
+
+
 class AlertRuleChange(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
-    ] = None
+    agent_id: Annotated[Optional[AlertRuleChangeAgentId], Field(alias='agentId')] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
@@ -343,7 +342,9 @@ class AlertRuleChange(BaseModel):
     """
     name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: Optional[float] = None
+    threshold: Annotated[
+        Optional[float], Field(ge=-1000000000000.0, le=1000000000000.0)
+    ] = None
     window_ms: Annotated[
         Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
     ] = None
@@ -364,11 +365,11 @@ class AlertRuleChangedData(BaseModel):
     description: Optional[str] = None
     enabled: bool
     for_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
-    metric: Annotated[str, Field(min_length=1)]
+    metric: Annotated[str, Field(max_length=255, min_length=1)]
     name: Optional[str] = None
-    rule_id: Annotated[str, Field(min_length=1)]
+    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: float
+    threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
 
 
@@ -378,16 +379,13 @@ class AlertRuleCreateParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -400,7 +398,7 @@ class AlertRuleCreateParams(BaseModel):
     """
     name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: float
+    threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     window_ms: Annotated[
         Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
     ] = None
@@ -445,19 +443,20 @@ class AlertRulePage(BaseModel):
     page: Optional[int] = None
 
 
+class AlertRuleUpdateParamsAgentId(RootModel[str]):
+    root: Annotated[str, Field(max_length=200, min_length=1)]
+
+
 class AlertRuleUpdateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[AlertRuleUpdateParamsAgentId], Field(alias='agentId')
     ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
@@ -468,7 +467,9 @@ class AlertRuleUpdateParams(BaseModel):
     """
     name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: Optional[float] = None
+    threshold: Annotated[
+        Optional[float], Field(ge=-1000000000000.0, le=1000000000000.0)
+    ] = None
     window_ms: Annotated[
         Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
     ] = None
@@ -572,7 +573,7 @@ class AudioStreamStartedData(BaseModel):
     codec: Optional[str] = None
     direction: Optional[Literal['inbound', 'outbound', 'both']] = None
     sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    stream_id: Annotated[str, Field(min_length=1)]
+    stream_id: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class AudioStreamStoppedData(BaseModel):
@@ -589,7 +590,7 @@ class AudioStreamStoppedData(BaseModel):
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     reason: Optional[str] = None
     sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    stream_id: Annotated[str, Field(min_length=1)]
+    stream_id: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class AuditEntryActor(BaseModel):
@@ -622,9 +623,7 @@ class AuditListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    action: Annotated[
-        Optional[str], Field(max_length=100, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
+    action: Annotated[Optional[str], Field(max_length=100, min_length=1)] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -732,7 +731,7 @@ class CallEndedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    cost_usd: Annotated[Optional[float], Field(ge=0.0, le=1000000000.0)] = None
     disconnection_reason: Optional[str] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     ended_reason: Optional[str] = None
@@ -759,8 +758,7 @@ class CallListParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -845,7 +843,7 @@ class CallTransferredData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     reason: Optional[str] = None
-    to: Annotated[str, Field(min_length=1)]
+    to: Annotated[str, Field(max_length=255, min_length=1)]
     transfer_type: Optional[str] = None
 
 
@@ -911,119 +909,6 @@ class CallTurn(BaseModel):
     turn_id: Annotated[str, Field(alias='turnId')]
 
 
-class CredentialRotationCredentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
-    """
-    the Retell API key with the webhook badge
-    """
-
-
-class CredentialRotationCredentials1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
-    """
-    the Twilio Auth Token of the account that sends
-    """
-
-
-class CredentialRotationCredentials2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class CredentialRotationCredentials3(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
-    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
-    message_id_header: Annotated[
-        Optional[str],
-        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    payload_format: Annotated[
-        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
-    ] = None
-    """
-    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
-    """
-    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
-    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
-    signature_encoding: Annotated[
-        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
-    ] = None
-    signature_header: Annotated[
-        Optional[str],
-        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    signature_prefix: Annotated[
-        Optional[str], Field(alias='signaturePrefix', max_length=32)
-    ] = None
-    timestamp_header: Annotated[
-        Optional[str],
-        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    type: Literal['hmac']
-
-
-class CredentialRotationCredentials4(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    bearer_prefix_enabled: Annotated[
-        Optional[bool], Field(alias='bearerPrefixEnabled')
-    ] = None
-    header_name: Annotated[
-        Optional[str],
-        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    token: Annotated[str, Field(max_length=1024, min_length=8)]
-    type: Literal['bearer']
-
-
-class CredentialRotationCredentials5(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the legacy server secret Vapi sends as X-Vapi-Secret
-    """
-    type: Literal['secret']
-
-
-class CredentialRotation(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: Optional[Union[CredentialRotationCredentials, CredentialRotationCredentials1, CredentialRotationCredentials2, CredentialRotationCredentials3, CredentialRotationCredentials4, CredentialRotationCredentials5]] = (
-        None
-    )
-    overlap_seconds: Annotated[
-        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
-    ] = None
-    """
-    how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
-    """
-
-
 class CustomerFeedbackSubmittedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1066,9 +951,7 @@ class DeploymentCreateParams(BaseModel):
     deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
         None
     )
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
@@ -1182,9 +1065,7 @@ class DeploymentListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[
-        Optional[str], Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
+    agent: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -1224,14 +1105,14 @@ class DeploymentRecordedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent: Annotated[str, Field(min_length=1)]
+    agent: Annotated[str, Field(max_length=255, min_length=1)]
     deployed_at: AwareDatetime
     deployed_by: Optional[str] = None
-    deployment_id: Annotated[str, Field(min_length=1)]
+    deployment_id: Annotated[str, Field(max_length=255, min_length=1)]
     description: Optional[str] = None
     environment: Optional[str] = None
     previous_version: Optional[str] = None
-    version: Annotated[str, Field(min_length=1)]
+    version: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class ErrorBodyField(BaseModel):
@@ -1248,12 +1129,24 @@ class ErrorBody(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    code: Literal['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE', 'INTERNAL']
+    code: Literal['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR', 'REQUEST_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'CREDENTIALS_MISMATCH', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE', 'INTERNAL']
     dead_letter_id: Annotated[Optional[str], Field(alias='deadLetterId')] = None
     error: str
     fields: Optional[list[ErrorBodyField]] = None
     ok: Literal[False]
     request_id: Annotated[Optional[str], Field(alias='requestId')] = None
+
+
+class EventCallAgentVersion(RootModel[str]):
+    root: Annotated[str, Field(max_length=255, min_length=1)]
+
+
+class EventCallCustomerId(RootModel[str]):
+    root: Annotated[str, Field(max_length=255, min_length=1)]
+
+
+class EventCallWorkflowId(RootModel[str]):
+    root: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class EventCall(BaseModel):
@@ -1264,15 +1157,58 @@ class EventCall(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent_id: Annotated[str, Field(min_length=1)]
-    agent_version: Optional[str] = None
-    customer_id: Optional[str] = None
+    agent_id: Annotated[str, Field(max_length=255, min_length=1)]
+    agent_version: Optional[EventCallAgentVersion] = None
+    customer_id: Optional[EventCallCustomerId] = None
     direction: Optional[Literal['inbound', 'outbound']] = None
     from_number: Optional[str] = None
     metadata: Optional[dict[str, str]] = None
-    provider_call_id: Annotated[str, Field(min_length=1)]
+    provider_call_id: Annotated[str, Field(max_length=255, min_length=1)]
     to_number: Optional[str] = None
-    workflow_id: Optional[str] = None
+    workflow_id: Optional[EventCallWorkflowId] = None
+
+
+class EventMapping(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agent_id: Annotated[
+        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ] = None
+    """
+    where the agent’s id is; the connection’s name when absent
+    """
+    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
+        None
+    )
+    """
+    the object that becomes the event’s data; {} when absent
+    """
+    events: Annotated[
+        dict[Annotated[str, StringConstraints(min_length=1, max_length=200)], Literal['call.started', 'call.ringing', 'call.answered', 'call.ended', 'call.transferred', 'call.failed', 'audio.stream.started', 'audio.stream.stopped', 'transcript.partial', 'transcript.final', 'agent.response.generated', 'tool.call.started', 'tool.call.completed', 'tool.call.failed', 'workflow.state.changed', 'handoff.initiated', 'handoff.completed', 'recording.available', 'customer.feedback.submitted', 'provider.error.received', 'call.completed']],
+        Field(min_length=1),
+    ]
+    """
+    the sender’s event names and the Earshot event type each becomes
+    """
+    occurred_at: Annotated[
+        Optional[str],
+        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
+    ] = None
+    """
+    where the event’s ISO 8601 time is; webhook-timestamp when absent
+    """
+    provider_call_id: Annotated[
+        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
+    ]
+    """
+    where the call’s id is
+    """
+    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
+    """
+    where the sender’s event name is, e.g. /type
+    """
 
 
 class HandoffCompletedData(BaseModel):
@@ -1284,9 +1220,9 @@ class HandoffCompletedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     accepted_by: Optional[str] = None
-    handoff_id: Annotated[str, Field(min_length=1)]
+    handoff_id: Annotated[str, Field(max_length=255, min_length=1)]
     reason: Optional[str] = None
-    target: Annotated[str, Field(min_length=1)]
+    target: Annotated[str, Field(max_length=255, min_length=1)]
     target_kind: Optional[Literal['agent', 'human']] = None
     wait_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
@@ -1315,9 +1251,9 @@ class HandoffInitiatedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    handoff_id: Annotated[str, Field(min_length=1)]
+    handoff_id: Annotated[str, Field(max_length=255, min_length=1)]
     reason: Optional[str] = None
-    target: Annotated[str, Field(min_length=1)]
+    target: Annotated[str, Field(max_length=255, min_length=1)]
     target_kind: Optional[Literal['agent', 'human']] = None
 
 
@@ -1434,9 +1370,7 @@ class IncidentCreateParams(BaseModel):
         Optional[list[IncidentCreateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
@@ -1458,12 +1392,12 @@ class IncidentCreatedData(BaseModel):
     affected_agents: Optional[list[str]] = None
     affected_calls: Optional[list[str]] = None
     description: Optional[str] = None
-    incident_id: Annotated[str, Field(min_length=1)]
+    incident_id: Annotated[str, Field(max_length=255, min_length=1)]
     opened_by: Optional[str] = None
     severity: Literal['critical', 'high', 'medium', 'low']
     started_at: Optional[AwareDatetime] = None
     status: Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']
-    title: Annotated[str, Field(min_length=1)]
+    title: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class IncidentCreatedEvent(BaseModel):
@@ -1522,11 +1456,11 @@ class IncidentPage(BaseModel):
 
 
 class IncidentUpdateParamsAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
+    root: Annotated[str, Field(max_length=200, min_length=1)]
 
 
 class IncidentUpdateParamsAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
+    root: Annotated[str, Field(max_length=200, min_length=1)]
 
 
 class IncidentUpdateParams(BaseModel):
@@ -1542,9 +1476,7 @@ class IncidentUpdateParams(BaseModel):
         Optional[list[IncidentUpdateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     note: Annotated[Optional[str], Field(max_length=10000)] = None
     """
     added to the incident timeline
@@ -1567,7 +1499,7 @@ class IncidentUpdatedData(BaseModel):
     affected_agents: Optional[list[str]] = None
     affected_calls: Optional[list[str]] = None
     description: Optional[str] = None
-    incident_id: Annotated[str, Field(min_length=1)]
+    incident_id: Annotated[str, Field(max_length=255, min_length=1)]
     note: Optional[str] = None
     resolved_at: Optional[AwareDatetime] = None
     severity: Optional[Literal['critical', 'high', 'medium', 'low']] = None
@@ -1618,7 +1550,7 @@ class IngestRejected(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    code: Literal['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE', 'INTERNAL']
+    code: Literal['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR', 'REQUEST_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'CREDENTIALS_MISMATCH', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNAVAILABLE', 'INTERNAL']
     dead_letter_id: Annotated[Optional[str], Field(alias='deadLetterId')] = None
     error: str
     fields: Optional[list[IngestRejectedField]] = None
@@ -1794,9 +1726,7 @@ class KeyListParams(BaseModel):
     page number (from 1), counted from the cursor when one is given
     """
     status: Optional[Literal['active', 'expired', 'revoked', 'rotating']] = None
-    workspace: Annotated[
-        Optional[str], Field(max_length=64, min_length=1, pattern='^[^\\u0000]*$')
-    ] = None
+    workspace: Annotated[Optional[str], Field(max_length=64, min_length=1)] = None
 
 
 class KeyRotateParams(BaseModel):
@@ -1898,8 +1828,7 @@ class MetricSeriesParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     one agent’s series; a metric not kept per agent (events.ingested) answers null points
@@ -1925,16 +1854,13 @@ class NewAlertRule(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str],
-        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[
-        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=2000)] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -1947,7 +1873,7 @@ class NewAlertRule(BaseModel):
     """
     name: Annotated[Optional[str], Field(max_length=200)] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
-    threshold: float
+    threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     window_ms: Annotated[
         Optional[int], Field(alias='windowMs', ge=60000, le=86400000)
     ] = None
@@ -2031,9 +1957,7 @@ class NewDeployment(BaseModel):
     deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
         None
     )
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
@@ -2063,9 +1987,7 @@ class NewIncident(BaseModel):
         Optional[list[NewIncidentAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[
-        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
-    ] = None
+    description: Annotated[Optional[str], Field(max_length=10000)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
@@ -2084,269 +2006,28 @@ class NewOutcome(BaseModel):
     agent: Annotated[Optional[str], Field(max_length=200)] = None
     call_id: Annotated[str, Field(alias='callId', max_length=200)]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
+    revenue_usd: Annotated[
+        Optional[float], Field(alias='revenueUsd', ge=-1000000000.0, le=1000000000.0)
+    ] = None
+    """
+    US dollars, ±1,000,000,000
+    """
     source: Annotated[Optional[str], Field(max_length=100)] = None
     type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
-        None
-    )
+    value: Annotated[Optional[str], Field(max_length=2000)] = None
 
 
-class NewProviderConnectionNewProviderConnectionCredentials(BaseModel):
+class NewStandardWebhooksConnection(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
-    """
-    the Retell API key with the webhook badge
-    """
-
-
-class NewProviderConnectionNewProviderConnection(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnectionCredentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['retell']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
-    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
-    message_id_header: Annotated[
-        Optional[str],
-        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    payload_format: Annotated[
-        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
-    ] = None
-    """
-    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
-    """
-    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
-    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
-    signature_encoding: Annotated[
-        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
-    ] = None
-    signature_header: Annotated[
-        Optional[str],
-        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    signature_prefix: Annotated[
-        Optional[str], Field(alias='signaturePrefix', max_length=32)
-    ] = None
-    timestamp_header: Annotated[
-        Optional[str],
-        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    type: Literal['hmac']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    bearer_prefix_enabled: Annotated[
-        Optional[bool], Field(alias='bearerPrefixEnabled')
-    ] = None
-    header_name: Annotated[
-        Optional[str],
-        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
-    ] = None
-    token: Annotated[str, Field(max_length=1024, min_length=8)]
-    type: Literal['bearer']
-
-
-class NewProviderConnectionNewProviderConnection1Credentials2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the legacy server secret Vapi sends as X-Vapi-Secret
-    """
-    type: Literal['secret']
-
-
-class NewProviderConnectionNewProviderConnection1(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: Union[NewProviderConnectionNewProviderConnection1Credentials, NewProviderConnectionNewProviderConnection1Credentials1, NewProviderConnectionNewProviderConnection1Credentials2]
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['vapi']
-
-
-class NewProviderConnectionNewProviderConnection2Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
-    """
-    the Twilio Auth Token of the account that sends
-    """
-
-
-class NewProviderConnectionNewProviderConnection2(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection2Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['twilio']
-
-
-class NewProviderConnectionNewProviderConnection3Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class NewProviderConnectionNewProviderConnection3(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection3Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['elevenlabs']
-
-
-class NewProviderConnectionNewProviderConnection4Credentials(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
-    """
-    the webhook signing secret the provider generated
-    """
-
-
-class NewProviderConnectionNewProviderConnection4(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    credentials: NewProviderConnectionNewProviderConnection4Credentials
-    name: Annotated[str, Field(max_length=100)]
-    """
-    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
-    """
-    provider: Literal['bland']
-
-
-class NewProviderConnectionNewProviderConnection5Mapping(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ] = None
-    """
-    where the agent’s id is; the connection’s name when absent
-    """
-    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
-        None
-    )
-    """
-    the object that becomes the event’s data; {} when absent
-    """
-    events: dict[
-        Annotated[str, StringConstraints(min_length=1, max_length=200)],
-        Literal[
-            'call.started',
-            'call.ringing',
-            'call.answered',
-            'call.ended',
-            'call.transferred',
-            'call.failed',
-            'audio.stream.started',
-            'audio.stream.stopped',
-            'transcript.partial',
-            'transcript.final',
-            'agent.response.generated',
-            'tool.call.started',
-            'tool.call.completed',
-            'tool.call.failed',
-            'workflow.state.changed',
-            'handoff.initiated',
-            'handoff.completed',
-            'recording.available',
-            'customer.feedback.submitted',
-            'provider.error.received',
-            'call.completed',
-        ],
-    ]
-    """
-    the sender’s event names and the Earshot event type each becomes
-    """
-    occurred_at: Annotated[
-        Optional[str],
-        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
-    ] = None
-    """
-    where the event’s ISO 8601 time is; webhook-timestamp when absent
-    """
-    provider_call_id: Annotated[
-        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ]
-    """
-    where the call’s id is
-    """
-    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
-    """
-    where the sender’s event name is, e.g. /type
-    """
-
-
-class NewProviderConnectionNewProviderConnection5(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    mapping: Optional[NewProviderConnectionNewProviderConnection5Mapping] = None
+    mapping: Optional[EventMapping] = None
     name: Annotated[str, Field(max_length=100)]
     """
     what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
     """
     provider: Literal['standard-webhooks']
-
-
-class NewProviderConnection(
-    RootModel[Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]]
-):
-    root: Union[NewProviderConnectionNewProviderConnection, NewProviderConnectionNewProviderConnection1, NewProviderConnectionNewProviderConnection2, NewProviderConnectionNewProviderConnection3, NewProviderConnectionNewProviderConnection4, NewProviderConnectionNewProviderConnection5]
 
 
 class NewTenant(BaseModel):
@@ -2381,12 +2062,15 @@ class OutcomeCreateParams(BaseModel):
     agent: Annotated[Optional[str], Field(max_length=200)] = None
     call_id: Annotated[str, Field(alias='callId', max_length=200)]
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
-    revenue_usd: Annotated[Optional[float], Field(alias='revenueUsd')] = None
+    revenue_usd: Annotated[
+        Optional[float], Field(alias='revenueUsd', ge=-1000000000.0, le=1000000000.0)
+    ] = None
+    """
+    US dollars, ±1,000,000,000
+    """
     source: Annotated[Optional[str], Field(max_length=100)] = None
     type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
-        None
-    )
+    value: Annotated[Optional[str], Field(max_length=2000)] = None
 
 
 class OutcomeListParams(BaseModel):
@@ -2395,8 +2079,7 @@ class OutcomeListParams(BaseModel):
         populate_by_name=True,
     )
     call_id: Annotated[
-        Optional[str],
-        Field(alias='callId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+        Optional[str], Field(alias='callId', max_length=200, min_length=1)
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -2439,10 +2122,12 @@ class OutcomeRecordedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     agent: Optional[str] = None
-    call_id: Annotated[str, Field(min_length=1)]
-    outcome_id: Annotated[str, Field(min_length=1)]
-    outcome_type: Annotated[str, Field(min_length=1)]
-    revenue_usd: Optional[float] = None
+    call_id: Annotated[str, Field(max_length=255, min_length=1)]
+    outcome_id: Annotated[str, Field(max_length=255, min_length=1)]
+    outcome_type: Annotated[str, Field(max_length=255, min_length=1)]
+    revenue_usd: Annotated[
+        Optional[float], Field(ge=-1000000000.0, le=1000000000.0)
+    ] = None
     source: Optional[str] = None
     value: Optional[str] = None
 
@@ -2468,13 +2153,13 @@ class PricePlanPrice(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    included: Annotated[float, Field(ge=0.0)]
-    limit: Annotated[Optional[float], Field(ge=0.0)]
+    included: Annotated[float, Field(ge=0.0, le=1000000000000.0)]
+    limit: Annotated[Optional[float], Field(ge=0.0, le=1000000000000.0)]
     meter: Literal['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes']
     unit_price_cents: Annotated[
         int, Field(alias='unitPriceCents', ge=0, le=9007199254740990)
     ]
-    unit_size: Annotated[float, Field(alias='unitSize', gt=0.0)]
+    unit_size: Annotated[float, Field(alias='unitSize', gt=0.0, le=1000000000000.0)]
 
 
 class PricePlanPrices(BaseModel):
@@ -2503,13 +2188,15 @@ class PricePlanInputPrice(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    included: Annotated[Optional[float], Field(ge=0.0)] = None
-    limit: Annotated[Optional[float], Field(ge=0.0)] = None
+    included: Annotated[Optional[float], Field(ge=0.0, le=1000000000000.0)] = None
+    limit: Annotated[Optional[float], Field(ge=0.0, le=1000000000000.0)] = None
     meter: Literal['events_ingested', 'calls', 'call_minutes', 'api_requests', 'stored_megabytes']
     unit_price_cents: Annotated[
         int, Field(alias='unitPriceCents', ge=0, le=9007199254740990)
     ]
-    unit_size: Annotated[Optional[float], Field(alias='unitSize', gt=0.0)] = None
+    unit_size: Annotated[
+        Optional[float], Field(alias='unitSize', gt=0.0, le=1000000000000.0)
+    ] = None
 
 
 class PricePlanInputPrices(BaseModel):
@@ -2535,71 +2222,6 @@ class PricePlanInput(BaseModel):
     ]
 
 
-class ProviderConnectionMapping(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ] = None
-    """
-    where the agent’s id is; the connection’s name when absent
-    """
-    data: Annotated[Optional[str], Field(max_length=200, pattern='^(\\/[^/]*)*$')] = (
-        None
-    )
-    """
-    the object that becomes the event’s data; {} when absent
-    """
-    events: dict[
-        Annotated[str, StringConstraints(min_length=1, max_length=200)],
-        Literal[
-            'call.started',
-            'call.ringing',
-            'call.answered',
-            'call.ended',
-            'call.transferred',
-            'call.failed',
-            'audio.stream.started',
-            'audio.stream.stopped',
-            'transcript.partial',
-            'transcript.final',
-            'agent.response.generated',
-            'tool.call.started',
-            'tool.call.completed',
-            'tool.call.failed',
-            'workflow.state.changed',
-            'handoff.initiated',
-            'handoff.completed',
-            'recording.available',
-            'customer.feedback.submitted',
-            'provider.error.received',
-            'call.completed',
-        ],
-    ]
-    """
-    the sender’s event names and the Earshot event type each becomes
-    """
-    occurred_at: Annotated[
-        Optional[str],
-        Field(alias='occurredAt', max_length=200, pattern='^(\\/[^/]*)*$'),
-    ] = None
-    """
-    where the event’s ISO 8601 time is; webhook-timestamp when absent
-    """
-    provider_call_id: Annotated[
-        str, Field(alias='providerCallId', max_length=200, pattern='^(\\/[^/]*)*$')
-    ]
-    """
-    where the call’s id is
-    """
-    type: Annotated[str, Field(max_length=200, pattern='^(\\/[^/]*)*$')]
-    """
-    where the sender’s event name is, e.g. /type
-    """
-
-
 class ProviderConnection(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2610,7 +2232,7 @@ class ProviderConnection(BaseModel):
         Optional[str], Field(alias='credentialsRotatedAt')
     ]
     id: UUID
-    mapping: Optional[ProviderConnectionMapping]
+    mapping: Optional[EventMapping]
     name: str
     previous_credentials_valid_until: Annotated[
         Optional[str], Field(alias='previousCredentialsValidUntil')
@@ -2725,8 +2347,8 @@ class RecordingAvailableData(BaseModel):
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     expires_at: Optional[AwareDatetime] = None
     format: Optional[str] = None
-    recording_id: Annotated[str, Field(min_length=1)]
-    url: Annotated[str, Field(min_length=1)]
+    recording_id: Annotated[str, Field(max_length=255, min_length=1)]
+    url: Annotated[str, Field(max_length=8192, min_length=1)]
 
 
 class RecordingAvailableEvent(BaseModel):
@@ -2745,6 +2367,17 @@ class RecordingAvailableEvent(BaseModel):
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
 
 
+class RetellCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
+    """
+    the Retell API key with the webhook badge
+    """
+
+
 class Rotation(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2755,6 +2388,17 @@ class Rotation(BaseModel):
     ] = None
     """
     how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+    """
+
+
+class SharedSecretCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the webhook signing secret the provider generated
     """
 
 
@@ -2793,9 +2437,9 @@ class ToolCallCompletedData(BaseModel):
     }
     arguments: Any = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(max_length=255, min_length=1)]
     result: Any = None
-    tool_call_id: Annotated[str, Field(min_length=1)]
+    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
     turn_id: Optional[str] = None
 
 
@@ -2826,8 +2470,8 @@ class ToolCallFailedData(BaseModel):
     arguments: Any = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     error: Optional[str] = None
-    name: Annotated[str, Field(min_length=1)]
-    tool_call_id: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(max_length=255, min_length=1)]
+    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
     turn_id: Optional[str] = None
 
 
@@ -2856,8 +2500,8 @@ class ToolCallStartedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     arguments: Any = None
-    name: Annotated[str, Field(min_length=1)]
-    tool_call_id: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(max_length=255, min_length=1)]
+    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
     turn_id: Optional[str] = None
 
 
@@ -2906,7 +2550,7 @@ class TranscriptPartialData(BaseModel):
     speaker: Literal['agent', 'customer']
     start_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     text: str
-    turn_id: Annotated[str, Field(min_length=1)]
+    turn_id: Annotated[str, Field(max_length=255, min_length=1)]
 
 
 class TranscriptPartialEvent(BaseModel):
@@ -2937,6 +2581,17 @@ class TranscriptSegment(BaseModel):
     start_ms: Annotated[Optional[int], Field(alias='startMs')]
     text: str
     turn_id: Annotated[str, Field(alias='turnId')]
+
+
+class TwilioCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
+    """
+    the Twilio Auth Token of the account that sends
+    """
 
 
 class UsagePeriodMeter(BaseModel):
@@ -3057,6 +2712,70 @@ class UsageParams(BaseModel):
     to: Optional[str] = None
 
 
+class VapiBearerCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bearer_prefix_enabled: Annotated[
+        Optional[bool], Field(alias='bearerPrefixEnabled')
+    ] = None
+    header_name: Annotated[
+        Optional[str],
+        Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    token: Annotated[str, Field(max_length=1024, min_length=8)]
+    type: Literal['bearer']
+
+
+class VapiHmacCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    algorithm: Optional[Literal['sha256', 'sha512', 'sha1']] = None
+    include_timestamp: Annotated[Optional[bool], Field(alias='includeTimestamp')] = None
+    message_id_header: Annotated[
+        Optional[str],
+        Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    payload_format: Annotated[
+        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
+    ] = None
+    """
+    placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
+    """
+    secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
+    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
+    signature_encoding: Annotated[
+        Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
+    ] = None
+    signature_header: Annotated[
+        Optional[str],
+        Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    signature_prefix: Annotated[
+        Optional[str], Field(alias='signaturePrefix', max_length=32)
+    ] = None
+    timestamp_header: Annotated[
+        Optional[str],
+        Field(alias='timestampHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
+    ] = None
+    type: Literal['hmac']
+
+
+class VapiSecretCredentials(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    """
+    the legacy server secret Vapi sends as X-Vapi-Secret
+    """
+    type: Literal['secret']
+
+
 class WebhookEvent(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3135,7 +2854,7 @@ class WorkflowStateChangedData(BaseModel):
     }
     from_state: Optional[str] = None
     node: Optional[str] = None
-    to_state: Annotated[str, Field(min_length=1)]
+    to_state: Annotated[str, Field(max_length=255, min_length=1)]
     trigger: Optional[str] = None
 
 
@@ -3272,7 +2991,7 @@ class BillingPlanChangedData(BaseModel):
     changed_by: Optional[str] = None
     currency: Annotated[str, Field(max_length=3, min_length=3)]
     period: Literal['month', 'day']
-    plan_id: Annotated[str, Field(min_length=1)]
+    plan_id: Annotated[str, Field(max_length=255, min_length=1)]
     prices: Any
     """
     Any JSON value: object, array, string, number, boolean or null.
@@ -3319,7 +3038,7 @@ class CallCompletedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    cost_usd: Annotated[Optional[float], Field(ge=0.0, le=1000000000.0)] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     ended_reason: Optional[str] = None
     quality_score: Annotated[Optional[float], Field(ge=0.0, le=1.0)] = None
@@ -3504,7 +3223,7 @@ class InvoiceIssuedData(BaseModel):
     }
     base_fee_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
     currency: Annotated[str, Field(max_length=3, min_length=3)]
-    invoice_id: Annotated[str, Field(min_length=1)]
+    invoice_id: Annotated[str, Field(max_length=255, min_length=1)]
     lines: Any
     """
     Any JSON value: object, array, string, number, boolean or null.
@@ -3512,7 +3231,7 @@ class InvoiceIssuedData(BaseModel):
     number: Annotated[int, Field(ge=0, le=9007199254740990)]
     period_end: AwareDatetime
     period_start: AwareDatetime
-    plan_id: Annotated[str, Field(min_length=1)]
+    plan_id: Annotated[str, Field(max_length=255, min_length=1)]
     status: Literal['draft', 'issued', 'paid', 'void']
     subtotal_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
     total_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
@@ -3547,6 +3266,58 @@ class IssuedProviderConnection(BaseModel):
     """
 
 
+class NewBlandConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: SharedSecretCredentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['bland']
+
+
+class NewElevenLabsConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: SharedSecretCredentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['elevenlabs']
+
+
+class NewRetellConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: RetellCredentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['retell']
+
+
+class NewTwilioConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: TwilioCredentials
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['twilio']
+
+
 class TranscriptFinalEvent(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3576,7 +3347,42 @@ class Usage(BaseModel):
     period: UsagePeriod
 
 
+class CredentialRotation(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: Optional[Union[RetellCredentials, TwilioCredentials, SharedSecretCredentials, VapiHmacCredentials, VapiBearerCredentials, VapiSecretCredentials]] = (
+        None
+    )
+    overlap_seconds: Annotated[
+        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
+    ] = None
+    """
+    how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+    """
+
+
 class IncomingEvent(
     RootModel[Union[CallStartedEvent, CallRingingEvent, CallAnsweredEvent, CallEndedEvent, CallTransferredEvent, CallFailedEvent, AudioStreamStartedEvent, AudioStreamStoppedEvent, TranscriptPartialEvent, TranscriptFinalEvent, AgentResponseGeneratedEvent, ToolCallStartedEvent, ToolCallCompletedEvent, ToolCallFailedEvent, WorkflowStateChangedEvent, HandoffInitiatedEvent, HandoffCompletedEvent, RecordingAvailableEvent, CustomerFeedbackSubmittedEvent, ProviderErrorReceivedEvent, CallCompletedEvent, OutcomeRecordedEvent, IncidentCreatedEvent, IncidentUpdatedEvent, DeploymentRecordedEvent, AlertFiredEvent, AlertResolvedEvent, AlertRuleChangedEvent, InvoiceIssuedEvent, BillingPlanChangedEvent]]
 ):
     root: Union[CallStartedEvent, CallRingingEvent, CallAnsweredEvent, CallEndedEvent, CallTransferredEvent, CallFailedEvent, AudioStreamStartedEvent, AudioStreamStoppedEvent, TranscriptPartialEvent, TranscriptFinalEvent, AgentResponseGeneratedEvent, ToolCallStartedEvent, ToolCallCompletedEvent, ToolCallFailedEvent, WorkflowStateChangedEvent, HandoffInitiatedEvent, HandoffCompletedEvent, RecordingAvailableEvent, CustomerFeedbackSubmittedEvent, ProviderErrorReceivedEvent, CallCompletedEvent, OutcomeRecordedEvent, IncidentCreatedEvent, IncidentUpdatedEvent, DeploymentRecordedEvent, AlertFiredEvent, AlertResolvedEvent, AlertRuleChangedEvent, InvoiceIssuedEvent, BillingPlanChangedEvent]
+
+
+class NewVapiConnection(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: Union[VapiHmacCredentials, VapiBearerCredentials, VapiSecretCredentials]
+    name: Annotated[str, Field(max_length=100)]
+    """
+    what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+    """
+    provider: Literal['vapi']
+
+
+class NewProviderConnection(
+    RootModel[Union[NewRetellConnection, NewVapiConnection, NewTwilioConnection, NewElevenLabsConnection, NewBlandConnection, NewStandardWebhooksConnection]]
+):
+    root: Union[NewRetellConnection, NewVapiConnection, NewTwilioConnection, NewElevenLabsConnection, NewBlandConnection, NewStandardWebhooksConnection]

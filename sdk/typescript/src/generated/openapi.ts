@@ -72,6 +72,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/plans/{planId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What tenants on a price plan keep */
+        get: operations["getPlanRetention"];
+        /** Set what tenants on a price plan keep */
+        put: operations["setPlanRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/tenants": {
         parameters: {
             query?: never;
@@ -103,6 +121,24 @@ export interface paths {
         post?: never;
         /** Delete a tenant and its data */
         delete: operations["deleteTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/tenants/{id}/data-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant’s data settings (abandon-after silence, retention) and what applies */
+        get: operations["getTenantDataSettings"];
+        /** Set a tenant’s abandon-after silence and retention */
+        put: operations["setTenantDataSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -863,7 +899,7 @@ export interface components {
             transcription_delay_ms?: number | null;
             /** @default null */
             tts_ttfb_ms?: number | null;
-            turn_id: string;
+            turn_id: string & (unknown & unknown);
             /** @default null */
             unattributed_ms?: number | null;
         } & {
@@ -872,7 +908,7 @@ export interface components {
         AgentResponseGeneratedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AgentResponseGeneratedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -905,13 +941,13 @@ export interface components {
         AlertFiredData: {
             /** @default null */
             agent_id?: string | null;
-            alert_id: string;
+            alert_id: string & (unknown & unknown);
             /** @enum {string} */
             comparison: "gt" | "gte" | "lt" | "lte";
             /** @default null */
             message?: string | null;
-            metric: string;
-            rule_id: string;
+            metric: string & (unknown & unknown);
+            rule_id: string & (unknown & unknown);
             /** @default null */
             rule_name?: string | null;
             /** @default null */
@@ -926,7 +962,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertFiredData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -966,7 +1002,7 @@ export interface components {
             page?: number;
         };
         AlertResolvedData: {
-            alert_id: string;
+            alert_id: string & (unknown & unknown);
             /** @default null */
             fired_at?: string | null;
             /** @default null */
@@ -975,7 +1011,7 @@ export interface components {
             resolution?: string | null;
             /** @default null */
             resolved_by?: string | null;
-            rule_id: string;
+            rule_id: string & (unknown & unknown);
             /** @default null */
             value?: number | null;
         } & {
@@ -985,7 +1021,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertResolvedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1012,10 +1048,10 @@ export interface components {
             windowMs: number;
         };
         AlertRuleChange: {
-            agentId?: string | null;
+            agentId?: (string & (unknown & unknown)) | null;
             /** @enum {string} */
             comparison?: "gt" | "gte" | "lt" | "lte";
-            description?: string;
+            description?: string & (unknown & unknown);
             enabled?: boolean;
             forMs?: number;
             /**
@@ -1023,7 +1059,7 @@ export interface components {
              * @enum {string}
              */
             metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
-            name?: string & (unknown & unknown);
+            name?: string & (unknown & unknown & unknown);
             /** @enum {string} */
             severity?: "critical" | "warning" | "info";
             threshold?: number;
@@ -1042,10 +1078,10 @@ export interface components {
             description?: string | null;
             enabled: boolean;
             for_ms: number;
-            metric: string;
+            metric: string & (unknown & unknown);
             /** @default null */
             name?: string | null;
-            rule_id: string;
+            rule_id: string & (unknown & unknown);
             /** @default null */
             severity?: ("critical" | "warning" | "info") | null;
             threshold: number;
@@ -1057,7 +1093,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertRuleChangedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1133,14 +1169,14 @@ export interface components {
             direction?: ("inbound" | "outbound" | "both") | null;
             /** @default null */
             sample_rate?: number | null;
-            stream_id: string;
+            stream_id: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
         AudioStreamStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AudioStreamStartedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1163,14 +1199,14 @@ export interface components {
             reason?: string | null;
             /** @default null */
             sample_rate?: number | null;
-            stream_id: string;
+            stream_id: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
         AudioStreamStoppedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AudioStreamStoppedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1212,7 +1248,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             period: "month" | "day";
-            plan_id: string;
+            plan_id: string & (unknown & unknown);
             prices: components["schemas"]["JsonValue"];
         } & {
             [key: string]: unknown;
@@ -1221,7 +1257,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["BillingPlanChangedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1277,7 +1313,7 @@ export interface components {
         CallAnsweredEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallAnsweredData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1312,7 +1348,7 @@ export interface components {
         CallCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallCompletedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1377,7 +1413,7 @@ export interface components {
         CallEndedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallEndedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1404,7 +1440,7 @@ export interface components {
         CallFailedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallFailedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1433,7 +1469,7 @@ export interface components {
         CallRingingEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallRingingData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1464,7 +1500,7 @@ export interface components {
         CallStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallStartedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1477,7 +1513,7 @@ export interface components {
         CallTransferredData: {
             /** @default null */
             reason?: string | null;
-            to: string;
+            to: string & (unknown & unknown);
             /** @default null */
             transfer_type?: string | null;
         } & {
@@ -1486,7 +1522,7 @@ export interface components {
         CallTransferredEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallTransferredData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1526,53 +1562,7 @@ export interface components {
             turnId: string;
         };
         CredentialRotation: {
-            credentials?: {
-                /** @description the Retell API key with the webhook badge */
-                apiKey: string;
-            } | {
-                /** @description the Twilio Auth Token of the account that sends */
-                authToken: string;
-            } | {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            } | ({
-                /**
-                 * @default sha256
-                 * @enum {string}
-                 */
-                algorithm?: "sha256" | "sha512" | "sha1";
-                /** @default true */
-                includeTimestamp?: boolean;
-                messageIdHeader?: string;
-                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
-                payloadFormat?: string;
-                /** @default false */
-                secretIsBase64?: boolean;
-                secretKey: string;
-                /**
-                 * @default hex
-                 * @enum {string}
-                 */
-                signatureEncoding?: "hex" | "base64";
-                signatureHeader?: string;
-                /** @default  */
-                signaturePrefix?: string;
-                timestampHeader?: string;
-                /** @constant */
-                type: "hmac";
-            } | {
-                /** @default true */
-                bearerPrefixEnabled?: boolean;
-                headerName?: string;
-                token: string;
-                /** @constant */
-                type: "bearer";
-            } | {
-                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
-                secret: string;
-                /** @constant */
-                type: "secret";
-            });
+            credentials?: components["schemas"]["RetellCredentials"] | components["schemas"]["TwilioCredentials"] | components["schemas"]["SharedSecretCredentials"] | components["schemas"]["VapiCredentials"];
             /**
              * @description how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
              * @default 86400
@@ -1594,7 +1584,7 @@ export interface components {
         CustomerFeedbackSubmittedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CustomerFeedbackSubmittedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1665,19 +1655,19 @@ export interface components {
             page?: number;
         };
         DeploymentRecordedData: {
-            agent: string;
+            agent: string & (unknown & unknown);
             /** Format: date-time */
             deployed_at: string;
             /** @default null */
             deployed_by?: string | null;
-            deployment_id: string;
+            deployment_id: string & (unknown & unknown);
             /** @default null */
             description?: string | null;
             /** @default null */
             environment?: string | null;
             /** @default null */
             previous_version?: string | null;
-            version: string;
+            version: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
@@ -1685,7 +1675,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["DeploymentRecordedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1697,7 +1687,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "CREDENTIALS_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
             deadLetterId?: string;
             error: string;
             fields?: {
@@ -1709,11 +1699,11 @@ export interface components {
             requestId?: string;
         };
         EventCall: {
-            agent_id: string;
+            agent_id: string & (unknown & unknown);
             /** @default null */
-            agent_version?: string | null;
+            agent_version?: (string & (unknown & unknown)) | null;
             /** @default null */
-            customer_id?: string | null;
+            customer_id?: (string & (unknown & unknown)) | null;
             /** @default null */
             direction?: ("inbound" | "outbound") | null;
             /** @default null */
@@ -1722,21 +1712,37 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
-            provider_call_id: string;
+            provider_call_id: string & (unknown & unknown);
             /** @default null */
             to_number?: string | null;
             /** @default null */
-            workflow_id?: string | null;
+            workflow_id?: (string & (unknown & unknown)) | null;
         } & {
             [key: string]: unknown;
+        };
+        EventMapping: {
+            /** @description where the agent’s id is; the connection’s name when absent */
+            agentId?: string;
+            /** @description the object that becomes the event’s data; {} when absent */
+            data?: string;
+            /** @description the sender’s event names and the Earshot event type each becomes */
+            events: {
+                [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
+            };
+            /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
+            occurredAt?: string;
+            /** @description where the call’s id is */
+            providerCallId: string;
+            /** @description where the sender’s event name is, e.g. /type */
+            type: string;
         };
         HandoffCompletedData: {
             /** @default null */
             accepted_by?: string | null;
-            handoff_id: string;
+            handoff_id: string & (unknown & unknown);
             /** @default null */
             reason?: string | null;
-            target: string;
+            target: string & (unknown & unknown);
             /** @default null */
             target_kind?: ("agent" | "human") | null;
             /** @default null */
@@ -1747,7 +1753,7 @@ export interface components {
         HandoffCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["HandoffCompletedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1758,10 +1764,10 @@ export interface components {
             [key: string]: unknown;
         };
         HandoffInitiatedData: {
-            handoff_id: string;
+            handoff_id: string & (unknown & unknown);
             /** @default null */
             reason?: string | null;
-            target: string;
+            target: string & (unknown & unknown);
             /** @default null */
             target_kind?: ("agent" | "human") | null;
         } & {
@@ -1770,7 +1776,7 @@ export interface components {
         HandoffInitiatedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["HandoffInitiatedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1830,7 +1836,7 @@ export interface components {
             affected_calls?: string[];
             /** @default null */
             description?: string | null;
-            incident_id: string;
+            incident_id: string & (unknown & unknown);
             /** @default null */
             opened_by?: string | null;
             /** @enum {string} */
@@ -1839,7 +1845,7 @@ export interface components {
             started_at?: string | null;
             /** @enum {string} */
             status: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-            title: string;
+            title: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
@@ -1847,7 +1853,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["IncidentCreatedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1872,7 +1878,7 @@ export interface components {
             affected_calls?: string[] | null;
             /** @default null */
             description?: string | null;
-            incident_id: string;
+            incident_id: string & (unknown & unknown);
             /** @default null */
             note?: string | null;
             /** @default null */
@@ -1892,7 +1898,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["IncidentUpdatedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1931,14 +1937,14 @@ export interface components {
         InvoiceIssuedData: {
             base_fee_cents: number;
             currency: string;
-            invoice_id: string;
+            invoice_id: string & (unknown & unknown);
             lines: components["schemas"]["JsonValue"];
             number: number;
             /** Format: date-time */
             period_end: string;
             /** Format: date-time */
             period_start: string;
-            plan_id: string;
+            plan_id: string & (unknown & unknown);
             /** @enum {string} */
             status: "draft" | "issued" | "paid" | "void";
             subtotal_cents: number;
@@ -1950,7 +1956,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["InvoiceIssuedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2024,10 +2030,10 @@ export interface components {
         };
         NewAlertRule: {
             /** @description watch one agent; all agents when left out */
-            agentId?: string;
+            agentId?: string & (unknown & unknown);
             /** @enum {string} */
             comparison: "gt" | "gte" | "lt" | "lte";
-            description?: string;
+            description?: string & (unknown & unknown);
             /** @default true */
             enabled?: boolean;
             /**
@@ -2041,7 +2047,7 @@ export interface components {
              * @enum {string}
              */
             metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
-            name?: string & (unknown & unknown);
+            name?: string & (unknown & unknown & unknown);
             /**
              * @default warning
              * @enum {string}
@@ -2072,31 +2078,45 @@ export interface components {
              * @enum {string}
              */
             kind?: "live" | "test";
-            name: string & (unknown & unknown);
+            name: string & (unknown & unknown & unknown);
             /** @description at most the scopes of the key that creates it */
             scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
             /** @default default */
             workspace?: string;
         };
+        NewBlandConnection: {
+            credentials: components["schemas"]["SharedSecretCredentials"];
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown & unknown);
+            /** @constant */
+            provider: "bland";
+        };
         NewDeployment: {
-            agent: string & (unknown & unknown);
+            agent: string & (unknown & unknown & unknown);
             /** @description defaults to when the request arrived */
             deployedAt?: string & (unknown & unknown);
-            deployedBy?: string & (unknown & unknown);
-            description?: string;
-            environment?: string & (unknown & unknown);
+            deployedBy?: string & (unknown & unknown & unknown);
+            description?: string & (unknown & unknown);
+            environment?: string & (unknown & unknown & unknown);
             id?: string;
-            previousVersion?: string & (unknown & unknown);
-            version: string & (unknown & unknown);
+            previousVersion?: string & (unknown & unknown & unknown);
+            version: string & (unknown & unknown & unknown);
+        };
+        NewElevenLabsConnection: {
+            credentials: components["schemas"]["SharedSecretCredentials"];
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown & unknown);
+            /** @constant */
+            provider: "elevenlabs";
         };
         NewIncident: {
             /** @default [] */
-            affectedAgents?: (string & (unknown & unknown))[];
+            affectedAgents?: (string & (unknown & unknown & unknown))[];
             /** @default [] */
-            affectedCalls?: (string & (unknown & unknown))[];
-            description?: string;
+            affectedCalls?: (string & (unknown & unknown & unknown))[];
+            description?: string & (unknown & unknown);
             id?: string;
-            openedBy?: string & (unknown & unknown);
+            openedBy?: string & (unknown & unknown & unknown);
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             startedAt?: string & (unknown & unknown);
@@ -2105,115 +2125,30 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-            title: string & (unknown & unknown);
+            title: string & (unknown & unknown & unknown);
         };
         NewOutcome: {
-            agent?: string & (unknown & unknown);
-            callId: string & (unknown & unknown);
+            agent?: string & (unknown & unknown & unknown);
+            callId: string & (unknown & unknown & unknown);
             id?: string;
+            /** @description US dollars, ±1,000,000,000 */
             revenueUsd?: number;
-            source?: string & (unknown & unknown);
-            type: string & (unknown & unknown);
-            value?: string;
+            source?: string & (unknown & unknown & unknown);
+            type: string & (unknown & unknown & unknown);
+            value?: string & (unknown & unknown);
         };
-        NewProviderConnection: {
-            credentials: {
-                /** @description the Retell API key with the webhook badge */
-                apiKey: string;
-            };
+        NewProviderConnection: components["schemas"]["NewRetellConnection"] | components["schemas"]["NewVapiConnection"] | components["schemas"]["NewTwilioConnection"] | components["schemas"]["NewElevenLabsConnection"] | components["schemas"]["NewBlandConnection"] | components["schemas"]["NewStandardWebhooksConnection"];
+        NewRetellConnection: {
+            credentials: components["schemas"]["RetellCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
+            name: string & (unknown & unknown & unknown);
             /** @constant */
             provider: "retell";
-        } | {
-            credentials: {
-                /**
-                 * @default sha256
-                 * @enum {string}
-                 */
-                algorithm?: "sha256" | "sha512" | "sha1";
-                /** @default true */
-                includeTimestamp?: boolean;
-                messageIdHeader?: string;
-                /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
-                payloadFormat?: string;
-                /** @default false */
-                secretIsBase64?: boolean;
-                secretKey: string;
-                /**
-                 * @default hex
-                 * @enum {string}
-                 */
-                signatureEncoding?: "hex" | "base64";
-                signatureHeader?: string;
-                /** @default  */
-                signaturePrefix?: string;
-                timestampHeader?: string;
-                /** @constant */
-                type: "hmac";
-            } | {
-                /** @default true */
-                bearerPrefixEnabled?: boolean;
-                headerName?: string;
-                token: string;
-                /** @constant */
-                type: "bearer";
-            } | {
-                /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
-                secret: string;
-                /** @constant */
-                type: "secret";
-            };
+        };
+        NewStandardWebhooksConnection: {
+            mapping?: components["schemas"]["EventMapping"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "vapi";
-        } | {
-            credentials: {
-                /** @description the Twilio Auth Token of the account that sends */
-                authToken: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "twilio";
-        } | {
-            credentials: {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "elevenlabs";
-        } | {
-            credentials: {
-                /** @description the webhook signing secret the provider generated */
-                secret: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
-            /** @constant */
-            provider: "bland";
-        } | {
-            mapping?: {
-                /** @description where the agent’s id is; the connection’s name when absent */
-                agentId?: string;
-                /** @description the object that becomes the event’s data; {} when absent */
-                data?: string;
-                /** @description the sender’s event names and the Earshot event type each becomes */
-                events: {
-                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
-                };
-                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
-                occurredAt?: string;
-                /** @description where the call’s id is */
-                providerCallId: string;
-                /** @description where the sender’s event name is, e.g. /type */
-                type: string;
-            };
-            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown);
+            name: string & (unknown & unknown & unknown);
             /** @constant */
             provider: "standard-webhooks";
         };
@@ -2224,6 +2159,20 @@ export interface components {
              */
             environment?: "production" | "staging";
             name: string;
+        };
+        NewTwilioConnection: {
+            credentials: components["schemas"]["TwilioCredentials"];
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown & unknown);
+            /** @constant */
+            provider: "twilio";
+        };
+        NewVapiConnection: {
+            credentials: components["schemas"]["VapiCredentials"];
+            /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+            name: string & (unknown & unknown & unknown);
+            /** @constant */
+            provider: "vapi";
         };
         Outcome: {
             agent: string | null;
@@ -2247,9 +2196,9 @@ export interface components {
         OutcomeRecordedData: {
             /** @default null */
             agent?: string | null;
-            call_id: string;
-            outcome_id: string;
-            outcome_type: string;
+            call_id: string & (unknown & unknown);
+            outcome_id: string & (unknown & unknown);
+            outcome_type: string & (unknown & unknown);
             /** @default null */
             revenue_usd?: number | null;
             /** @default null */
@@ -2263,7 +2212,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["OutcomeRecordedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2324,22 +2273,7 @@ export interface components {
             credentialsRotatedAt: string | null;
             /** Format: uuid */
             id: string;
-            mapping: {
-                /** @description where the agent’s id is; the connection’s name when absent */
-                agentId?: string;
-                /** @description the object that becomes the event’s data; {} when absent */
-                data?: string;
-                /** @description the sender’s event names and the Earshot event type each becomes */
-                events: {
-                    [key: string]: "call.started" | "call.ringing" | "call.answered" | "call.ended" | "call.transferred" | "call.failed" | "audio.stream.started" | "audio.stream.stopped" | "transcript.partial" | "transcript.final" | "agent.response.generated" | "tool.call.started" | "tool.call.completed" | "tool.call.failed" | "workflow.state.changed" | "handoff.initiated" | "handoff.completed" | "recording.available" | "customer.feedback.submitted" | "provider.error.received" | "call.completed";
-                };
-                /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
-                occurredAt?: string;
-                /** @description where the call’s id is */
-                providerCallId: string;
-                /** @description where the sender’s event name is, e.g. /type */
-                type: string;
-            } | null;
+            mapping: components["schemas"]["EventMapping"] | null;
             name: string;
             /** @description after a rotation: until when the previous credentials still verify */
             previousCredentialsValidUntil: string | null;
@@ -2400,7 +2334,7 @@ export interface components {
         ProviderErrorReceivedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ProviderErrorReceivedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2419,15 +2353,15 @@ export interface components {
             expires_at?: string | null;
             /** @default null */
             format?: string | null;
-            recording_id: string;
-            url: string;
+            recording_id: string & (unknown & unknown);
+            url: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
         RecordingAvailableEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["RecordingAvailableData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2437,12 +2371,20 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        RetellCredentials: {
+            /** @description the Retell API key with the webhook badge */
+            apiKey: string;
+        };
         Rotation: {
             /**
              * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
              * @default 86400
              */
             overlapSeconds?: number;
+        };
+        SharedSecretCredentials: {
+            /** @description the webhook signing secret the provider generated */
+            secret: string;
         };
         Tenant: {
             activeKeys: number;
@@ -2467,10 +2409,10 @@ export interface components {
             arguments?: components["schemas"]["JsonValue"] | null;
             /** @default null */
             duration_ms?: number | null;
-            name: string;
+            name: string & (unknown & unknown);
             /** @default null */
             result?: components["schemas"]["JsonValue"] | null;
-            tool_call_id: string;
+            tool_call_id: string & (unknown & unknown);
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2479,7 +2421,7 @@ export interface components {
         ToolCallCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallCompletedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2496,8 +2438,8 @@ export interface components {
             duration_ms?: number | null;
             /** @default null */
             error?: string | null;
-            name: string;
-            tool_call_id: string;
+            name: string & (unknown & unknown);
+            tool_call_id: string & (unknown & unknown);
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2506,7 +2448,7 @@ export interface components {
         ToolCallFailedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallFailedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2519,8 +2461,8 @@ export interface components {
         ToolCallStartedData: {
             /** @default null */
             arguments?: components["schemas"]["JsonValue"] | null;
-            name: string;
-            tool_call_id: string;
+            name: string & (unknown & unknown);
+            tool_call_id: string & (unknown & unknown);
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2529,7 +2471,7 @@ export interface components {
         ToolCallStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallStartedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2552,7 +2494,7 @@ export interface components {
         TranscriptFinalEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["TranscriptPartialData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2574,14 +2516,14 @@ export interface components {
             /** @default null */
             start_ms?: number | null;
             text: string;
-            turn_id: string;
+            turn_id: string & (unknown & unknown);
         } & {
             [key: string]: unknown;
         };
         TranscriptPartialEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["TranscriptPartialData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2599,6 +2541,10 @@ export interface components {
             startMs: number | null;
             text: string;
             turnId: string;
+        };
+        TwilioCredentials: {
+            /** @description the Twilio Auth Token of the account that sends */
+            authToken: string;
         };
         UsageMeter: {
             apiRequests: number;
@@ -2639,6 +2585,47 @@ export interface components {
                 totalCents: number;
             };
         };
+        VapiBearerCredentials: {
+            /** @default true */
+            bearerPrefixEnabled?: boolean;
+            headerName?: string;
+            token: string;
+            /** @constant */
+            type: "bearer";
+        };
+        VapiCredentials: components["schemas"]["VapiHmacCredentials"] | components["schemas"]["VapiBearerCredentials"] | components["schemas"]["VapiSecretCredentials"];
+        VapiHmacCredentials: {
+            /**
+             * @default sha256
+             * @enum {string}
+             */
+            algorithm?: "sha256" | "sha512" | "sha1";
+            /** @default true */
+            includeTimestamp?: boolean;
+            messageIdHeader?: string;
+            /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
+            payloadFormat?: string;
+            /** @default false */
+            secretIsBase64?: boolean;
+            secretKey: string;
+            /**
+             * @default hex
+             * @enum {string}
+             */
+            signatureEncoding?: "hex" | "base64";
+            signatureHeader?: string;
+            /** @default  */
+            signaturePrefix?: string;
+            timestampHeader?: string;
+            /** @constant */
+            type: "hmac";
+        };
+        VapiSecretCredentials: {
+            /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
+            secret: string;
+            /** @constant */
+            type: "secret";
+        };
         WebhookEvent: {
             agent_id: string;
             latency_ms: number;
@@ -2665,7 +2652,7 @@ export interface components {
             from_state?: string | null;
             /** @default null */
             node?: string | null;
-            to_state: string;
+            to_state: string & (unknown & unknown);
             /** @default null */
             trigger?: string | null;
         } & {
@@ -2674,7 +2661,7 @@ export interface components {
         WorkflowStateChangedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["WorkflowStateChangedData"];
-            idempotency_key: string;
+            idempotency_key: string & (unknown & unknown);
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2941,6 +2928,175 @@ export interface operations {
             };
         };
     };
+    getPlanRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        planId: string;
+                        retention: {
+                            /** @default null */
+                            auditEntries: (number | "forever") | null;
+                            /** @default null */
+                            calls: (number | "forever") | null;
+                            /** @default null */
+                            deadLetters: (number | "forever") | null;
+                            /** @default null */
+                            deliveries: (number | "forever") | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setPlanRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retention": {
+                 *         "calls": 90,
+                 *         "deliveries": 30,
+                 *         "deadLetters": 30,
+                 *         "auditEntries": 400
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    retention: {
+                        /** @default null */
+                        auditEntries?: (number | "forever") | null;
+                        /** @default null */
+                        calls?: (number | "forever") | null;
+                        /** @default null */
+                        deadLetters?: (number | "forever") | null;
+                        /** @default null */
+                        deliveries?: (number | "forever") | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        planId: string;
+                        retention: {
+                            /** @default null */
+                            auditEntries: (number | "forever") | null;
+                            /** @default null */
+                            calls: (number | "forever") | null;
+                            /** @default null */
+                            deadLetters: (number | "forever") | null;
+                            /** @default null */
+                            deliveries: (number | "forever") | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listTenants: {
         parameters: {
             query?: {
@@ -3153,6 +3309,262 @@ export interface operations {
                         ok: true;
                         /** @description rows removed from every table holding the tenant’s data */
                         rowsDeleted: number;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTenantDataSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        effective: {
+                            abandonAfterMs: number;
+                            planId: string;
+                            retention: {
+                                auditEntries: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                calls: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                deadLetters: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                deliveries: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                            };
+                        };
+                        /** @enum {boolean} */
+                        ok: true;
+                        settings: {
+                            /** @default null */
+                            abandonAfterMs: number | null;
+                            /**
+                             * @default {
+                             *       "calls": null,
+                             *       "deliveries": null,
+                             *       "deadLetters": null,
+                             *       "auditEntries": null
+                             *     }
+                             */
+                            retention: {
+                                /** @default null */
+                                auditEntries: (number | "forever") | null;
+                                /** @default null */
+                                calls: (number | "forever") | null;
+                                /** @default null */
+                                deadLetters: (number | "forever") | null;
+                                /** @default null */
+                                deliveries: (number | "forever") | null;
+                            };
+                        };
+                        tenantId: string;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setTenantDataSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "abandonAfterMs": 1800000,
+                 *       "retention": {
+                 *         "calls": 365,
+                 *         "deliveries": 14,
+                 *         "deadLetters": null,
+                 *         "auditEntries": "forever"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @default null */
+                    abandonAfterMs?: number | null;
+                    /**
+                     * @default {
+                     *       "calls": null,
+                     *       "deliveries": null,
+                     *       "deadLetters": null,
+                     *       "auditEntries": null
+                     *     }
+                     */
+                    retention?: {
+                        /** @default null */
+                        auditEntries?: (number | "forever") | null;
+                        /** @default null */
+                        calls?: (number | "forever") | null;
+                        /** @default null */
+                        deadLetters?: (number | "forever") | null;
+                        /** @default null */
+                        deliveries?: (number | "forever") | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        effective: {
+                            abandonAfterMs: number;
+                            planId: string;
+                            retention: {
+                                auditEntries: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                calls: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                deadLetters: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                                deliveries: {
+                                    /** @enum {string} */
+                                    from: "tenant" | "plan" | "deployment";
+                                    keep: number | "forever";
+                                };
+                            };
+                        };
+                        /** @enum {boolean} */
+                        ok: true;
+                        settings: {
+                            /** @default null */
+                            abandonAfterMs: number | null;
+                            /**
+                             * @default {
+                             *       "calls": null,
+                             *       "deliveries": null,
+                             *       "deadLetters": null,
+                             *       "auditEntries": null
+                             *     }
+                             */
+                            retention: {
+                                /** @default null */
+                                auditEntries: (number | "forever") | null;
+                                /** @default null */
+                                calls: (number | "forever") | null;
+                                /** @default null */
+                                deadLetters: (number | "forever") | null;
+                                /** @default null */
+                                deliveries: (number | "forever") | null;
+                            };
+                        };
+                        tenantId: string;
                     };
                 };
             };
@@ -3847,7 +4259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path?: never;
             cookie?: never;
@@ -3930,7 +4342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -3984,7 +4396,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -4107,10 +4519,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -4191,7 +4603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -4244,10 +4656,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -4337,7 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -4708,7 +5120,7 @@ export interface operations {
     listAuditEntries: {
         parameters: {
             query?: {
-                action?: string;
+                action?: string & (unknown & unknown);
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -4929,7 +5341,7 @@ export interface operations {
     listCalls: {
         parameters: {
             query?: {
-                agentId?: string;
+                agentId?: string & (unknown & unknown);
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description calls started at or after */
@@ -5048,7 +5460,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -5166,7 +5578,7 @@ export interface operations {
     listDeployments: {
         parameters: {
             query?: {
-                agent?: string;
+                agent?: string & (unknown & unknown);
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -5278,7 +5690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path?: never;
             cookie?: never;
@@ -5358,7 +5770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -5412,7 +5824,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -5539,7 +5951,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -5798,7 +6210,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path?: never;
             cookie?: never;
@@ -5878,7 +6290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -5931,10 +6343,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path: {
-                id: string;
+                id: string & (unknown & unknown);
             };
             cookie?: never;
         };
@@ -5947,16 +6359,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    affectedAgents?: string[];
-                    affectedCalls?: string[];
-                    description?: string;
+                    affectedAgents?: (string & (unknown & unknown))[];
+                    affectedCalls?: (string & (unknown & unknown))[];
+                    description?: string & (unknown & unknown);
                     /** @description added to the incident timeline */
-                    note?: string & (unknown & unknown);
+                    note?: string & (unknown & unknown & unknown);
                     /** @enum {string} */
                     severity?: "critical" | "high" | "medium" | "low";
                     /** @enum {string} */
                     status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                    title?: string & (unknown & unknown);
+                    title?: string & (unknown & unknown & unknown);
                 };
             };
         };
@@ -6036,7 +6448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -6095,7 +6507,7 @@ export interface operations {
                 /** @description page number (from 1), counted from the cursor when one is given */
                 page?: number;
                 status?: "active" | "expired" | "revoked" | "rotating";
-                workspace?: string;
+                workspace?: string & (unknown & unknown);
             };
             header?: never;
             path?: never;
@@ -6697,7 +7109,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
-                agentId?: string;
+                agentId?: string & (unknown & unknown);
                 /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
                 from?: string & (unknown & unknown);
                 /** @description defaults to the finest that keeps the series within 1,000 points */
@@ -6912,7 +7324,7 @@ export interface operations {
     listOutcomes: {
         parameters: {
             query?: {
-                callId?: string;
+                callId?: string & (unknown & unknown);
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -7024,7 +7436,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                "idempotency-key"?: string & (unknown & unknown);
             };
             path?: never;
             cookie?: never;
@@ -7104,7 +7516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -7976,6 +8388,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
             429: {
                 headers: {
@@ -8634,7 +9061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
@@ -8816,7 +9243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH) */
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
             409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param agent {@code agent}
  * @param callId {@code callId} (required)
  * @param id {@code id}
- * @param revenueUsd {@code revenueUsd}
+ * @param revenueUsd US dollars, ±1,000,000,000
  * @param source {@code source}
  * @param type {@code type} (required)
  * @param value {@code value}
