@@ -104,10 +104,10 @@ export const PROMISES: readonly ReliabilityPromise[] = [
     keptBy: [
       {
         file: 'test/reliability/database-catalog.int.test.ts',
-        title: 'forces row-level security on every table with a tenant_id but the known five, for a role that cannot bypass it',
+        title: 'forces row-level security on every table with a tenant_id but the known seven, for a role that cannot bypass it',
       },
     ],
-    gap: 'alert_rule_states, api_keys, dead_letters, deliveries and idempotency_keys hold tenant_id without forced RLS',
+    gap: 'alert_rule_states, api_keys, data_keys, dead_letters, deliveries, idempotency_keys and tenant_data_settings hold tenant_id without forced RLS',
   },
   {
     promise: 'tenant B invisible on every table and route, WITH CHECK on writes',
