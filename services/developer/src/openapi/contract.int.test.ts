@@ -35,10 +35,6 @@ async function fuzz(token: string, paths: string[]) {
     '1',
     '--request-timeout',
     '10',
-    // Strings a UTF-8 body can carry: schemathesis cannot compile the text rule's surrogate pattern, so without this it
-    // sends lone surrogates as "valid"; that half of the rule is tested directly (http.unit, test/reliability/generated-writes).
-    '--generation-codec',
-    'utf-8',
     ...paths,
   ]);
 }
