@@ -160,8 +160,12 @@ describe('billing: plans, usage and invoices against the log', () => {
     ]);
     await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
     await ingest(envelope('i-3', { call: { provider_call_id: 'i-call-3', agent_id: 'a' } }));
-    await settle();
-    const days = (await query.get('/usage', initech.apiKey)).json().items as { eventsIngested: number; apiRequests: number; calls: number }[];
+    // The gateway appends its delivery records a moment after it answers, so the usage is read until all four are in.
+    let days: { eventsIngested: number; apiRequests: number; calls: number }[] = [];
+    for (let tries = 0; tries < 50 && days.reduce((n, d) => n + d.apiRequests, 0) < 4; tries++) {
+      await settle();
+      days = (await query.get('/usage', initech.apiKey)).json().items as typeof days;
+    }
     // Deliveries are recorded per envelope: the batch of two counts two, the retry one more.
     expect(days.reduce((n, d) => n + d.apiRequests, 0)).toBe(4);
     expect(days.reduce((n, d) => n + d.eventsIngested, 0)).toBe(3);
