@@ -47,7 +47,7 @@ export const PROMISES: readonly ReliabilityPromise[] = [
     promise: '50 concurrent copies → one effect',
     keptBy: [
       { file: INGEST, title: 'answers 50 concurrent copies with one append, the others marked duplicate with the same id' },
-      { file: 'test/gateway-two-processes.int.test.ts', title: 'appends 50 concurrent copies sent to both processes exactly once' },
+      { file: 'test/gateway-processes.int.test.ts', title: 'appends 50 concurrent copies sent to all three processes exactly once' },
     ],
   },
   {
@@ -140,10 +140,9 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   {
     promise: 'rate limits hold across 3 processes with 429 and Retry-After',
     keptBy: [
-      { file: 'test/gateway-two-processes.int.test.ts', title: 'shares the per-tenant limit: what one process admitted counts in the other' },
+      { file: 'test/gateway-processes.int.test.ts', title: 'shares the per-tenant limit: what two processes admitted counts in the third' },
       { file: WEBHOOKS, title: 'answers 429 with Retry-After and RateLimit headers past the per-tenant request limit' },
     ],
-    gap: 'shared across 2 processes, not 3',
   },
   {
     promise: 'no plaintext key or secret stored; a revoked key refused within 1 s everywhere',
