@@ -20,6 +20,7 @@ const OUTCOMES = 'services/query/src/routes/outcomes.int.test.ts';
 const TENANT_SCOPE = 'packages/db/src/tenant-scope.int.test.ts';
 const CREDENTIALS = 'test/credentials-two-processes.int.test.ts';
 const HOSTILE = 'test/reliability/hostile-input.int.test.ts';
+const LOG_SAFETY = 'packages/log/src/kafka/log-safety.int.test.ts';
 
 /** The table `npm run reliability` prints, in the issue's order; the suite calls the tests that exist rather than repeating them. */
 export const PROMISES: readonly ReliabilityPromise[] = [
@@ -96,8 +97,13 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   },
   {
     promise: 'startup refuses a broker or topic with unsafe settings',
-    keptBy: [],
-    gap: 'no test of acks, min.insync.replicas or cleanup.policy at startup yet',
+    keptBy: [
+      { file: 'packages/log/src/kafka/log-safety.unit.test.ts', title: 'names each unsafe setting and how to fix it' },
+      { file: LOG_SAFETY, title: 'starts on the test broker with the topics it makes, which carry the safe settings' },
+      { file: LOG_SAFETY, title: 'refuses an events topic with cleanup.policy=compact, naming the setting and the fix' },
+      { file: LOG_SAFETY, title: 'refuses a topic that lets an out-of-sync replica lead' },
+      { file: LOG_SAFETY, title: 'refuses topics below the configured min.insync.replicas and replication factor' },
+    ],
   },
   {
     promise: 'no table without forced RLS; the app role cannot bypass it',
