@@ -20,6 +20,7 @@ const OUTCOMES = 'services/query/src/routes/outcomes.int.test.ts';
 const TENANT_SCOPE = 'packages/db/src/tenant-scope.int.test.ts';
 const CREDENTIALS = 'test/credentials-two-processes.int.test.ts';
 const HOSTILE = 'test/reliability/hostile-input.int.test.ts';
+const LOG_SAFETY = 'packages/log/src/kafka/log-safety.int.test.ts';
 
 /** The table `npm run reliability` prints, in the issue's order; the suite calls the tests that exist rather than repeating them. */
 export const PROMISES: readonly ReliabilityPromise[] = [
@@ -47,7 +48,7 @@ export const PROMISES: readonly ReliabilityPromise[] = [
     promise: '50 concurrent copies → one effect',
     keptBy: [
       { file: INGEST, title: 'answers 50 concurrent copies with one append, the others marked duplicate with the same id' },
-      { file: 'test/gateway-two-processes.int.test.ts', title: 'appends 50 concurrent copies sent to both processes exactly once' },
+      { file: 'test/gateway-processes.int.test.ts', title: 'appends 50 concurrent copies sent to all three processes exactly once' },
     ],
   },
   {
@@ -78,12 +79,10 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   {
     promise: 'projector SIGKILLed at 100 random points → read models equal a clean replay',
     keptBy: [{ file: 'services/projector/src/projector.kill.int.test.ts', title: 'ends, after restarts, with exactly the rows of a run without kills' }],
-    gap: 'the test kills 6 times, not 100',
   },
   {
     promise: 'a second projector joins and leaves → no loss, no double count',
-    keptBy: [],
-    gap: 'no consumer-group rebalance test yet',
+    keptBy: [{ file: 'services/projector/src/projector.rebalance.int.test.ts', title: 'loses and doubles nothing while a second projector joins and leaves' }],
   },
   {
     promise: 'broker restarted during sends → no duplicate events',
@@ -96,8 +95,13 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   },
   {
     promise: 'startup refuses a broker or topic with unsafe settings',
-    keptBy: [],
-    gap: 'no test of acks, min.insync.replicas or cleanup.policy at startup yet',
+    keptBy: [
+      { file: 'packages/log/src/kafka/log-safety.unit.test.ts', title: 'names each unsafe setting and how to fix it' },
+      { file: LOG_SAFETY, title: 'starts on the test broker with the topics it makes, which carry the safe settings' },
+      { file: LOG_SAFETY, title: 'refuses an events topic with cleanup.policy=compact, naming the setting and the fix' },
+      { file: LOG_SAFETY, title: 'refuses a topic that lets an out-of-sync replica lead' },
+      { file: LOG_SAFETY, title: 'refuses topics below the configured min.insync.replicas and replication factor' },
+    ],
   },
   {
     promise: 'no table without forced RLS; the app role cannot bypass it',
@@ -140,10 +144,9 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   {
     promise: 'rate limits hold across 3 processes with 429 and Retry-After',
     keptBy: [
-      { file: 'test/gateway-two-processes.int.test.ts', title: 'shares the per-tenant limit: what one process admitted counts in the other' },
+      { file: 'test/gateway-processes.int.test.ts', title: 'shares the per-tenant limit: what two processes admitted counts in the third' },
       { file: WEBHOOKS, title: 'answers 429 with Retry-After and RateLimit headers past the per-tenant request limit' },
     ],
-    gap: 'shared across 2 processes, not 3',
   },
   {
     promise: 'no plaintext key or secret stored; a revoked key refused within 1 s everywhere',

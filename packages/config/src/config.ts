@@ -58,6 +58,11 @@ export const ConfigSchema = z
     /** Unset, `earshot serve` takes 8080, or the next free port up to 8089 when another instance holds it. */
     PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),
+    /**
+     * The min.insync.replicas every topic of the log must have at least; startup refuses a topic below it. Unset: 2 on a cluster of
+     * three brokers or more, 1 on a smaller one (packages/log/README.md).
+     */
+    EARSHOT_KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(1).max(32).optional(),
     /** Topic and consumer-group prefix, so several deployments (or test runs) can share a cluster. */
     EARSHOT_LOG_NAMESPACE: z
       .string()

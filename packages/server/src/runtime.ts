@@ -158,6 +158,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
               clientId: `earshot-${options.service}`,
               namespace: config.EARSHOT_LOG_NAMESPACE,
               logger,
+              minInsyncReplicas: config.EARSHOT_KAFKA_MIN_INSYNC_REPLICAS,
               retention: {
                 [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
                 [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,

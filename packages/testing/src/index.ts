@@ -9,6 +9,7 @@ export * from './fixtures/call-script';
 export * from './fixtures/caught-up';
 export * from './fixtures/log-records';
 export * from './fixtures/projection-spec';
+export * from './fixtures/projector-child';
 export * from './fixtures/snapshot';
 export * from './gateway';
 export * from './infra';
@@ -18,8 +19,7 @@ export * from './plaintext-scan';
 export * from './python-tools';
 export * from './query';
 export * from './schemathesis';
+export * from './seeded-random';
 export * from './sdk-harness';
 
-/** The projector in a process of its own, for tests that SIGKILL it. */
-export const PROJECTOR_PROCESS = new URL('./fixtures/projector-process.ts', import.meta.url).pathname;
 export { startKafka, stopKafka } from './local-infra/kafka';

@@ -19,6 +19,8 @@ import { idempotentProducer } from './idempotent-producer';
 import { replayUntilEnd } from './replay';
 import { enforceRetention, retentionEntries, type TopicRetention } from './topic-retention';
 import { keyPartitioner } from '../partitioner';
+import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER, type DurabilityRequirement } from './log-safety';
+import { observeKafkajsLog } from './kafkajs-safety';
 
 export interface KafkaLogOptions {
   brokers: readonly string[];
@@ -31,6 +33,8 @@ export interface KafkaLogOptions {
   retention?: TopicRetention;
   /** The client library; EARSHOT_KAFKA_CLIENT when not given (see kafka-client.ts). */
   client?: KafkaClient;
+  /** The min.insync.replicas every topic must have at least (EARSHOT_KAFKA_MIN_INSYNC_REPLICAS); by the cluster's size when not given (log-safety.ts). */
+  minInsyncReplicas?: number;
   /** Where what the log does on its own is reported (a topic's retention corrected). */
   logger?: Logger;
 }
@@ -58,8 +62,16 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
   });
   const admin = kafka.admin();
   await admin.connect();
-  await settled(() => ensureTopics(admin, physical, options.retention ?? {}));
+  const brokers = (await settled(() => admin.describeCluster())).brokers.length;
+  const required = requiredDurability(brokers, options.minInsyncReplicas);
+  await settled(() => ensureTopics(admin, physical, options.retention ?? {}, required, creationReplicas(required, brokers)));
   await settled(() => enforceRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
+  try {
+    refuseUnsafeLog(await settled(() => observeKafkajsLog(admin, ALL_TOPICS.map(physical))), SAFE_PRODUCER, required);
+  } catch (error) {
+    await admin.disconnect();
+    throw error;
+  }
   const partitionMetadata = await settled(() => topicMetadata(admin, physical));
   // A topic just created may not have elected its leaders yet; wait until every partition answers.
   await settled(() => Promise.all(ALL_TOPICS.map((t) => admin.fetchTopicOffsets(physical(t)))));
@@ -80,7 +92,7 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
       else byTopic.set(p.record.topic, [p]);
     }
     const written = await producer.sendBatch({
-      acks: -1,
+      acks: SAFE_PRODUCER.acks,
       topicMessages: [...byTopic].map(([topic, items]) => ({ topic: physical(topic), messages: items.map((i) => i.message) })),
     });
     const nextOffset = new Map(written.map((w) => [`${toLogical(w.topicName)}:${w.partition}`, BigInt(w.baseOffset ?? '0')]));
@@ -225,13 +237,24 @@ async function settled<T>(work: () => Promise<T>, attempts = 40): Promise<T> {
   }
 }
 
-async function ensureTopics(admin: Admin, physical: (t: TopicName) => string, retention: TopicRetention): Promise<void> {
+async function ensureTopics(
+  admin: Admin,
+  physical: (t: TopicName) => string,
+  retention: TopicRetention,
+  required: DurabilityRequirement,
+  replicas: number,
+): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = ALL_TOPICS.filter((t) => !existing.has(physical(t)));
   if (missing.length === 0) return;
   await admin.createTopics({
     waitForLeaders: true,
-    topics: missing.map((t) => ({ topic: physical(t), numPartitions: PARTITIONS[t], replicationFactor: -1, configEntries: retentionEntries(t, retention) })),
+    topics: missing.map((t) => ({
+      topic: physical(t),
+      numPartitions: PARTITIONS[t],
+      replicationFactor: replicas,
+      configEntries: [...creationEntries(required), ...retentionEntries(t, retention)],
+    })),
   });
 }
 

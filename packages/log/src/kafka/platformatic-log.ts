@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Admin, Consumer, ProduceAcks, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Admin, Consumer, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type {
   ConsumeOptions,
   EventLog,
@@ -20,6 +20,8 @@ import type { KafkaLogOptions } from './kafka-log';
 import { enforcePlatformaticRetention } from './platformatic-retention';
 import { retentionEntries } from './topic-retention';
 import { drainBatches, type KafkaMessage } from './platformatic-stream';
+import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER } from './log-safety';
+import { observePlatformaticLog } from './platformatic-safety';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -48,22 +50,30 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   const base = { clientId: options.clientId, bootstrapBrokers: [...options.brokers], retries: 8, retryDelay: 250 };
 
   const admin = new Admin(base);
+  const brokers = (await settled(() => admin.metadata({ topics: [] }))).brokers.size;
+  const required = requiredDurability(brokers, options.minInsyncReplicas);
   const existing = new Set(await admin.listTopics());
   for (const topic of ALL_TOPICS.filter((t) => !existing.has(physical(t)))) {
     await admin.createTopics({
       topics: [physical(topic)],
       partitions: PARTITIONS[topic],
-      replicas: 1,
-      configs: retentionEntries(topic, options.retention ?? {}),
+      replicas: creationReplicas(required, brokers),
+      configs: [...creationEntries(required), ...retentionEntries(topic, options.retention ?? {})],
     });
   }
   await settled(() => enforcePlatformaticRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
+  try {
+    refuseUnsafeLog(await settled(() => observePlatformaticLog(admin, ALL_TOPICS.map(physical))), SAFE_PRODUCER, required);
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
   // Offsets are only answered once each new partition has a leader: asking is how we wait for that.
   const offsetsReader = new Consumer({ ...base, groupId: `${namespace}offsets-${randomUUID()}` });
   const listOffsets = (topics: readonly TopicName[], timestamp: bigint) => offsetsReader.listOffsets({ topics: topics.map(physical), timestamp });
   await settled(() => listOffsets(ALL_TOPICS, LATEST));
 
-  const producer = new Producer({ ...base, idempotent: true, acks: ProduceAcks.ALL });
+  const producer = new Producer({ ...base, idempotent: SAFE_PRODUCER.idempotent, acks: SAFE_PRODUCER.acks });
   const partitionOf = keyPartitioner();
   const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
     async (records) => {

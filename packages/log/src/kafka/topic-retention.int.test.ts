@@ -30,9 +30,9 @@ describe.each(KAFKA_CLIENTS)('topic retention on Kafka through %s', (client) => 
   it('is set when the topics are made', async () => {
     const log = await open({ [TOPICS.events]: 'forever', [TOPICS.deliveries]: 36 * HOUR });
     await log.close();
-    expect(await overrides(TOPICS.events)).toMatchObject({ 'retention.ms': '-1' });
-    expect(await overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(36 * HOUR) });
-    expect(await overrides(TOPICS.deadLetters)).not.toHaveProperty('retention.ms');
+    await expect.poll(() => overrides(TOPICS.events)).toMatchObject({ 'retention.ms': '-1' });
+    await expect.poll(() => overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(36 * HOUR) });
+    await expect.poll(() => overrides(TOPICS.deadLetters)).not.toHaveProperty('retention.ms');
   });
 
   it('is corrected at the next start where it differs, keeping the topic’s other overrides', async () => {
@@ -49,11 +49,11 @@ describe.each(KAFKA_CLIENTS)('topic retention on Kafka through %s', (client) => 
         },
       ],
     });
-    expect(await overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(HOUR) });
+    await expect.poll(() => overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(HOUR) });
     const log = await open({ [TOPICS.events]: 'forever', [TOPICS.deliveries]: 30 * 24 * HOUR, [TOPICS.deadLetters]: 7 * 24 * HOUR });
     await log.close();
-    expect(await overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(30 * 24 * HOUR), 'max.message.bytes': '2097152' });
-    expect(await overrides(TOPICS.deadLetters)).toMatchObject({ 'retention.ms': String(7 * 24 * HOUR) });
-    expect(await overrides(TOPICS.events)).toMatchObject({ 'retention.ms': '-1' });
+    await expect.poll(() => overrides(TOPICS.deliveries)).toMatchObject({ 'retention.ms': String(30 * 24 * HOUR), 'max.message.bytes': '2097152' });
+    await expect.poll(() => overrides(TOPICS.deadLetters)).toMatchObject({ 'retention.ms': String(7 * 24 * HOUR) });
+    await expect.poll(() => overrides(TOPICS.events)).toMatchObject({ 'retention.ms': '-1' });
   });
 });

@@ -6,13 +6,22 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaLog, TOPICS, type EventLog } from '@earshot/log';
-import { createTestDatabase, ADMIN_TOKEN, envelope, ingestHeaders, type TenantCredentials, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
+import {
+  createTestDatabase,
+  ADMIN_TOKEN,
+  envelope,
+  ingestHeaders,
+  type TenantCredentials,
+  kafkaBrokers,
+  recordFigure,
+  uniqueNamespace,
+} from '@earshot/testing';
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
 const TENANT_REQUESTS_PER_MIN = 60;
 
-/** Two real `earshot serve --target=gateway` processes on one database and one log namespace. */
-describe('two gateway processes', () => {
+/** Three real `earshot serve --target=gateway` processes on one database and one log namespace. */
+describe('three gateway processes', () => {
   const children: ChildProcess[] = [];
   const urls: string[] = [];
   let env: Record<string, string>;
@@ -35,7 +44,7 @@ describe('two gateway processes', () => {
       EARSHOT_DATA_DIR: dataDir,
       EARSHOT_INGEST_REQUESTS_PER_MIN: String(TENANT_REQUESTS_PER_MIN),
     };
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       // With the keys service, whose operator route creates the tenants.
       const child = spawn(process.execPath, [earshot, 'serve', '--target=gateway,keys', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
@@ -76,30 +85,34 @@ describe('two gateway processes', () => {
     expect(created.tenant.name).toBe('Acme');
   });
 
-  it('appends 50 concurrent copies sent to both processes exactly once', async () => {
+  it('appends 50 concurrent copies sent to all three processes exactly once', async () => {
     const tenant = createTenant('Duplicates Inc');
     const before = await eventsStored();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => send(urls[i % 2] ?? '', tenant, 'across-processes')));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => send(urls[i % urls.length] ?? '', tenant, 'across-processes')));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
     expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     expect(await eventsStored()).toBe(before + 1);
   });
 
-  it('shares the per-tenant limit: what one process admitted counts in the other', async () => {
+  it('shares the per-tenant limit: what two processes admitted counts in the third', async ({ task }) => {
     const tenant = createTenant('Limited Ltd');
     // Keep the test inside one one-minute window.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 40_000) await sleep(60_000 - intoMinute + 100);
-    const [first = '', second = ''] = urls;
-    for (let i = 0; i < 40; i++) expect((await send(first, tenant, `limit-a-${i}`)).status).toBe(202);
-    // Longer than the 200 ms sync interval, so the second process has seen the first one's count.
+    if (intoMinute > 35_000) await sleep(60_000 - intoMinute + 100);
+    const [first = '', second = '', third = ''] = urls;
+    for (let i = 0; i < 25; i++) expect((await send(first, tenant, `limit-a-${i}`)).status).toBe(202);
+    // Longer than the 200 ms sync interval, so the others have seen each process's count.
     await sleep(1_000);
     const fromSecond: number[] = [];
-    for (let i = 0; i < 21; i++) fromSecond.push((await send(second, tenant, `limit-b-${i}`)).status);
-    expect(fromSecond.filter((s) => s === 202)).toHaveLength(TENANT_REQUESTS_PER_MIN - 40);
-    expect(fromSecond.at(-1)).toBe(429);
-    const limited = await send(second, tenant, 'limit-b-last');
+    for (let i = 0; i < 20; i++) fromSecond.push((await send(second, tenant, `limit-b-${i}`)).status);
+    expect(fromSecond).toEqual(Array(20).fill(202));
+    await sleep(1_000);
+    const fromThird: number[] = [];
+    for (let i = 0; i < 16; i++) fromThird.push((await send(third, tenant, `limit-c-${i}`)).status);
+    expect(fromThird.filter((s) => s === 202)).toHaveLength(TENANT_REQUESTS_PER_MIN - 45);
+    expect(fromThird.at(-1)).toBe(429);
+    const limited = await send(third, tenant, 'limit-c-last');
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -107,7 +120,11 @@ describe('two gateway processes', () => {
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(limited.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
     await sleep(1_000);
-    expect((await send(first, tenant, 'limit-a-last')).status).toBe(429);
+    for (const [i, url] of [first, second].entries()) expect((await send(url, tenant, `limit-last-${i}`)).status).toBe(429);
+    recordFigure(
+      task,
+      `3 processes admitted 25 + 20 + ${fromThird.filter((s) => s === 202).length} of ${TENANT_REQUESTS_PER_MIN}/min; then 429 with Retry-After ${limited.headers.get('retry-after') ?? ''} s`,
+    );
   }, 120_000);
 });
 
