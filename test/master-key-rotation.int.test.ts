@@ -126,7 +126,7 @@ describe('rotating the master key with the CLI', () => {
     const run = cli(['keys', 'rotate-master'], { EARSHOT_MASTER_KEY: newKey });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('set EARSHOT_MASTER_KEY_PREVIOUS');
-  }, 60_000);
+  }, 180_000);
 
   it('keeps serving on both keys while it re-wraps, and a second run finds nothing to do', async () => {
     const both = { EARSHOT_MASTER_KEY: newKey, EARSHOT_MASTER_KEY_PREVIOUS: oldKey };
