@@ -157,7 +157,7 @@ export function registerKeyCommands(program: Command): void {
     .addOption(new Option('--batch-size <rows>', 'rows per transaction').argParser(countArgument).default(500))
     .action(async (options: { batchSize: number }) => (await import('./master-key')).rotateMaster(options));
   withExamples(rotateMaster, [
-    { what: 'after deploying the new key beside the old one', run: 'EARSHOT_MASTER_KEY_PREVIOUS=$OLD EARSHOT_MASTER_KEY=$NEW earshot keys rotate-master' },
+    { what: 'with EARSHOT_MASTER_KEY_PREVIOUS set: re-wrap; without: check that everything opens', run: 'earshot keys rotate-master' },
     { what: 'in smaller transactions', run: 'earshot keys rotate-master --batch-size 100' },
   ]);
 

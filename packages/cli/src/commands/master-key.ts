@@ -2,7 +2,6 @@ import { AUTH_SEALED_COLUMNS, loadMasterKey, loadPreviousMasterKey, rotateMaster
 import { loadConfig } from '@earshot/config';
 import { PROVIDER_CONNECTION_SEALED_COLUMNS } from '@earshot/provider-connections';
 import { resolveTargets, startModules } from '@earshot/server';
-import { UsageError } from '../cli/exit-codes';
 import { say } from '../cli/output';
 import { progressBar, type Progress } from '../cli/progress';
 import { composeTargets } from '../targets';
@@ -11,15 +10,14 @@ import { composeTargets } from '../targets';
  * `earshot keys rotate-master`: re-wraps everything sealed under the
  * previous master key (EARSHOT_MASTER_KEY_PREVIOUS) under the new one
  * (EARSHOT_MASTER_KEY): tenants' data keys, webhook secrets and provider
- * credentials. The log is not rewritten. Safe to stop and run again.
+ * credentials. The log is not rewritten. Safe to stop and run again;
+ * without a previous key it checks that everything opens under the master key.
  */
 export async function rotateMaster(options: { batchSize: number }): Promise<void> {
   const config = loadConfig();
-  const previous = loadPreviousMasterKey(config);
-  if (previous === undefined)
-    throw new UsageError('set EARSHOT_MASTER_KEY_PREVIOUS to the key being retired and EARSHOT_MASTER_KEY to its successor (deploy/README.md)');
   const next = loadMasterKey(config);
-  if (next.equals(previous)) throw new UsageError('EARSHOT_MASTER_KEY and EARSHOT_MASTER_KEY_PREVIOUS are the same key');
+  // Without a previous key there is nothing to re-wrap: the run checks that every value opens under the master key.
+  const previous = loadPreviousMasterKey(config) ?? next;
   const { runtime, modules } = composeTargets(config);
   const running = await startModules(resolveTargets(['database'], modules));
   let bar: Progress | undefined;
@@ -38,7 +36,11 @@ export async function rotateMaster(options: { batchSize: number }): Promise<void
     });
     bar?.stop();
     for (const table of done) say(`${table.table}: ${table.rows} rows, ${table.rewrapped} values re-wrapped, ${table.current} already under the new key`);
-    say('every value opens under EARSHOT_MASTER_KEY: unset EARSHOT_MASTER_KEY_PREVIOUS and restart the processes');
+    say(
+      previous === next
+        ? 'every value opens under EARSHOT_MASTER_KEY'
+        : 'every value opens under EARSHOT_MASTER_KEY: unset EARSHOT_MASTER_KEY_PREVIOUS and restart the processes',
+    );
   } finally {
     bar?.stop();
     await running.stop();
