@@ -5,6 +5,8 @@ const earshot = new URL('../../packages/cli/bin/earshot.js', import.meta.url).pa
 /** A real `earshot serve` child process. */
 export interface EarshotProcess {
   url: string;
+  /** The process id, which lease holders carry (`host/pid/…`). */
+  pid: number;
   /** Everything it printed so far. */
   output(): string;
   /** SIGTERM (a drain) or SIGKILL (a crash); resolves once it has exited. */
@@ -37,6 +39,7 @@ export async function startEarshot(target: string, env: Record<string, string>):
   });
   return {
     url,
+    pid: child.pid ?? 0,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

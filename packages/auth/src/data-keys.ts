@@ -85,16 +85,3 @@ export class DataKeys {
     return gone.length > 0;
   }
 }
-
-/**
- * Re-wraps every tenant key from one master key to another, in one
- * transaction, for a rotation of EARSHOT_MASTER_KEY: the call keys and the
- * log stay as they are. Answers how many keys were re-wrapped.
- */
-export async function rewrapDataKeys(db: ConnectionPool, from: SecretBox, to: SecretBox): Promise<number> {
-  return db.tx(async (tx) => {
-    const rows = (await tx.query(sql`select id, wrapped from data_keys where call_id is null for update`)) as Pick<KeyRow, 'id' | 'wrapped'>[];
-    for (const row of rows) await tx.query(sql`update data_keys set wrapped = ${wrap(to, unwrap(from, row.wrapped))} where id = ${row.id}`);
-    return rows.length;
-  });
-}

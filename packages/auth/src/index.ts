@@ -12,3 +12,4 @@ export * from './tenants';
 /** Tenants and API keys; applied by every target, since any may authenticate. */
 export const AUTH_MIGRATIONS = { module: 'auth', directory: new URL('../migrations/', import.meta.url) } as const;
 export * from './data-keys';
+export * from './master-key-rotation';

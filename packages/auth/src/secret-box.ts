@@ -6,10 +6,19 @@ import type { Config } from '@earshot/config';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Seals secrets at rest with AES-256-GCM under the master key: nonce, tag and ciphertext in one value. */
+/**
+ * Seals secrets at rest with AES-256-GCM under the master key: nonce, tag and
+ * ciphertext in one value. During a rotation of the master key it also opens
+ * what the previous key sealed, so processes keep working while
+ * `earshot keys rotate-master` re-wraps the stored values.
+ */
 export class SecretBox {
-  constructor(private readonly masterKey: Buffer) {
+  constructor(
+    private readonly masterKey: Buffer,
+    private readonly previousKey?: Buffer,
+  ) {
     if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
+    if (previousKey !== undefined && previousKey.length !== 32) throw new Error('the previous master key must be 32 bytes');
   }
 
   seal(plaintext: string): Buffer {
@@ -19,13 +28,22 @@ export class SecretBox {
     return Buffer.concat([nonce, cipher.getAuthTag(), sealed]);
   }
 
-  /** Throws when the value was sealed under another key or altered. */
+  /** Throws when the value was sealed under another key (nor the previous one) or altered. */
   open(sealed: Uint8Array): string {
     const value = Buffer.from(sealed);
-    const decipher = createDecipheriv('aes-256-gcm', this.masterKey, value.subarray(0, NONCE_BYTES));
-    decipher.setAuthTag(value.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(value.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    if (this.previousKey === undefined) return openWith(this.masterKey, value);
+    try {
+      return openWith(this.masterKey, value);
+    } catch {
+      return openWith(this.previousKey, value);
+    }
   }
+}
+
+function openWith(key: Buffer, value: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, value.subarray(0, NONCE_BYTES));
+  decipher.setAuthTag(value.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(value.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
 const MASTER_KEY_FILE = 'master.key';
@@ -49,4 +67,14 @@ export function loadMasterKey(config: Pick<Config, 'NODE_ENV' | 'EARSHOT_MASTER_
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return key;
+}
+
+/** The previous master key from EARSHOT_MASTER_KEY_PREVIOUS, set only while a rotation is under way. */
+export function loadPreviousMasterKey(config: Pick<Config, 'EARSHOT_MASTER_KEY_PREVIOUS'>): Buffer | undefined {
+  return config.EARSHOT_MASTER_KEY_PREVIOUS === undefined ? undefined : Buffer.from(config.EARSHOT_MASTER_KEY_PREVIOUS, 'base64');
+}
+
+/** The box every process seals and opens with: the master key, and the previous one while a rotation runs. */
+export function masterSecretBox(config: Pick<Config, 'NODE_ENV' | 'EARSHOT_MASTER_KEY' | 'EARSHOT_MASTER_KEY_PREVIOUS' | 'EARSHOT_DATA_DIR'>): SecretBox {
+  return new SecretBox(loadMasterKey(config), loadPreviousMasterKey(config));
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadMasterKey, SecretBox } from './secret-box';
+import { loadMasterKey, masterSecretBox, SecretBox } from './secret-box';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'earshot-master-key-'));
 
@@ -19,6 +19,22 @@ describe('secrets at rest', () => {
     const altered = Buffer.from(sealed);
     altered[altered.length - 1] = (altered[altered.length - 1] ?? 0) ^ 1;
     expect(() => box.open(altered)).toThrow();
+  });
+
+  it('during a rotation, seals under the new key and opens under either', () => {
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const sealedBefore = new SecretBox(oldKey).seal('whsec_old');
+    const during = masterSecretBox({
+      NODE_ENV: 'production',
+      EARSHOT_MASTER_KEY: newKey.toString('base64'),
+      EARSHOT_MASTER_KEY_PREVIOUS: oldKey.toString('base64'),
+      EARSHOT_DATA_DIR: dataDir,
+    });
+    expect(during.open(sealedBefore)).toBe('whsec_old');
+    const sealedDuring = during.seal('whsec_new');
+    expect(new SecretBox(newKey).open(sealedDuring)).toBe('whsec_new');
+    expect(() => new SecretBox(oldKey).open(sealedDuring)).toThrow();
+    expect(() => during.open(new SecretBox(randomBytes(32)).seal('whsec_stranger'))).toThrow();
   });
 
   it('takes EARSHOT_MASTER_KEY when set', () => {

@@ -77,6 +77,11 @@ export const ConfigSchema = z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
       .optional(),
+    /**
+     * Set only while the master key is rotated (deploy/README.md): the key EARSHOT_MASTER_KEY replaces. Processes open what either
+     * key sealed and seal with the new one, so `earshot keys rotate-master` can re-wrap stored values while they serve.
+     */
+    EARSHOT_MASTER_KEY_PREVIOUS: unlessEmpty(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')),
     EARSHOT_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Set, `GET /metrics` wants it as a bearer token (Prometheus's `authorization` setting); unset, it is open. */
     EARSHOT_METRICS_TOKEN: unlessEmpty(z.string().min(16, 'must be at least 16 characters')),

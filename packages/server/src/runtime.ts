@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadMasterKey, SecretBox } from '@earshot/auth';
+import { masterSecretBox } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { resolve } from 'node:path';
 import {
@@ -151,19 +151,20 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       // The embedded log lives in the database; Kafka needs nothing else.
       dependsOn: embeddedLog ? ['tracing', 'database'] : ['tracing'],
       start: async () => {
+        const retention = {
+          [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
+          [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,
+          [TOPICS.deadLetters]: config.EARSHOT_TOPIC_RETENTION_DEAD_LETTERS,
+        };
         const opened = embeddedLog
-          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger })
+          ? await createEmbeddedLog({ db: runtime.database(), url: need(databaseUrl, 'database'), namespace: config.EARSHOT_LOG_NAMESPACE, logger, retention })
           : await createKafkaLog({
               brokers: config.KAFKA_BROKERS ?? [],
               clientId: `earshot-${options.service}`,
               namespace: config.EARSHOT_LOG_NAMESPACE,
               logger,
               minInsyncReplicas: config.EARSHOT_KAFKA_MIN_INSYNC_REPLICAS,
-              retention: {
-                [TOPICS.events]: config.EARSHOT_TOPIC_RETENTION_EVENTS,
-                [TOPICS.deliveries]: config.EARSHOT_TOPIC_RETENTION_DELIVERIES,
-                [TOPICS.deadLetters]: config.EARSHOT_TOPIC_RETENTION_DEAD_LETTERS,
-              },
+              retention,
             });
         log = instrumentLog(opened, metrics);
         health.add('log', async () => {
@@ -203,7 +204,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
       dependsOn: ['database', 'http'],
       start: async () => {
         const report = (what: string) => (error: unknown) => logger.error({ err: error }, what);
-        const secrets = new SecretBox(loadMasterKey(config));
+        const secrets = masterSecretBox(config);
         const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report, metrics }, options.access);
         const app = runtime.http();
         await app.register(apiScope, {

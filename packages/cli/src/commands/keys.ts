@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { APIKey, KeyCreateParams } from '@earshot/sdk';
-import { durationArgument } from '../cli/arguments';
+import { countArgument, durationArgument } from '../cli/arguments';
 import { clientOf } from '../cli/connection';
 import { withExamples } from '../cli/examples';
 import { UsageError } from '../cli/exit-codes';
@@ -149,6 +149,16 @@ export function registerKeyCommands(program: Command): void {
   withExamples(revoke, [
     { what: 'revoke a key', run: 'earshot keys revoke $KEY_ID' },
     { what: 'and print it as JSON', run: 'earshot keys revoke $KEY_ID --json' },
+  ]);
+
+  const rotateMaster = keys
+    .command('rotate-master')
+    .description('operator: re-wrap what EARSHOT_MASTER_KEY_PREVIOUS sealed under EARSHOT_MASTER_KEY (the database, never the log)')
+    .addOption(new Option('--batch-size <rows>', 'rows per transaction').argParser(countArgument).default(500))
+    .action(async (options: { batchSize: number }) => (await import('./master-key')).rotateMaster(options));
+  withExamples(rotateMaster, [
+    { what: 'with EARSHOT_MASTER_KEY_PREVIOUS set: re-wrap; without: check that everything opens', run: 'earshot keys rotate-master' },
+    { what: 'in smaller transactions', run: 'earshot keys rotate-master --batch-size 100' },
   ]);
 
   const secret = program.command('secret').description('the webhook secret that signs ingest requests');

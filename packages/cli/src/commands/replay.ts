@@ -1,4 +1,4 @@
-import { DataKeys, loadMasterKey, SecretBox } from '@earshot/auth';
+import { DataKeys, masterSecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { rebuildReadModels } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
@@ -18,7 +18,7 @@ export async function replay(values: { from: string }): Promise<void> {
   const { runtime, modules } = composeTargets(config);
   const running = await startModules(resolveTargets(['database', 'log'], modules));
   // The replay serves no HTTP, so it opens data keys with the master key itself rather than through the access module.
-  const dataKeys = new DataKeys(runtime.database(), new SecretBox(loadMasterKey(config)));
+  const dataKeys = new DataKeys(runtime.database(), masterSecretBox(config));
   // The total is what is read plus what is still behind: it grows while the live log grows.
   const bar = progressBar('[replay]', 'events', 0);
   try {

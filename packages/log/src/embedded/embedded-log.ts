@@ -7,6 +7,8 @@ import { GroupCommit } from '@earshot/group-commit';
 import { keyPartitioner } from '../partitioner';
 import { APPEND_CHANNEL, Wakeup } from './wakeup';
 import { PartitionReader, type StoredRow } from './partition-reader';
+import type { TopicRetention } from '../kafka/topic-retention';
+import { startTrimming } from './retention-trim';
 
 export interface EmbeddedLogOptions {
   db: ConnectionPool;
@@ -15,6 +17,8 @@ export interface EmbeddedLogOptions {
   namespace?: string;
   /** Where a reader's failures are reported (it retries). */
   logger?: Logger;
+  /** How long each topic keeps records, as Kafka's retention.ms: older ones are deleted at start and every few minutes. */
+  retention?: TopicRetention;
 }
 
 /** Idle readers look again this often even without a notification. */
@@ -27,7 +31,7 @@ const FETCH_LIMIT = 1_000;
  * partitions (by the same key hash), offsets, committed positions, replay
  * and fan-out as the Kafka adapter, with no broker to run.
  */
-export async function createEmbeddedLog({ db, url, namespace = '', logger = fallbackLogger() }: EmbeddedLogOptions): Promise<EventLog> {
+export async function createEmbeddedLog({ db, url, namespace = '', logger = fallbackLogger(), retention = {} }: EmbeddedLogOptions): Promise<EventLog> {
   const physical = (topic: TopicName) => `${namespace}${topic}`;
   const partitionOf = keyPartitioner();
   await db.query(
@@ -42,6 +46,7 @@ export async function createEmbeddedLog({ db, url, namespace = '', logger = fall
     ),
   );
   const wakeup = await Wakeup.listen(url);
+  const trimming = startTrimming(db, physical, retention, logger);
   const reader = new PartitionReader(db, physical);
   const running = new Set<Running>();
   let closed = false;
@@ -188,6 +193,7 @@ export async function createEmbeddedLog({ db, url, namespace = '', logger = fall
     async close() {
       await Promise.all([...running].map((r) => r.stop()));
       closed = true;
+      await trimming.stop();
       await batcher.settled();
       await wakeup.close();
     },
