@@ -16,7 +16,8 @@ export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefine
   try {
     const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
     if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
-    const read = readRecord(record, keys);
+    // Only a record with the header holds sealed fields: the rest skip the walk that would open them.
+    const read = readRecord(record, sealedWith === undefined ? undefined : keys);
     if (read.topic === 'earshot.events') return { record, derived: deriveEvent(projectEvent(read.payload, record.value.length)) };
     if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
