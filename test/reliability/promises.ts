@@ -108,10 +108,9 @@ export const PROMISES: readonly ReliabilityPromise[] = [
     keptBy: [
       {
         file: 'test/reliability/database-catalog.int.test.ts',
-        title: 'forces row-level security on every table with a tenant_id but the known seven, for a role that cannot bypass it',
+        title: 'forces row-level security on every table with a tenant_id, for roles that cannot bypass it',
       },
     ],
-    gap: 'alert_rule_states, api_keys, data_keys, dead_letters, deliveries, idempotency_keys and tenant_data_settings hold tenant_id without forced RLS',
   },
   {
     promise: 'tenant B invisible on every table and route, WITH CHECK on writes',
@@ -158,13 +157,16 @@ export const PROMISES: readonly ReliabilityPromise[] = [
   {
     promise: 'every /{id} route answers 404 for another tenant’s id (BOLA)',
     keptBy: [
+      {
+        file: 'test/reliability/bola.int.test.ts',
+        title: 'answers 404 to tenant B for tenant A’s id on every /{id} route of the OpenAPI document, and A finds each unchanged',
+      },
       { file: 'services/query/src/routes/calls.int.test.ts', title: 'answers 404 for another tenant’s call, a guessed id and a malformed id, never its row' },
       {
         file: 'services/query/src/routes/incident-changes.int.test.ts',
         title: 'answers 404 for another tenant’s incident or none, 400 for an empty or unknown change, 403 without incidents:write',
       },
     ],
-    gap: 'no single test walks every /{id} route of the OpenAPI document',
   },
   {
     promise: 'hostile inputs and generated bodies: never 5xx, never cross-tenant, nothing half-written',

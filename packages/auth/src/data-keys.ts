@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { inPlatform, ownerInTenant, platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import type { DataKey, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 
@@ -29,12 +29,14 @@ export class DataKeys {
   async forTenant(tenantId: string): Promise<DataKey> {
     // Twice at most: a key another process made after this statement's snapshot is seen by the next one.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const [row] = (await this.db.query(sql`
+      const [row] = (await ownerInTenant(this.db, tenantId, (tx) =>
+        tx.query(sql`
         with made as (
           insert into data_keys (id, tenant_id, wrapped) values (${newKeyId()}, ${tenantId}, ${wrap(this.master, randomBytes(32))})
           on conflict do nothing returning id, wrapped)
         select id, wrapped from made union all select id, wrapped from data_keys where tenant_id = ${tenantId} and call_id is null
-        limit 1`)) as Pick<KeyRow, 'id' | 'wrapped'>[];
+        limit 1`),
+      )) as Pick<KeyRow, 'id' | 'wrapped'>[];
       if (row !== undefined) return { id: row.id, key: unwrap(this.master, row.wrapped) };
     }
     throw new Error(`tenant ${tenantId}: no data key could be made`);
@@ -49,28 +51,33 @@ export class DataKeys {
       if (wanted.length === 0) break;
       const ids = wanted.map(newKeyId);
       const wrapped = wanted.map(() => wrap(tenantBox, randomBytes(32)));
-      const rows = (await this.db.query(sql`
+      const rows = (await ownerInTenant(this.db, tenantId, (tx) =>
+        tx.query(sql`
         with made as (
           insert into data_keys (id, tenant_id, call_id, wrapped)
           select id, ${tenantId}, call_id, wrapped from unnest(${ids}::text[], ${wanted}::text[], ${wrapped}::bytea[]) as k(id, call_id, wrapped)
           on conflict do nothing returning id, call_id, wrapped)
         select id, call_id, wrapped from made
         union all
-        select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${wanted}::text[])`)) as KeyRow[];
+        select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${wanted}::text[])`),
+      )) as KeyRow[];
       for (const row of rows) if (row.call_id !== null) found.set(row.call_id, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
     }
     return found;
   }
 
-  /** The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. */
+  /** The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. The ids may be any tenant's: the platform role's path. */
   async lookup(keyIds: readonly string[]): Promise<KeyLookup> {
     const keys = new Map<string, Buffer>();
     const unique = [...new Set(keyIds)];
     if (unique.length > 0) {
-      const rows = (await this.db.query(sql`
+      const rows = (await platformQuery(
+        this.db,
+        sql`
         select k.id, k.call_id, k.wrapped, t.wrapped as tenant_wrapped
           from data_keys k join data_keys t on t.tenant_id = k.tenant_id and t.call_id is null
-         where k.id = any(${unique}::text[])`)) as (KeyRow & { tenant_wrapped: Buffer })[];
+         where k.id = any(${unique}::text[])`,
+      )) as (KeyRow & { tenant_wrapped: Buffer })[];
       for (const row of rows) {
         const tenantKey = unwrap(this.master, row.tenant_wrapped);
         keys.set(row.id, row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped));
@@ -80,8 +87,10 @@ export class DataKeys {
   }
 
   /** Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. */
-  async eraseCall(tenantId: string, callId: string, db: Queryable = this.db): Promise<boolean> {
-    const gone = await db.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`);
+  async eraseCall(tenantId: string, callId: string): Promise<boolean> {
+    const gone = await ownerInTenant(this.db, tenantId, (tx) =>
+      tx.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`),
+    );
     return gone.length > 0;
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Queryable } from '@earshot/db';
+import { sql, type ConnectionPool } from '@earshot/db';
 import { fallbackLogger, type Metrics } from '@earshot/telemetry';
 import { hashApiKey, parseApiKey } from './api-key';
 import { credentialChangesHere } from './credential-changes';
@@ -50,7 +50,7 @@ export class ApiKeyCache {
   private readonly metrics: Metrics | undefined;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: ConnectionPool,
     private readonly box: SecretBox,
     private readonly ttlMs: number,
     options: ApiKeyCacheOptions = {},

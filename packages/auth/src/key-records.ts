@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyRecord, KeyStatus } from '@earshot/contracts';
-import { sql, type Queryable, type SQLQuery } from '@earshot/db';
+import { ownerInTenant, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { issueApiKey, type KeyEnvironment, type Scope } from './api-key';
 import { noteCredentialChange } from './credential-changes';
 
@@ -96,34 +96,43 @@ function recordOf(row: RecordRow): ApiKeyRecord {
   };
 }
 
-export async function getApiKey(db: Queryable, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
-  const [row] = (await db.query(sql`${records(tenantId, now)} where r.id = ${id}`)) as RecordRow[];
+async function recordIn(tx: Queryable, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
+  const [row] = (await tx.query(sql`${records(tenantId, now)} where r.id = ${id}`)) as RecordRow[];
   return row && recordOf(row);
 }
 
+/** Keys force row-level security, so each function here works on one tenant's keys as the owner with that tenant set. */
+export function getApiKey(db: ConnectionPool, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
+  return ownerInTenant(db, tenantId, (tx) => recordIn(tx, tenantId, id, now));
+}
+
 /** Newest first, after a position (cursor) or from an offset (page numbers). */
-export async function listApiKeys(db: Queryable, tenantId: string, filter: KeyFilter, now: Date): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(db: ConnectionPool, tenantId: string, filter: KeyFilter, now: Date): Promise<ApiKeyRecord[]> {
   const conditions = [
     filter.workspace === undefined ? sql`true` : sql`r.workspace = ${filter.workspace}`,
     filter.status === undefined ? sql`true` : sql`r.status = ${filter.status}`,
     filter.after === undefined ? sql`true` : sql`(r.created_at, r.id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id}::uuid)`,
   ];
-  const rows = (await db.query(sql`
-    ${records(tenantId, now)} where ${sql.join(conditions, ' AND ')}
-     order by r.created_at desc, r.id desc limit ${filter.limit} offset ${filter.offset ?? 0}`)) as RecordRow[];
+  const rows = (await ownerInTenant(db, tenantId, (tx) =>
+    tx.query(sql`
+      ${records(tenantId, now)} where ${sql.join(conditions, ' AND ')}
+       order by r.created_at desc, r.id desc limit ${filter.limit} offset ${filter.offset ?? 0}`),
+  )) as RecordRow[];
   return rows.map(recordOf);
 }
 
 /** A new key: its environment decides its prefix (`ear_live_` or `ear_test_`); addresses become networks (`10.0.0.1` is `10.0.0.1/32`). */
-export async function createApiKey(db: Queryable, input: NewApiKey, now: Date): Promise<IssuedKeyRecord> {
+export async function createApiKey(db: ConnectionPool, input: NewApiKey, now: Date): Promise<IssuedKeyRecord> {
   const id = randomUUID();
   const issued = issueApiKey(input.environment);
-  await db.query(sql`
+  const record = await ownerInTenant(db, input.tenantId, async (tx) => {
+    await tx.query(sql`
     insert into api_keys (id, tenant_id, name, display_prefix, key_hash, scopes, environment, ip_allowlist, expires_at, workspace, created_by_kind, created_by_key_id, created_at)
     values (${id}, ${input.tenantId}, ${input.name}, ${issued.displayPrefix}, ${issued.hash}, ${[...input.scopes]}, ${input.environment},
             array(select network(a::inet)::cidr from unnest(${[...input.ipAllowlist]}::text[]) as a), ${input.expiresAt}, ${input.workspace},
             ${input.createdBy.kind}, ${input.createdBy.kind === 'apiKey' ? input.createdBy.keyId : null}, ${now})`);
-  const record = await getApiKey(db, input.tenantId, id, now);
+    return recordIn(tx, input.tenantId, id, now);
+  });
   if (!record) throw new Error(`key ${id} vanished after it was created`);
   return { record, secret: issued.key };
 }
@@ -134,7 +143,7 @@ export async function createApiKey(db: Queryable, input: NewApiKey, now: Date): 
  * overlap stops now). Answers nothing for an unknown key.
  */
 export async function rotateApiKey(
-  db: Queryable,
+  db: ConnectionPool,
   tenantId: string,
   id: string,
   overlapUntil: Date,
@@ -144,11 +153,14 @@ export async function rotateApiKey(
   if (!current) return 'unknown';
   if (current.status === 'revoked' || current.status === 'expired') return current.status;
   const issued = issueApiKey(current.environment);
-  const [updated] = (await db.query(sql`
-    update api_keys
-       set previous_key_hash = key_hash, previous_key_expires_at = ${overlapUntil}, key_hash = ${issued.hash}, display_prefix = ${issued.displayPrefix}
-     where tenant_id = ${tenantId} and id = ${id} and status = 'active'
-     returning id`)) as { id: string }[];
+  const updated = await ownerInTenant(db, tenantId, async (tx) => {
+    const [row] = (await tx.query(sql`
+      update api_keys
+         set previous_key_hash = key_hash, previous_key_expires_at = ${overlapUntil}, key_hash = ${issued.hash}, display_prefix = ${issued.displayPrefix}
+       where tenant_id = ${tenantId} and id = ${id} and status = 'active'
+       returning id`)) as { id: string }[];
+    return row;
+  });
   if (!updated) return 'revoked';
   noteCredentialChange();
   const record = await getApiKey(db, tenantId, id, now);
@@ -157,8 +169,10 @@ export async function rotateApiKey(
 }
 
 /** Revokes a key (and the previous secret of a rotation); revoking again changes nothing. */
-export async function revokeApiKey(db: Queryable, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
-  await db.query(sql`update api_keys set status = 'revoked', revoked_at = ${now} where tenant_id = ${tenantId} and id = ${id} and status <> 'revoked'`);
+export async function revokeApiKey(db: ConnectionPool, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
+  await ownerInTenant(db, tenantId, (tx) =>
+    tx.query(sql`update api_keys set status = 'revoked', revoked_at = ${now} where tenant_id = ${tenantId} and id = ${id} and status <> 'revoked'`),
+  );
   noteCredentialChange();
   return getApiKey(db, tenantId, id, now);
 }

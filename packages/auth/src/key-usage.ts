@@ -1,4 +1,4 @@
-import { refusedValue, sql, type Queryable } from '@earshot/db';
+import { platformQuery, refusedValue, sql, type ConnectionPool } from '@earshot/db';
 
 const MINUTE_MS = 60_000;
 /** Buckets older than this are never read (24-hour usage) and are swept. */
@@ -25,7 +25,7 @@ export class KeyUsageMeter {
   private sweptAt = 0;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: ConnectionPool,
     private readonly options: KeyUsageOptions = {},
   ) {}
 
@@ -90,8 +90,10 @@ export class KeyUsageMeter {
       return { keyId, minute: new Date(Number(minute)), requests };
     });
     try {
-      // Keys deleted since (with their tenant) are skipped rather than failing the whole flush.
-      await this.db.query(sql`
+      // Keys deleted since (with their tenant) are skipped rather than failing the whole flush. The keys are every tenant's: the platform role's path.
+      await platformQuery(
+        this.db,
+        sql`
         with used as (
           update api_keys k set last_used_at = greatest(k.last_used_at, u.at)
             from unnest(${[...lastUse.keys()]}::uuid[], ${[...lastUse.values()].map((t) => new Date(t))}::timestamptz[]) as u(key_id, at)
@@ -101,7 +103,8 @@ export class KeyUsageMeter {
         select c.key_id, c.minute, c.requests
           from unnest(${buckets.map((b) => b.keyId)}::uuid[], ${buckets.map((b) => b.minute)}::timestamptz[], ${buckets.map((b) => b.requests)}::int[]) as c(key_id, minute, requests)
           join api_keys k on k.id = c.key_id
-        on conflict (key_id, minute) do update set requests = api_key_usage.requests + excluded.requests`);
+        on conflict (key_id, minute) do update set requests = api_key_usage.requests + excluded.requests`,
+      );
     } catch (error) {
       if (!refusedValue(error)) throw error;
       if (alone) return this.options.onError?.(error);

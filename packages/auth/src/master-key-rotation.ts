@@ -1,4 +1,4 @@
-import { inTenant, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { inPlatform, inTenant, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import type { SecretBox } from './secret-box';
 
 /** Columns of one table whose values are sealed under the master key. */
@@ -11,11 +11,13 @@ export interface SealedColumns {
   where?: SQLQuery;
   /** Under row-level security: each tenant's rows are re-wrapped in a transaction as that tenant. */
   perTenant?: boolean;
+  /** Under forced row-level security with a platform policy: re-wrapped as the platform role, which sees every tenant's rows. */
+  platform?: boolean;
 }
 
 /** What auth seals under the master key: tenants' data keys and webhook secrets. */
 export const AUTH_SEALED_COLUMNS: readonly SealedColumns[] = [
-  { table: 'data_keys', id: 'tenant_id', columns: ['wrapped'], where: sql`call_id is null` },
+  { table: 'data_keys', id: 'tenant_id', columns: ['wrapped'], where: sql`call_id is null`, platform: true },
   { table: 'tenants', id: 'id', columns: ['webhook_secret', 'previous_webhook_secret'] },
 ];
 
@@ -53,7 +55,8 @@ export async function rotateMasterKey(db: ConnectionPool, sealed: readonly Seale
   for (const spec of sealed) {
     const where = spec.where ?? sql`true`;
     const tenants = spec.perTenant ? ((await db.query(sql`select id::text as id from tenants order by id`)) as { id: string }[]).map((t) => t.id) : [null];
-    const inScope = <T>(tenant: string | null, work: (tx: Queryable) => Promise<T>): Promise<T> => (tenant === null ? db.tx(work) : inTenant(db, tenant, work));
+    const inScope = <T>(tenant: string | null, work: (tx: Queryable) => Promise<T>): Promise<T> =>
+      tenant !== null ? inTenant(db, tenant, work) : spec.platform ? inPlatform(db, work) : db.tx(work);
     let total = 0;
     for (const tenant of tenants)
       total += await inScope(tenant, async (tx) => {

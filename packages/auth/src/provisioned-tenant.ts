@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { inPlatform, sql, type ConnectionPool } from '@earshot/db';
 import { parseApiKey, SCOPES } from './api-key';
 import type { SecretBox } from './secret-box';
 
@@ -23,7 +23,8 @@ export async function provisionTenant(db: ConnectionPool, box: SecretBox, wanted
     throw new Error(
       'the API key is malformed or its checksum does not match: keys look like ear_live_… or ear_test_… (create one with `earshot tenant create`)',
     );
-  await db.tx(async (tx) => {
+  // Whether the key is already another tenant's crosses tenants: the platform role's path.
+  await inPlatform(db, async (tx) => {
     const [existing] = (await tx.query(sql`select webhook_secret from tenants where id = ${wanted.id} for update`)) as { webhook_secret: Buffer }[];
     if (!existing) {
       await tx.query(sql`insert into tenants (id, name, webhook_secret) values (${wanted.id}, ${wanted.name}, ${box.seal(wanted.webhookSecret)})`);

@@ -1,5 +1,5 @@
 import type { TenantStatus, TenantSummary } from '@earshot/contracts';
-import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
+import { platformQuery, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
 import { noteCredentialChange } from './credential-changes';
 
 export interface TenantFilter {
@@ -40,24 +40,27 @@ function summaryOf(row: TenantRow): TenantSummary {
   };
 }
 
-export async function getTenant(db: Queryable, id: string, now: Date): Promise<TenantSummary | undefined> {
-  const [row] = (await db.query(sql`${tenants(now)} where r.id = ${id}`)) as TenantRow[];
+export async function getTenant(db: ConnectionPool, id: string, now: Date): Promise<TenantSummary | undefined> {
+  const [row] = (await platformQuery(db, sql`${tenants(now)} where r.id = ${id}`)) as TenantRow[];
   return row && summaryOf(row);
 }
 
 /** Every tenant, oldest first (the operator's list). */
-export async function listTenants(db: Queryable, filter: TenantFilter, now: Date): Promise<TenantSummary[]> {
+export async function listTenants(db: ConnectionPool, filter: TenantFilter, now: Date): Promise<TenantSummary[]> {
   const conditions = [
     filter.status === undefined ? sql`true` : sql`r.status = ${filter.status}`,
     filter.after === undefined ? sql`true` : sql`(r.created_at, r.id) > (${filter.after.createdAt}::timestamptz, ${filter.after.id}::uuid)`,
   ];
-  const rows = (await db.query(sql`
-    ${tenants(now)} where ${sql.join(conditions, ' AND ')} order by r.created_at, r.id limit ${filter.limit} offset ${filter.offset ?? 0}`)) as TenantRow[];
+  const rows = (await platformQuery(
+    db,
+    sql`
+    ${tenants(now)} where ${sql.join(conditions, ' AND ')} order by r.created_at, r.id limit ${filter.limit} offset ${filter.offset ?? 0}`,
+  )) as TenantRow[];
   return rows.map(summaryOf);
 }
 
 /** Suspends a tenant (every key of it is refused, everywhere within a second) or lets it back in. */
-export async function setTenantStatus(db: Queryable, id: string, status: TenantStatus, now: Date): Promise<TenantSummary | undefined> {
+export async function setTenantStatus(db: ConnectionPool, id: string, status: TenantStatus, now: Date): Promise<TenantSummary | undefined> {
   await db.query(sql`
     update tenants set status = ${status}, suspended_at = ${status === 'suspended' ? now : null}
      where id = ${id} and status <> ${status}`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import { issueApiKey, parseApiKey, SCOPES, type KeyEnvironment, type Scope } from './api-key';
 import { noteCredentialChange } from './credential-changes';
 import { newWebhookSecret } from './standard-webhooks';
@@ -23,7 +23,7 @@ export async function createTenant(db: ConnectionPool, box: SecretBox, input: { 
   const tenant: Tenant = { id: randomUUID(), name: input.name };
   const webhookSecret = newWebhookSecret();
   const key = issueApiKey(input.environment ?? 'production');
-  await db.tx(async (tx) => {
+  await ownerInTenant(db, tenant.id, async (tx) => {
     await tx.query(sql`insert into tenants (id, name, webhook_secret) values (${tenant.id}, ${tenant.name}, ${box.seal(webhookSecret)})`);
     await tx.query(sql`
       insert into api_keys (id, tenant_id, name, display_prefix, key_hash, scopes, environment)
@@ -75,17 +75,21 @@ interface KeyRow {
  * rotated-out key, or a key of a suspended tenant, is refused with its reason.
  * The previous key of a rotation works until its overlap ends.
  */
-export async function lookupApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<KeyLookup> {
+export async function lookupApiKey(db: ConnectionPool, box: SecretBox, presented: string, now: Date): Promise<KeyLookup> {
   const parsed = parseApiKey(presented);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const [row] = (await db.query(sql`
+  // Before the lookup no tenant is known: the platform role's path across tenants.
+  const [row] = (await platformQuery(
+    db,
+    sql`
     select k.id as key_id, k.name as key_name, t.id as tenant_id, t.name as tenant_name, t.status as tenant_status, k.scopes, k.environment,
            k.ip_allowlist::text[] as ip_allowlist, k.status, k.expires_at,
            case when k.key_hash = ${parsed.hash} then null else k.previous_key_expires_at end as previous_key_expires_at,
            t.webhook_secret,
            case when t.previous_secret_expires_at > ${now} then t.previous_webhook_secret end as previous_webhook_secret
       from api_keys k join tenants t on t.id = k.tenant_id
-     where k.key_hash = ${parsed.hash} or k.previous_key_hash = ${parsed.hash}`)) as KeyRow[];
+     where k.key_hash = ${parsed.hash} or k.previous_key_hash = ${parsed.hash}`,
+  )) as KeyRow[];
   if (!row || row.environment !== parsed.environment) return { ok: false, reason: 'unknown' };
   if (row.status === 'revoked') return { ok: false, reason: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, reason: 'expired' };
@@ -114,7 +118,7 @@ function earliest(a: Date | null, b: Date | null): Date | null {
 }
 
 /** The caller of a presented key, or nothing whatever the reason. */
-export async function authenticateApiKey(db: Queryable, box: SecretBox, presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
+export async function authenticateApiKey(db: ConnectionPool, box: SecretBox, presented: string, now: Date): Promise<AuthenticatedKey | undefined> {
   const found = await lookupApiKey(db, box, presented, now);
   return found.ok ? found.key : undefined;
 }

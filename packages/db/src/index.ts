@@ -4,6 +4,7 @@ export * from './leases';
 export * from './migrations';
 export * from './refused-value';
 export * from './tenant-reads';
+export * from './platform-scope';
 export * from './tenant-scope';
 
 /** The migrations of the database itself (roles and grants), applied before every module's. */

@@ -17,7 +17,7 @@ describe('tenant scope and migrations', () => {
 
   it('applies each migration once, even when several processes migrate at the same time', async () => {
     const runs = await Promise.all([migrate(db, [DATABASE_MIGRATIONS, fixtures]), migrate(db, [DATABASE_MIGRATIONS, fixtures])]);
-    expect(runs.flat().sort()).toEqual(['db/0001_tenant_role.sql', 'db/0002_leases.sql', 'fixture/0001_notes.sql']);
+    expect(runs.flat().sort()).toEqual(['db/0001_tenant_role.sql', 'db/0002_leases.sql', 'db/0003_platform_role.sql', 'fixture/0001_notes.sql']);
     expect(await migrate(db, [DATABASE_MIGRATIONS, fixtures])).toEqual([]);
   });
 

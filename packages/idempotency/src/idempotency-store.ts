@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storedId } from '@earshot/contracts';
-import { refusedValue, sql, type ConnectionPool } from '@earshot/db';
+import { platformQuery, refusedValue, sql, type ConnectionPool } from '@earshot/db';
 import { GroupCommit } from '@earshot/group-commit';
 
 export interface IdempotencyOptions {
@@ -81,7 +81,9 @@ const DEADLOCK_DETECTED = '40P01';
  * Idempotency keys in Postgres, shared by every process: the first request
  * claims a key with one insert, later ones get its answer. Claims and
  * answers queue together and go out in one statement, so under load a
- * batch of requests costs one round trip for both.
+ * batch of requests costs one round trip for both. A batch holds several
+ * tenants' keys, so its statements run as the platform role (the table
+ * forces row-level security).
  */
 export class IdempotencyStore {
   private readonly leaseMs: number;
@@ -202,7 +204,7 @@ export class IdempotencyStore {
             as a (tenant_id, key, status, response)
          where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`;
     if (requests.length === 0) {
-      if (answering) await this.db.query(answering);
+      if (answering) await platformQuery(this.db, answering);
       return [];
     }
     const now = this.options.now();
@@ -217,7 +219,9 @@ export class IdempotencyStore {
     // Concurrent statements take row locks in one order, so they queue instead of deadlocking.
     firsts.sort(byIdentity);
     // A data-modifying WITH runs to completion even though nothing reads it.
-    const claimedRows = (await this.db.query(sql`
+    const claimedRows = (await platformQuery(
+      this.db,
+      sql`
       ${answering ? sql`with answered as (${answering} returning 1)` : sql``}
       insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
       select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)}
@@ -227,16 +231,20 @@ export class IdempotencyStore {
             created_at = excluded.created_at, lease_until = excluded.lease_until
         where (k.state = 'in_flight' and k.lease_until < excluded.created_at)
            or k.created_at < ${new Date(now.getTime() - this.options.retentionMs)}
-      returning k.tenant_id, k.key`)) as { tenant_id: string; key: string }[];
+      returning k.tenant_id, k.key`,
+    )) as { tenant_id: string; key: string }[];
     const claimed = new Set(claimedRows.map((r) => identity({ tenantId: r.tenant_id, key: r.key })));
     const others = firsts.filter((r) => !claimed.has(identity(r)));
     const known = new Map<string, Claim>();
     if (others.length > 0) {
-      const rows = (await this.db.query(sql`
+      const rows = (await platformQuery(
+        this.db,
+        sql`
         select k.tenant_id, k.key, k.state, k.status, k.response, k.request_hash
           from idempotency_keys k
           join unnest(${others.map((r) => r.tenantId)}::uuid[], ${others.map((r) => r.key)}::text[]) as o (tenant_id, key) on k.tenant_id = o.tenant_id and k.key = o.key
-         where k.scope = ${this.options.scope} and k.state = 'done'`)) as KeyRow[];
+         where k.scope = ${this.options.scope} and k.state = 'done'`,
+      )) as KeyRow[];
       for (const row of rows)
         known.set(identity({ tenantId: row.tenant_id, key: row.key }), {
           state: 'done',
@@ -266,10 +274,13 @@ export class IdempotencyStore {
   /** Gives claimed keys up (the work failed), so a retry can claim them afresh. */
   async release(requests: readonly Pick<IdempotencyRequest, 'tenantId' | 'key'>[]): Promise<void> {
     if (requests.length === 0) return;
-    await this.db.query(sql`
+    await platformQuery(
+      this.db,
+      sql`
       delete from idempotency_keys k
        using unnest(${requests.map((r) => r.tenantId)}::uuid[], ${requests.map((r) => r.key)}::text[]) as r (tenant_id, key)
-       where k.tenant_id = r.tenant_id and k.scope = ${this.options.scope} and k.key = r.key and k.state = 'in_flight'`);
+       where k.tenant_id = r.tenant_id and k.scope = ${this.options.scope} and k.key = r.key and k.state = 'in_flight'`,
+    );
   }
 
   /**
@@ -289,9 +300,12 @@ export class IdempotencyStore {
   /** Deletes answers older than the retention; answers how many. */
   async sweep(): Promise<number> {
     const cutoff = new Date(this.options.now().getTime() - this.options.retentionMs);
-    const deleted = (await this.db.query(sql`
+    const deleted = await platformQuery(
+      this.db,
+      sql`
       delete from idempotency_keys where scope = ${this.options.scope} and created_at < ${cutoff} and (state = 'done' or lease_until < ${this.options.now()})
-      returning 1`)) as unknown[];
+      returning 1`,
+    );
     return deleted.length;
   }
 }

@@ -211,13 +211,15 @@ export async function evaluateRules(db: ConnectionPool, log: EventLog, now: Date
       await fence.confirm();
       await appendTenantEvents(log, tenantId, now, events);
     }
-    for (const { ruleId, state, value } of states) {
-      await db.query(sql`
-        insert into alert_rule_states (tenant_id, rule_id, breaching_since, alert_id, incident_id, last_value, evaluated_at)
-        values (${tenantId}, ${ruleId}, ${state.breachingSince}, ${state.alertId}, ${state.incidentId}, ${value}, ${now})
-        on conflict (tenant_id, rule_id) do update set breaching_since = excluded.breaching_since, alert_id = excluded.alert_id,
-          incident_id = excluded.incident_id, last_value = excluded.last_value, evaluated_at = excluded.evaluated_at`);
-    }
+    await inTenant(db, tenantId, async (tx) => {
+      for (const { ruleId, state, value } of states) {
+        await tx.query(sql`
+          insert into alert_rule_states (tenant_id, rule_id, breaching_since, alert_id, incident_id, last_value, evaluated_at)
+          values (${tenantId}, ${ruleId}, ${state.breachingSince}, ${state.alertId}, ${state.incidentId}, ${value}, ${now})
+          on conflict (tenant_id, rule_id) do update set breaching_since = excluded.breaching_since, alert_id = excluded.alert_id,
+            incident_id = excluded.incident_id, last_value = excluded.last_value, evaluated_at = excluded.evaluated_at`);
+      }
+    });
     rules += states.length;
     appended += events.length;
   }

@@ -1,5 +1,5 @@
 import type { DeadLetter, Delivery } from '@earshot/contracts';
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { inPlatform, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { LogRecord } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 
@@ -71,7 +71,8 @@ export async function storeAuditBatch(db: ConnectionPool, records: readonly LogR
   const first = records[0];
   const last = records[records.length - 1];
   if (!first || !last) return { skipped: 0, deliveries: 0, deadLetters: 0, undecodable: 0 };
-  return db.tx(async (tx) => {
+  // A batch holds every tenant's rows: the platform role's path through forced row-level security.
+  return inPlatform(db, async (tx) => {
     const next = await claimPosition(tx, first.topic, first.partition);
     const fresh = records.filter((r) => BigInt(r.offset) >= next);
     const decoded = fresh.map((record) => ({ record, decoded: decode(record) }));

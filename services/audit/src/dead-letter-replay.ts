@@ -1,5 +1,5 @@
 import { ApiError } from '@earshot/contracts';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import type { EnvelopeInput, EnvelopeOutcome, EnvelopeResult, Intake, Sender } from '@earshot/intake';
 
 export interface HeldDeadLetter {
@@ -47,14 +47,17 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
   const accepted = outcomes.flatMap((o) => (o.result.ok ? [o.result.id] : []));
   const [only] = outcomes;
   const failedAgain = outcomes.length === 1 && only?.result.ok === false && only.result.code === 'VALIDATION_ERROR' ? only.result : undefined;
-  await db.query(sql`
+  await platformQuery(
+    db,
+    sql`
     update dead_letters
        set replay_attempts = replay_attempts + 1, last_replayed_at = ${now}, updated_at = now(),
            status = ${failedAgain ? 'held' : 'replayed'},
            reason = ${failedAgain ? failedAgain.error : sql`reason`},
            fields = ${failedAgain ? sql`${JSON.stringify(failedAgain.fields)}::jsonb` : sql`fields`},
            replayed_event_ids = replayed_event_ids || ${accepted}::text[]
-     where id = ${letter.id}`);
+     where id = ${letter.id}`,
+  );
   if (failedAgain) {
     throw new ApiError('VALIDATION_ERROR', `the replay failed again; dead letter ${letter.id} stays held: ${failedAgain.error}`, {
       fields: failedAgain.fields,

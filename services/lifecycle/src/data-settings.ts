@@ -8,7 +8,7 @@ import {
   type Retention,
   type TenantDataSettings,
 } from '@earshot/contracts';
-import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { inTenant, ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 
 /** The plan of a tenant the operator has not given one (billing's DEFAULT_PLAN). */
 const DEFAULT_PLAN_ID = 'default';
@@ -39,9 +39,9 @@ export interface EffectiveSettings {
 
 const NO_RETENTION: Retention = RetentionSchema.parse({});
 
-/** Every tenant's own settings, as the operator set them: one statement for a whole round of a job. */
-export async function allTenantSettings(db: Queryable): Promise<Map<string, TenantDataSettings>> {
-  const rows = (await db.query(sql`select tenant_id::text as tenant_id, abandon_after_ms, retention from tenant_data_settings`)) as {
+/** Every tenant's own settings, as the operator set them: one statement for a whole round of a job, as the platform role (the table forces row-level security). */
+export async function allTenantSettings(db: ConnectionPool): Promise<Map<string, TenantDataSettings>> {
+  const rows = (await platformQuery(db, sql`select tenant_id::text as tenant_id, abandon_after_ms, retention from tenant_data_settings`)) as {
     tenant_id: string;
     abandon_after_ms: number | null;
     retention: unknown;
@@ -49,19 +49,23 @@ export async function allTenantSettings(db: Queryable): Promise<Map<string, Tena
   return new Map(rows.map((r) => [r.tenant_id, TenantDataSettingsSchema.parse({ abandonAfterMs: r.abandon_after_ms, retention: r.retention })]));
 }
 
-export async function tenantSettings(db: Queryable, tenantId: string): Promise<TenantDataSettings> {
-  const [row] = (await db.query(sql`select abandon_after_ms, retention from tenant_data_settings where tenant_id = ${tenantId}`)) as {
+export async function tenantSettings(db: ConnectionPool, tenantId: string): Promise<TenantDataSettings> {
+  const [row] = (await ownerInTenant(db, tenantId, (tx) =>
+    tx.query(sql`select abandon_after_ms, retention from tenant_data_settings where tenant_id = ${tenantId}`),
+  )) as {
     abandon_after_ms: number | null;
     retention: unknown;
   }[];
   return TenantDataSettingsSchema.parse(row ? { abandonAfterMs: row.abandon_after_ms, retention: row.retention } : {});
 }
 
-export async function saveTenantSettings(db: Queryable, tenantId: string, settings: TenantDataSettings, at: Date): Promise<void> {
-  await db.query(sql`
-    insert into tenant_data_settings (tenant_id, abandon_after_ms, retention, updated_at)
-    values (${tenantId}, ${settings.abandonAfterMs}, ${JSON.stringify(settings.retention)}::jsonb, ${at})
-    on conflict (tenant_id) do update set abandon_after_ms = excluded.abandon_after_ms, retention = excluded.retention, updated_at = excluded.updated_at`);
+export async function saveTenantSettings(db: ConnectionPool, tenantId: string, settings: TenantDataSettings, at: Date): Promise<void> {
+  await ownerInTenant(db, tenantId, (tx) =>
+    tx.query(sql`
+      insert into tenant_data_settings (tenant_id, abandon_after_ms, retention, updated_at)
+      values (${tenantId}, ${settings.abandonAfterMs}, ${JSON.stringify(settings.retention)}::jsonb, ${at})
+      on conflict (tenant_id) do update set abandon_after_ms = excluded.abandon_after_ms, retention = excluded.retention, updated_at = excluded.updated_at`),
+  );
 }
 
 /** Every plan's retention, by plan id. */

@@ -1,5 +1,5 @@
 import { RETAINED_KINDS, type RetainedKind } from '@earshot/contracts';
-import { sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { inPlatform, sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { allPlanRetention, allTenantSettings, planIdOf, resolveSettings, type DeploymentDefaults } from './data-settings';
 
@@ -72,9 +72,9 @@ export async function applyRetention(
       deleted.appliedEvents += applied?.n ?? 0;
     });
   }
-  // Dead letters of requests that named no tenant keep what the deployment says.
+  // Dead letters of requests that named no tenant keep what the deployment says; no tenant setting shows them, the platform role does.
   const orphans = defaults.retention.deadLetters;
-  if (orphans !== 'forever') deleted.deadLetters += await db.tx((tx) => trim(tx, null, 'deadLetters', new Date(now.getTime() - orphans * DAY_MS)));
+  if (orphans !== 'forever') deleted.deadLetters += await inPlatform(db, (tx) => trim(tx, null, 'deadLetters', new Date(now.getTime() - orphans * DAY_MS)));
   return { tenants: tenants.length, deleted };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import type { Intake } from '@earshot/intake';
 import { AUDIT_CURSOR, DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
 import { replayDeadLetter, type HeldDeadLetter } from '../dead-letter-replay';
@@ -45,14 +45,15 @@ function recordOf(row: DeadLetterRow): DeadLetterRecord {
 async function findDeadLetter(db: ConnectionPool, raw: unknown): Promise<DeadLetterRow> {
   const params = DeadLetterParamsSchema.safeParse(raw);
   if (!params.success) throw validationError(params.error, 'path');
-  const [row] = (await db.query(sql`select ${COLUMNS} from dead_letters where id = ${params.data.id}`)) as DeadLetterRow[];
+  const [row] = (await platformQuery(db, sql`select ${COLUMNS} from dead_letters where id = ${params.data.id}`)) as DeadLetterRow[];
   if (!row) throw new ApiError('NOT_FOUND', `no dead letter ${params.data.id}`);
   return row;
 }
 
 /**
  * The dead-letter store for the operator: list (newest first), read one, and
- * replay one through the gateway's intake once its cause is fixed.
+ * replay one through the gateway's intake once its cause is fixed. Every
+ * tenant's letters (and those naming none): read as the platform role.
  */
 export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, intake: Intake, now: () => Date): void {
   const admin = { config: { policy: { auth: 'admin' as const } } };
@@ -63,12 +64,15 @@ export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPoo
     const { tenantId, status } = query.data;
     const paging = pagingOf(query.data, AUDIT_CURSOR);
     const keyset = newestFirst('received_at', 'id', paging, 'descending');
-    const rows = (await db.query(sql`
+    const rows = (await platformQuery(
+      db,
+      sql`
       select ${COLUMNS} from dead_letters
        where ${tenantId ? sql`tenant_id = ${tenantId}` : sql`true`}
          and ${status ? sql`status = ${status}` : sql`true`}
          and ${keyset.where}
-       ${keyset.order} ${keyset.window}`)) as DeadLetterRow[];
+       ${keyset.order} ${keyset.window}`,
+    )) as DeadLetterRow[];
     return pageOf(rows, paging, (r) => ({ v: r.received_at.toISOString(), id: r.id }), recordOf);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '@earshot/contracts';
-import { sql, type ConnectionPool } from '@earshot/db';
+import { platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import { DeliveryListQuerySchema, type DeliveryRecord } from '../audit-records';
 import { newestFirst, pageOf, pagingOf } from '@earshot/server';
 import { AUDIT_CURSOR } from '../audit-records';
@@ -35,7 +35,7 @@ function recordOf(row: DeliveryRow): DeliveryRecord {
   };
 }
 
-/** GET /api/v1/admin/deliveries (operator): every tenant's delivery audit log, newest first. */
+/** GET /api/v1/admin/deliveries (operator): every tenant's delivery audit log, newest first, read as the platform role. */
 export function registerDeliveryRoutes(app: FastifyInstance, db: ConnectionPool): void {
   app.get('/api/v1/admin/deliveries', { config: { policy: { auth: 'admin' } } }, async (request) => {
     const query = DeliveryListQuerySchema.safeParse(request.query);
@@ -43,13 +43,16 @@ export function registerDeliveryRoutes(app: FastifyInstance, db: ConnectionPool)
     const { tenantId, outcome } = query.data;
     const paging = pagingOf(query.data, AUDIT_CURSOR);
     const keyset = newestFirst('time', 'id', paging, 'descending');
-    const rows = (await db.query(sql`
+    const rows = (await platformQuery(
+      db,
+      sql`
       select id, tenant_id, time, provider, event_type, idempotency_key, outcome, http_status, duration_ms, event_id, reason
         from deliveries
        where ${tenantId ? sql`tenant_id = ${tenantId}` : sql`true`}
          and ${outcome ? sql`outcome = ${outcome}` : sql`true`}
          and ${keyset.where}
-       ${keyset.order} ${keyset.window}`)) as DeliveryRow[];
+       ${keyset.order} ${keyset.window}`,
+    )) as DeliveryRow[];
     return pageOf(rows, paging, (r) => ({ v: r.time.toISOString(), id: r.id }), recordOf);
   });
 }
