@@ -62,15 +62,18 @@ export class DataKeys {
     return found;
   }
 
-  /** The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. */
-  async lookup(keyIds: readonly string[]): Promise<KeyLookup> {
+  /**
+   * The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. Given a tenant, only that
+   * tenant's keys: what a reader acting with one tenant's authority may open.
+   */
+  async lookup(keyIds: readonly string[], tenantId?: string): Promise<KeyLookup> {
     const keys = new Map<string, Buffer>();
     const unique = [...new Set(keyIds)];
     if (unique.length > 0) {
       const rows = (await this.db.query(sql`
         select k.id, k.call_id, k.wrapped, t.wrapped as tenant_wrapped
           from data_keys k join data_keys t on t.tenant_id = k.tenant_id and t.call_id is null
-         where k.id = any(${unique}::text[])`)) as (KeyRow & { tenant_wrapped: Buffer })[];
+         where k.id = any(${unique}::text[]) and (${tenantId ?? null}::uuid is null or k.tenant_id = ${tenantId ?? null}::uuid)`)) as (KeyRow & { tenant_wrapped: Buffer })[];
       for (const row of rows) {
         const tenantKey = unwrap(this.master, row.tenant_wrapped);
         keys.set(row.id, row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped));
