@@ -3,7 +3,6 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKeys } from '@earshot/auth';
 import type { EventType } from '@earshot/contracts';
@@ -145,34 +144,6 @@ describe('sealed events and erasing one call', () => {
     expect(text).not.toContain(secret.other);
     expect(new Set(lines.map((l) => l.tenant))).toEqual(new Set([acme.id]));
     expect(lines.every((l) => l._sealed === undefined)).toBe(true);
-  });
-
-  it('names the sealed fields in an Avro export’s header and opens rows for the tenant', async () => {
-    const out = join(dir, 'acme.avro');
-    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
-    await exportLog({
-      log: earshot.runtime.log(),
-      topic: TOPICS.events,
-      from: 'earliest',
-      format: 'avro',
-      out,
-      authority: { tenantId: acme.id, keys: (ids) => keys.lookup(ids, acme.id) },
-    });
-    const header = avro.extractFileHeader(out) as { meta: Record<string, Buffer> };
-    const note = JSON.parse(String(header.meta['earshot.sealed'])) as { openedForTenant: string; fields: Record<string, string[]> };
-    expect(note.openedForTenant).toBe(acme.id);
-    expect(note.fields['transcript.final']).toContain('data.text');
-    const rows: { idempotency_key: string; data: string; call: { customer_id: string } | null }[] = [];
-    await new Promise<void>((resolve, reject) => {
-      avro
-        .createFileDecoder(out)
-        .on('data', (row: { idempotency_key: string; data: string; call: { customer_id: string } | null }) => rows.push(row))
-        .on('end', resolve)
-        .on('error', reject);
-    });
-    expect(new Set(rows.flatMap((r) => (r.idempotency_key.startsWith('call-') ? [r.idempotency_key] : []))).size).toBe(4);
-    expect(rows.map((r) => r.data).join('\n')).toContain(secret.kept);
-    expect(rows.map((r) => r.call?.customer_id)).toContain('customer-of-call-kept');
   });
 
   it('needs a reason and calls:write, and answers 404 for a call the tenant does not have', async () => {

@@ -70,10 +70,11 @@ export class DataKeys {
     const keys = new Map<string, Buffer>();
     const unique = [...new Set(keyIds)];
     if (unique.length > 0) {
+      const ofTenant = tenantId === undefined ? sql`true` : sql`k.tenant_id = ${tenantId}`;
       const rows = (await this.db.query(sql`
         select k.id, k.call_id, k.wrapped, t.wrapped as tenant_wrapped
           from data_keys k join data_keys t on t.tenant_id = k.tenant_id and t.call_id is null
-         where k.id = any(${unique}::text[]) and (${tenantId ?? null}::uuid is null or k.tenant_id = ${tenantId ?? null}::uuid)`)) as (KeyRow & { tenant_wrapped: Buffer })[];
+         where k.id = any(${unique}::text[]) and ${ofTenant}`)) as (KeyRow & { tenant_wrapped: Buffer })[];
       for (const row of rows) {
         const tenantKey = unwrap(this.master, row.tenant_wrapped);
         keys.set(row.id, row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped));
