@@ -89,6 +89,7 @@ export function registerLocalCommands(program: Command): void {
   withExamples(exportCommand, [
     { what: 'every event as NDJSON', run: 'earshot export --out events.ndjson' },
     { what: 'one day as Avro', run: 'earshot export --from 2026-01-08T00:00:00Z --to 2026-01-09T00:00:00Z --format avro --out events.avro' },
+    { what: "one tenant's events, sealed fields opened", run: 'earshot export --key $EARSHOT_API_KEY --out tenant.ndjson' },
   ]);
 
   const demo = program
