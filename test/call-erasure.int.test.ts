@@ -185,7 +185,8 @@ describe('sealed events and erasing one call', () => {
     expect(text).not.toContain(secret.erased);
     expect(text).not.toContain('customer-of-call-erased');
     expect(text).toContain(secret.kept);
-    const erased = lines.filter((l) => l.call?.provider_call_id === 'call-erased');
+    // The lifecycle may declare the sample calls (from January) abandoned meanwhile: an event with no personal field set.
+    const erased = lines.filter((l) => l.call?.provider_call_id === 'call-erased' && l.type !== 'call.abandoned');
     expect(erased.length).toBeGreaterThanOrEqual(2);
     for (const line of erased) expect(line._sealed).toContain('call.customer_id');
 

@@ -12,39 +12,70 @@ import {
   IdempotencyHeadersSchema,
   type CallErased,
 } from '@earshot/contracts';
-import { sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
+import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
+import { TOPICS, type EventLog } from '@earshot/log';
 import { ROUTE_ERRORS } from '@earshot/server';
+import { untilApplied } from '../read-your-writes';
 import { policyOf } from '../route-scopes';
 
 const ERASED = 'call.erased';
 /** The read-model tables that hold a call's rows besides `calls` itself; outcomes are the tenant's own records and stay. */
 const CALL_TABLES = ['turns', 'transcripts', 'traces'] as const;
 
-/**
- * Erases one call in one transaction: destroys its data key, so the fields
- * its events sealed cannot be opened by the projector, a replay, the stream
- * or an export, and deletes its rows from the read models. The table owner
- * deletes, with the tenant set for tables that force row-level security.
- */
-async function eraseCall(db: ConnectionPool, keys: DataKeys, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
+/** Deletes the call's rows from the read models, answering how many went. */
+async function deleteRows(tx: Queryable, tenantId: string, callId: string): Promise<number> {
+  let rows = 0;
+  for (const [table, column] of [...CALL_TABLES.map((t) => [t, 'call_id'] as const), ['calls', 'id'] as const]) {
+    const [gone] = (await tx.query(
+      sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${sql.ident(column)} = ${callId}::uuid returning 1)
+          select count(*)::int as n from gone`,
+    )) as { n: number }[];
+    rows += gone?.n ?? 0;
+  }
+  return rows;
+}
+
+/** Runs `work` as the table owner with the tenant set, for tables that force row-level security. */
+function asOwnerOf<T>(db: ConnectionPool, tenantId: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.tx(async (tx) => {
     await tx.query(sql`select set_config(${TENANT_SETTING}, ${tenantId}, true)`);
+    return work(tx);
+  });
+}
+
+interface ErasureDeps {
+  db: ConnectionPool;
+  keys: DataKeys;
+  log: EventLog;
+  /** How long to wait for the projector to pass what the log held at the erasure. */
+  settleMs: number;
+}
+
+/**
+ * Erases one call: destroys its data key, so the fields its events sealed
+ * cannot be opened by the projector, a replay, the stream or an export, and
+ * deletes its rows from the read models, in one transaction. A projector
+ * batch that fetched the key just before may still write the rows: once the
+ * projector has passed what the log held then (waited for, within
+ * `settleMs`), they are deleted again.
+ */
+async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
+  const first = await asOwnerOf(db, tenantId, async (tx) => {
     const dataKeyDestroyed = await keys.eraseCall(tenantId, callId, tx);
-    let rowsDeleted = 0;
-    const count = async (table: string, column: string) => {
-      const [gone] = (await tx.query(
-        sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${sql.ident(column)} = ${callId}::uuid returning 1)
-            select count(*)::int as n from gone`,
-      )) as { n: number }[];
-      rowsDeleted += gone?.n ?? 0;
-    };
-    for (const table of CALL_TABLES) await count(table, 'call_id');
-    await count('calls', 'id');
+    const rowsDeleted = await deleteRows(tx, tenantId, callId);
     const [before] = (await tx.query(
       sql`select 1 from audit_entries where tenant_id = ${tenantId} and action = ${ERASED} and target = ${callId} limit 1`,
     )) as unknown[];
     return { dataKeyDestroyed, rowsDeleted, alreadyErased: !dataKeyDestroyed && rowsDeleted === 0 && before !== undefined };
   });
+  if (!first.dataKeyDestroyed) return first;
+  const ends = await log.ends(TOPICS.events);
+  await Promise.all(
+    ends
+      .filter((e) => BigInt(e.end) > 0n)
+      .map((e) => untilApplied(db, { topic: e.topic, partition: e.partition, offset: (BigInt(e.end) - 1n).toString() }, settleMs)),
+  );
+  return { ...first, rowsDeleted: first.rowsDeleted + (await asOwnerOf(db, tenantId, (tx) => deleteRows(tx, tenantId, callId))) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,7 +95,8 @@ function reasonOf(body: { reason: string } | null | undefined, query: { reason?:
  * 200 with `alreadyErased`; an id the tenant never had is 404. Events of the
  * call that arrive later are sealed with a new key and make a new call.
  */
-export function registerCallErasureRoute(app: FastifyInstance, db: ConnectionPool, keys: DataKeys): void {
+export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps): void {
+  const { db } = deps;
   app.withTypeProvider<ZodTypeProvider>().delete(
     '/calls/:id',
     {
@@ -85,7 +117,7 @@ export function registerCallErasureRoute(app: FastifyInstance, db: ConnectionPoo
       const reason = reasonOf(request.body, request.query);
       const tenantId = caller.tenant.id;
       // Not a uuid is as absent as another tenant's call.
-      const erased = UUID.test(id) ? await eraseCall(db, keys, tenantId, id) : undefined;
+      const erased = UUID.test(id) ? await eraseCall(deps, tenantId, id) : undefined;
       if (!erased || (!erased.dataKeyDestroyed && erased.rowsDeleted === 0 && !erased.alreadyErased)) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
       if (!erased.alreadyErased)
         await recordAudit(db, {
