@@ -11,6 +11,8 @@ export interface Gateways {
   bareUrl: string;
   /** Every process whose CPU is the gateway's: the workers, and the primary when there is one. */
   pids: number[];
+  /** The bare Fastify process, whose CPU per request is the run's yardstick for the gateway's. */
+  barePid: number;
   stop(): Promise<void>;
 }
 
@@ -40,8 +42,9 @@ export async function startGateways(options: GatewaysOptions): Promise<Gateways>
         : await serve(children, ['--input-type=module', '-e', CLUSTER_PRIMARY], env, /gateways listening on (http:\/\/[\d.]+:\d+) pids ([\d,]+)/);
     const bare = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {}, /listening on (http:\/\/[\d.]+:\d+)/);
     const primary = children[0]?.pid ?? 0;
+    const barePid = children.at(-1)?.pid ?? 0;
     const pids = options.processes === 1 ? [primary] : [primary, ...(started[2] ?? '').split(',').map(Number)];
-    return { url: started[1] ?? '', bareUrl: bare[1] ?? '', pids, stop };
+    return { url: started[1] ?? '', bareUrl: bare[1] ?? '', pids, barePid, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -59,8 +59,11 @@ const bench: Bench = async (context) => {
     const credentials = await createTenant(gateway);
     const figures: Record<string, number | string> = { gateways: processes, connections, seconds, kafka_client: process.env.EARSHOT_KAFKA_CLIENT ?? 'default' };
 
+    const bareBefore = cpuSeconds([gateways.barePid]);
     const bareRun = await peakLoad(context, gateways.bareUrl, 'bare Fastify 202', signedRequests(credentials, 1, 'bare'), connections, seconds);
     figures.bare_rps = Math.round(bareRun.requests.average);
+    const bareCpu = cpuMsPerRequest(cpuSeconds([gateways.barePid]), bareBefore, bareRun.requests.total);
+    figures.bare_cpu_ms_per_request = bareCpu;
     const append = await portAppendRate(context.kafkaBrokers);
     context.report(`EventLog port raw append: ${append} events/s`);
     figures.port_append_events_per_s = append;
@@ -117,7 +120,12 @@ const bench: Bench = async (context) => {
         [`b${batch}_non_2xx`]: peak.non2xx + half.non2xx,
         [`b${batch}_errors`]: peak.errors + half.errors,
       });
-      if (batch === 1) figures.ratio_to_bare = Number((peak.requests.average / bareRun.requests.average).toFixed(3));
+      if (batch === 1) {
+        figures.ratio_to_bare = Number((peak.requests.average / bareRun.requests.average).toFixed(3));
+        // CPU per request against the bare route's in the same run, minutes apart: a shared machine's load moves both.
+        if (typeof cpu.gateway === 'number' && typeof bareCpu === 'number' && bareCpu > 0)
+          figures.b1_gateway_cpu_to_bare = Number((cpu.gateway / bareCpu).toFixed(2));
+      }
     }
     return figures;
   } finally {

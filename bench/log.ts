@@ -74,11 +74,11 @@ const bench: Bench = async (context) => {
   const run = randomBytes(3).toString('hex');
 
   const log = await createKafkaLog({ brokers: context.kafkaBrokers, clientId: 'bench-log', namespace: `bench-${run}-port.` });
-  const portAppend = await timed('EventLog (kafkajs adapter) append', events, context, (progress) =>
+  const portAppend = await timed(`EventLog (${process.env.EARSHOT_KAFKA_CLIENT || 'default'} adapter) append`, events, context, (progress) =>
     inParallel(events, (from, to) => log.append(batch.slice(from, to)), progress),
   );
   let consumed = 0;
-  const portConsume = await timed('EventLog (kafkajs adapter) consume', events, context, async (progress) => {
+  const portConsume = await timed(`EventLog (${process.env.EARSHOT_KAFKA_CLIENT || 'default'} adapter) consume`, events, context, async (progress) => {
     const consumer = await log.consume({ group: 'bench', topics: [TOPICS.events], onBatch: async (records) => void progress((consumed += records.length)) });
     await waitFor(() => consumed >= events);
     await consumer.stop();

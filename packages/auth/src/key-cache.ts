@@ -69,8 +69,10 @@ export class ApiKeyCache {
 
   /** The caller of a key, or why it names none (malformed, unknown, revoked, expired, rotated, suspended). */
   async identify(presented: string, now: Date): Promise<KeyLookup> {
-    if (!parseApiKey(presented)) return { ok: false, reason: 'malformed' };
-    const cached = this.entries.get(cacheKey(presented));
+    const parsed = parseApiKey(presented);
+    if (!parsed) return { ok: false, reason: 'malformed' };
+    // The cache is keyed by the hash the parse made: one hash of the key per request, not two.
+    const cached = this.entries.get(parsed.hash.toString('base64'));
     if (cached && cached.until > now.getTime() && cached.version === (await this.currentVersion())) {
       const { expiresAt } = cached.key;
       // Past its time the key is looked up again, which says whether it expired or was rotated out.

@@ -4,7 +4,7 @@ package contract
 
 // APIKeyInput is the body of POST /keys.
 var APIKeyInput = Input{
-	"name":        {Type: "string", Required: true, MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"name":        {Type: "string", Required: true, MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
 	"scopes":      {Type: "array", Required: true, MinItems: ptr(1), MaxItems: ptr(20), Items: &Field{Type: "string", Required: true, Enum: []string{"events:write", "traces:write", "calls:read", "metrics:read", "exports:read", "outcomes:read", "outcomes:write", "incidents:read", "incidents:write", "deployments:read", "deployments:write", "alerts:read", "alerts:write", "usage:read", "billing:read", "audit:read", "keys:read", "keys:write", "providers:read", "providers:write"}}},
 	"environment": {Type: "string", Default: "\"production\"", Enum: []string{"production", "staging"}},
 	"kind":        {Type: "string", Enum: []string{"live", "test"}},
@@ -21,30 +21,30 @@ var RotationInput = Input{
 // AlertRuleInput is the body of POST /alerts/rules.
 var AlertRuleInput = Input{
 	"id":          {Type: "string", Patterns: []string{"^[A-Za-z0-9._:-]{1,128}$"}},
-	"name":        {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"name":        {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
 	"metric":      {Type: "string", Required: true, Enum: []string{"calls.abandoned", "calls.completed", "calls.escalated", "calls.failed", "calls.in_progress", "calls.success_rate", "calls.total", "calls.transferred", "events.ingested", "feedback.rating.avg", "latency.asr_ms.avg", "latency.asr_ms.p50", "latency.asr_ms.p95", "latency.asr_ms.p99", "latency.llm_ms.avg", "latency.llm_ms.p50", "latency.llm_ms.p95", "latency.llm_ms.p99", "latency.total_ms.avg", "latency.total_ms.p50", "latency.total_ms.p95", "latency.total_ms.p99", "latency.tts_ms.avg", "latency.tts_ms.p50", "latency.tts_ms.p95", "latency.tts_ms.p99", "latency.eou_ms.avg", "latency.eou_ms.p50", "latency.eou_ms.p95", "latency.eou_ms.p99", "latency.stt_ms.avg", "latency.stt_ms.p50", "latency.stt_ms.p95", "latency.stt_ms.p99", "latency.llm_ttft_ms.avg", "latency.llm_ttft_ms.p50", "latency.llm_ttft_ms.p95", "latency.llm_ttft_ms.p99", "latency.tts_ttfb_ms.avg", "latency.tts_ttfb_ms.p50", "latency.tts_ttfb_ms.p95", "latency.tts_ttfb_ms.p99", "latency.e2e_ms.avg", "latency.e2e_ms.p50", "latency.e2e_ms.p95", "latency.e2e_ms.p99", "outcomes.count", "provider.errors", "quality.avg", "revenue.usd", "tool_call.duration_ms.p95", "tool_calls.failed", "turns.count", "turns.interrupted", "turns.interruption_rate"}},
-	"agentId":     {Type: "string", MinLength: ptr(1), MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$"}},
+	"agentId":     {Type: "string", MinLength: ptr(1), MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$"}},
 	"comparison":  {Type: "string", Required: true, Enum: []string{"gt", "gte", "lt", "lte"}},
 	"threshold":   {Type: "number", Required: true, Minimum: ptr[float64](-1000000000000), Maximum: ptr[float64](1000000000000)},
 	"windowMs":    {Type: "integer", Minimum: ptr[float64](60000), Maximum: ptr[float64](86400000), Default: "300000"},
 	"forMs":       {Type: "integer", Minimum: ptr[float64](0), Maximum: ptr[float64](86400000), Default: "0"},
 	"severity":    {Type: "string", Default: "\"warning\"", Enum: []string{"critical", "warning", "info"}},
 	"enabled":     {Type: "boolean", Default: "true"},
-	"description": {Type: "string", MaxLength: ptr(2000), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$"}},
+	"description": {Type: "string", MaxLength: ptr(2000), Patterns: []string{"^[^\\x{0000}]*$"}},
 }
 
 // AlertRulePatch is the body of PATCH /alerts/rules/{id}.
 var AlertRulePatch = Input{
-	"name":        {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"name":        {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
 	"metric":      {Type: "string", Enum: []string{"calls.abandoned", "calls.completed", "calls.escalated", "calls.failed", "calls.in_progress", "calls.success_rate", "calls.total", "calls.transferred", "events.ingested", "feedback.rating.avg", "latency.asr_ms.avg", "latency.asr_ms.p50", "latency.asr_ms.p95", "latency.asr_ms.p99", "latency.llm_ms.avg", "latency.llm_ms.p50", "latency.llm_ms.p95", "latency.llm_ms.p99", "latency.total_ms.avg", "latency.total_ms.p50", "latency.total_ms.p95", "latency.total_ms.p99", "latency.tts_ms.avg", "latency.tts_ms.p50", "latency.tts_ms.p95", "latency.tts_ms.p99", "latency.eou_ms.avg", "latency.eou_ms.p50", "latency.eou_ms.p95", "latency.eou_ms.p99", "latency.stt_ms.avg", "latency.stt_ms.p50", "latency.stt_ms.p95", "latency.stt_ms.p99", "latency.llm_ttft_ms.avg", "latency.llm_ttft_ms.p50", "latency.llm_ttft_ms.p95", "latency.llm_ttft_ms.p99", "latency.tts_ttfb_ms.avg", "latency.tts_ttfb_ms.p50", "latency.tts_ttfb_ms.p95", "latency.tts_ttfb_ms.p99", "latency.e2e_ms.avg", "latency.e2e_ms.p50", "latency.e2e_ms.p95", "latency.e2e_ms.p99", "outcomes.count", "provider.errors", "quality.avg", "revenue.usd", "tool_call.duration_ms.p95", "tool_calls.failed", "turns.count", "turns.interrupted", "turns.interruption_rate"}},
-	"agentId":     {Type: "string", MinLength: ptr(1), MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$"}, Nullable: true},
+	"agentId":     {Type: "string", MinLength: ptr(1), MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$"}, Nullable: true},
 	"comparison":  {Type: "string", Enum: []string{"gt", "gte", "lt", "lte"}},
 	"threshold":   {Type: "number", Minimum: ptr[float64](-1000000000000), Maximum: ptr[float64](1000000000000)},
 	"windowMs":    {Type: "integer", Minimum: ptr[float64](60000), Maximum: ptr[float64](86400000)},
 	"forMs":       {Type: "integer", Minimum: ptr[float64](0), Maximum: ptr[float64](86400000)},
 	"severity":    {Type: "string", Enum: []string{"critical", "warning", "info"}},
 	"enabled":     {Type: "boolean"},
-	"description": {Type: "string", MaxLength: ptr(2000), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$"}},
+	"description": {Type: "string", MaxLength: ptr(2000), Patterns: []string{"^[^\\x{0000}]*$"}},
 }
 
 // AlertWebhookInput is the body of PUT /alerts/webhook.
@@ -56,11 +56,11 @@ var AlertWebhookInput = Input{
 // DeploymentInput is the body of POST /deployments.
 var DeploymentInput = Input{
 	"id":              {Type: "string", Patterns: []string{"^[A-Za-z0-9._:-]{1,128}$"}},
-	"agent":           {Type: "string", Required: true, MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
-	"version":         {Type: "string", Required: true, MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"agent":           {Type: "string", Required: true, MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"version":         {Type: "string", Required: true, MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
 	"deployedAt":      {Type: "string", Patterns: []string{"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}, Formats: []string{"date-time"}},
-	"previousVersion": {Type: "string", MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
-	"environment":     {Type: "string", MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
-	"description":     {Type: "string", MaxLength: ptr(10000), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$"}},
-	"deployedBy":      {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "^[^\\x{D800}-\\x{DFFF}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"previousVersion": {Type: "string", MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"environment":     {Type: "string", MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
+	"description":     {Type: "string", MaxLength: ptr(10000), Patterns: []string{"^[^\\x{0000}]*$"}},
+	"deployedBy":      {Type: "string", MaxLength: ptr(200), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
 }

@@ -9,24 +9,35 @@ import { z } from 'zod';
  */
 // eslint-disable-next-line no-control-regex -- NUL is the very character the rule refuses
 const STORABLE = /^[^\u0000\uD800-\uDFFF]*$/u;
-// Two patterns in the document: a UTF-8 regex engine (Rust's, schemathesis's validator) cannot compile a surrogate
-// range and drops that pattern, but it keeps the NUL one instead of losing both.
+// The document carries the NUL rule as a pattern; the surrogate rule stays a refinement, since a UTF-8 regex engine
+// (Rust's, Go's, schemathesis's validator) cannot compile a surrogate range, and a second pattern made generators
+// wrap every optional text field in a class of its own.
 // eslint-disable-next-line no-control-regex -- as above
 const NO_NUL = /^[^\u0000]*$/u;
-const NO_LONE_SURROGATE = /^[^\uD800-\uDFFF]*$/u;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 // eslint-disable-next-line no-control-regex -- as above
 const UNSTORABLE = /[\u0000\uD800-\uDFFF]/gu;
+
+/** The most characters any string of a request may hold (JSON_LIMITS.maxStringChars). */
+export const MAX_TEXT_CHARS = 65_536;
 
 /** The longest id or key a sender may give (idempotency keys, call, agent, turn and tool-call ids): it stays well under a btree entry. */
 export const MAX_ID_CHARS = 255;
 
 /** Text of at most `max` UTF-16 code units that PostgreSQL and Avro can hold. */
 export function storedText(max: number) {
-  return z.string().max(max).regex(NO_NUL, 'no NUL character').regex(NO_LONE_SURROGATE, 'no unpaired surrogate');
+  return z
+    .string()
+    .max(max)
+    .regex(NO_NUL, 'no NUL character')
+    .refine((text) => !LONE_SURROGATE.test(text), 'no unpaired surrogate');
 }
 
 /** An id or key a sender gives: stored text, 1 to 255 characters. */
 export const storedId = storedText(MAX_ID_CHARS).min(1);
+
+/** Text a sender gives where no tighter bound applies: the rule every string of a request meets anyway, stated. */
+export const senderText = storedText(MAX_TEXT_CHARS);
 
 export function isStorableText(text: string): boolean {
   return STORABLE.test(text);

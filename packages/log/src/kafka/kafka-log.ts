@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata } from 'kafkajs';
 import type {
   EventLog,
   LogPosition,
@@ -15,6 +15,7 @@ import type {
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
 import { fallbackLogger, type Logger } from '@earshot/telemetry';
+import { idempotentProducer } from './idempotent-producer';
 import { replayUntilEnd } from './replay';
 import { enforceRetention, retentionEntries, type TopicRetention } from './topic-retention';
 import { keyPartitioner } from '../partitioner';
@@ -63,13 +64,7 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
   // A topic just created may not have elected its leaders yet; wait until every partition answers.
   await settled(() => Promise.all(ALL_TOPICS.map((t) => admin.fetchTopicOffsets(physical(t)))));
 
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    // An idempotent kafkajs producer keeps one request in flight; the batcher keeps it full.
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  await producer.connect();
+  const producer = await idempotentProducer({ clientId: options.clientId, brokers: options.brokers });
   const choosePartition = keyPartitioner();
 
   const produce = async (records: readonly OutgoingRecord[]): Promise<LogPosition[]> => {

@@ -24,6 +24,8 @@ import { drainBatches, type KafkaMessage } from './platformatic-stream';
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
 const EARLIEST = -2n;
+/** The most a live subscription fetches of one partition at once. */
+const FANOUT_BYTES_PER_PARTITION = 1024 * 1024;
 
 /**
  * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
@@ -107,14 +109,14 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     headers: Object.fromEntries([...message.headers].map(([k, v]) => [k.toString(), v.toString()])),
     timestamp: Number(message.timestamp),
   });
-  const consumerOf = (group: string) =>
+  const consumerOf = (group: string, maxBytesPerPartition = 4 * 1024 * 1024) =>
     new Consumer({
       ...base,
       groupId: group,
       // A consumer that died stops holding its partitions after 10 s.
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
-      maxBytesPerPartition: 4 * 1024 * 1024,
+      maxBytesPerPartition,
       maxBytes: 16 * 1024 * 1024,
       maxWaitTime: 100,
     });
@@ -181,10 +183,14 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
         from === 'latest'
           ? [...(await listOffsets(topics, LATEST))].flatMap(([topic, ends]) => ends.map((offset, partition) => ({ topic, partition, offset })))
           : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: BigInt(p.offset) + 1n }));
-      const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`);
+      // What one fetch brings reaches every live reader's socket at once: kafkajs's 1 MB a partition, not 4, so a
+      // burst stays within what a reading client's socket holds, and only a client that stopped reading is dropped.
+      const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`, FANOUT_BYTES_PER_PARTITION);
       const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
       const pumping = drainBatches(stream, async (messages) => {
         for (const message of messages) onRecord(toRecord(message));
+        // The readers' sockets write out (and in-process readers read) before the next burst.
+        await new Promise((resolve) => setImmediate(resolve));
       });
       return track(consumer, stream, pumping);
     },

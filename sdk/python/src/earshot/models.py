@@ -18,6 +18,7 @@ from pydantic import (
     RootModel,
     StringConstraints,
 )
+from typing_extensions import TypeAliasType
 
 
 class APIKeyCreatedBy(BaseModel):
@@ -138,13 +139,19 @@ class AgentResponseGeneratedData(BaseModel):
     interrupted: Optional[bool] = None
     latency: AgentResponseGeneratedDataLatency
     llm_ttft_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    model: Optional[str] = None
-    text: Optional[str] = None
+    model: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    text: Annotated[Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')] = (
+        None
+    )
     tokens_in: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tokens_out: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     transcription_delay_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     tts_ttfb_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    turn_id: Annotated[str, Field(max_length=255, min_length=1)]
+    turn_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     unattributed_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
 
@@ -180,13 +187,23 @@ class AlertFiredData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent_id: Optional[str] = None
-    alert_id: Annotated[str, Field(max_length=255, min_length=1)]
+    agent_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    alert_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    message: Optional[str] = None
-    metric: Annotated[str, Field(max_length=255, min_length=1)]
-    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
-    rule_name: Optional[str] = None
+    message: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    metric: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
+    rule_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    rule_name: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     value: float
@@ -291,12 +308,22 @@ class AlertResolvedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    alert_id: Annotated[str, Field(max_length=255, min_length=1)]
+    alert_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     fired_at: Optional[AwareDatetime] = None
-    metric: Optional[str] = None
-    resolution: Optional[str] = None
-    resolved_by: Optional[str] = None
-    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
+    metric: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    resolution: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    resolved_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    rule_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     value: Optional[float] = None
 
 
@@ -320,18 +347,19 @@ class AlertRule(BaseModel):
     window_ms: Annotated[int, Field(alias='windowMs')]
 
 
-class AlertRuleChangeAgentId(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
-
-
 class AlertRuleChange(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    agent_id: Annotated[Optional[AlertRuleChangeAgentId], Field(alias='agentId')] = None
+    agent_id: Annotated[
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
+    ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
@@ -359,15 +387,25 @@ class AlertRuleChangedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     action: Literal['created', 'updated', 'deleted']
-    agent_id: Optional[str] = None
-    changed_by: Optional[str] = None
+    agent_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    changed_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Optional[str] = None
+    description: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: bool
     for_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
-    metric: Annotated[str, Field(max_length=255, min_length=1)]
-    name: Optional[str] = None
-    rule_id: Annotated[str, Field(max_length=255, min_length=1)]
+    metric: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
+    name: Annotated[Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')] = (
+        None
+    )
+    rule_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     severity: Optional[Literal['critical', 'warning', 'info']] = None
     threshold: Annotated[float, Field(ge=-1000000000000.0, le=1000000000000.0)]
     window_ms: Annotated[int, Field(ge=0, le=9007199254740990)]
@@ -379,13 +417,16 @@ class AlertRuleCreateParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -443,20 +484,19 @@ class AlertRulePage(BaseModel):
     page: Optional[int] = None
 
 
-class AlertRuleUpdateParamsAgentId(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
-
-
 class AlertRuleUpdateParams(BaseModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[AlertRuleUpdateParamsAgentId], Field(alias='agentId')
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     comparison: Optional[Literal['gt', 'gte', 'lt', 'lte']] = None
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     metric: Optional[Literal['calls.abandoned', 'calls.completed', 'calls.escalated', 'calls.failed', 'calls.in_progress', 'calls.success_rate', 'calls.total', 'calls.transferred', 'events.ingested', 'feedback.rating.avg', 'latency.asr_ms.avg', 'latency.asr_ms.p50', 'latency.asr_ms.p95', 'latency.asr_ms.p99', 'latency.llm_ms.avg', 'latency.llm_ms.p50', 'latency.llm_ms.p95', 'latency.llm_ms.p99', 'latency.total_ms.avg', 'latency.total_ms.p50', 'latency.total_ms.p95', 'latency.total_ms.p99', 'latency.tts_ms.avg', 'latency.tts_ms.p50', 'latency.tts_ms.p95', 'latency.tts_ms.p99', 'latency.eou_ms.avg', 'latency.eou_ms.p50', 'latency.eou_ms.p95', 'latency.eou_ms.p99', 'latency.stt_ms.avg', 'latency.stt_ms.p50', 'latency.stt_ms.p95', 'latency.stt_ms.p99', 'latency.llm_ttft_ms.avg', 'latency.llm_ttft_ms.p50', 'latency.llm_ttft_ms.p95', 'latency.llm_ttft_ms.p99', 'latency.tts_ttfb_ms.avg', 'latency.tts_ttfb_ms.p50', 'latency.tts_ttfb_ms.p95', 'latency.tts_ttfb_ms.p99', 'latency.e2e_ms.avg', 'latency.e2e_ms.p50', 'latency.e2e_ms.p95', 'latency.e2e_ms.p99', 'outcomes.count', 'provider.errors', 'quality.avg', 'revenue.usd', 'tool_call.duration_ms.p95', 'tool_calls.failed', 'turns.count', 'turns.interrupted', 'turns.interruption_rate']] = (
@@ -570,10 +610,14 @@ class AudioStreamStartedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    codec: Optional[str] = None
+    codec: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     direction: Optional[Literal['inbound', 'outbound', 'both']] = None
     sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    stream_id: Annotated[str, Field(max_length=255, min_length=1)]
+    stream_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
 
 
 class AudioStreamStoppedData(BaseModel):
@@ -585,12 +629,18 @@ class AudioStreamStoppedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    codec: Optional[str] = None
+    codec: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     direction: Optional[Literal['inbound', 'outbound', 'both']] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    reason: Optional[str] = None
+    reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     sample_rate: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    stream_id: Annotated[str, Field(max_length=255, min_length=1)]
+    stream_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
 
 
 class AuditEntryActor(BaseModel):
@@ -623,7 +673,9 @@ class AuditListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    action: Annotated[Optional[str], Field(max_length=100, min_length=1)] = None
+    action: Annotated[
+        Optional[str], Field(max_length=100, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -707,9 +759,13 @@ class CallAnsweredData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    answered_by: Optional[str] = None
+    answered_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     ring_duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    telephony_call_id: Optional[str] = None
+    telephony_call_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallDetailLatency(BaseModel):
@@ -732,9 +788,13 @@ class CallEndedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     cost_usd: Annotated[Optional[float], Field(ge=0.0, le=1000000000.0)] = None
-    disconnection_reason: Optional[str] = None
+    disconnection_reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    ended_reason: Optional[str] = None
+    ended_reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallFailedData(BaseModel):
@@ -745,11 +805,17 @@ class CallFailedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    error_code: Optional[str] = None
-    message: Optional[str] = None
+    error_code: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    message: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     retryable: Optional[bool] = None
     sip_status_code: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    stage: Optional[str] = None
+    stage: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallListParams(BaseModel):
@@ -758,7 +824,8 @@ class CallListParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -813,8 +880,12 @@ class CallRingingData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    telephony_call_id: Optional[str] = None
-    telephony_provider: Optional[str] = None
+    telephony_call_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    telephony_provider: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallStartedData(BaseModel):
@@ -825,13 +896,27 @@ class CallStartedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    asr_model: Optional[str] = None
-    call_type: Optional[str] = None
-    language: Optional[str] = None
-    llm_model: Optional[str] = None
-    telephony_call_id: Optional[str] = None
-    telephony_provider: Optional[str] = None
-    tts_voice: Optional[str] = None
+    asr_model: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    call_type: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    language: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    llm_model: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    telephony_call_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    telephony_provider: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    tts_voice: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallTransferredData(BaseModel):
@@ -842,9 +927,13 @@ class CallTransferredData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    reason: Optional[str] = None
-    to: Annotated[str, Field(max_length=255, min_length=1)]
-    transfer_type: Optional[str] = None
+    reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    to: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
+    transfer_type: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallTurnBreakdown(BaseModel):
@@ -917,8 +1006,12 @@ class CustomerFeedbackSubmittedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    channel: Optional[str] = None
-    comment: Optional[str] = None
+    channel: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    comment: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     rating: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     rating_scale: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
@@ -951,7 +1044,9 @@ class DeploymentCreateParams(BaseModel):
     deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
         None
     )
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
     environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
@@ -1065,7 +1160,9 @@ class DeploymentListParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
+    agent: Annotated[
+        Optional[str], Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
     cursor: Annotated[
         Optional[str],
         Field(
@@ -1105,14 +1202,26 @@ class DeploymentRecordedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent: Annotated[str, Field(max_length=255, min_length=1)]
+    agent: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
     deployed_at: AwareDatetime
-    deployed_by: Optional[str] = None
-    deployment_id: Annotated[str, Field(max_length=255, min_length=1)]
-    description: Optional[str] = None
-    environment: Optional[str] = None
-    previous_version: Optional[str] = None
-    version: Annotated[str, Field(max_length=255, min_length=1)]
+    deployed_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    deployment_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    description: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    environment: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    previous_version: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    version: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
 
 
 class ErrorBodyField(BaseModel):
@@ -1137,16 +1246,10 @@ class ErrorBody(BaseModel):
     request_id: Annotated[Optional[str], Field(alias='requestId')] = None
 
 
-class EventCallAgentVersion(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, min_length=1)]
-
-
-class EventCallCustomerId(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, min_length=1)]
-
-
-class EventCallWorkflowId(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, min_length=1)]
+EventCallMetadataAdditionalProperty = TypeAliasType(
+    "EventCallMetadataAdditionalProperty",
+    Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')],
+)
 
 
 class EventCall(BaseModel):
@@ -1157,15 +1260,31 @@ class EventCall(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent_id: Annotated[str, Field(max_length=255, min_length=1)]
-    agent_version: Optional[EventCallAgentVersion] = None
-    customer_id: Optional[EventCallCustomerId] = None
+    agent_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    agent_version: Annotated[
+        Optional[str], Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
+    customer_id: Annotated[
+        Optional[str], Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
     direction: Optional[Literal['inbound', 'outbound']] = None
-    from_number: Optional[str] = None
-    metadata: Optional[dict[str, str]] = None
-    provider_call_id: Annotated[str, Field(max_length=255, min_length=1)]
-    to_number: Optional[str] = None
-    workflow_id: Optional[EventCallWorkflowId] = None
+    from_number: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    metadata: Optional[dict[Annotated[str, StringConstraints(pattern=r'^[^\u0000]*$', max_length=65536)], EventCallMetadataAdditionalProperty]] = (
+        None
+    )
+    provider_call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    to_number: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    workflow_id: Annotated[
+        Optional[str], Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class EventMapping(BaseModel):
@@ -1219,10 +1338,16 @@ class HandoffCompletedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    accepted_by: Optional[str] = None
-    handoff_id: Annotated[str, Field(max_length=255, min_length=1)]
-    reason: Optional[str] = None
-    target: Annotated[str, Field(max_length=255, min_length=1)]
+    accepted_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    handoff_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    target: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
     target_kind: Optional[Literal['agent', 'human']] = None
     wait_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
 
@@ -1237,7 +1362,9 @@ class HandoffCompletedEvent(BaseModel):
     }
     call: EventCall
     data: HandoffCompletedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['handoff.completed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -1251,9 +1378,13 @@ class HandoffInitiatedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    handoff_id: Annotated[str, Field(max_length=255, min_length=1)]
-    reason: Optional[str] = None
-    target: Annotated[str, Field(max_length=255, min_length=1)]
+    handoff_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    target: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
     target_kind: Optional[Literal['agent', 'human']] = None
 
 
@@ -1267,7 +1398,9 @@ class HandoffInitiatedEvent(BaseModel):
     }
     call: EventCall
     data: HandoffInitiatedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['handoff.initiated']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -1370,7 +1503,9 @@ class IncidentCreateParams(BaseModel):
         Optional[list[IncidentCreateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
@@ -1381,6 +1516,14 @@ class IncidentCreateParams(BaseModel):
     title: Annotated[str, Field(max_length=300)]
 
 
+class IncidentCreatedDataAffectedAgent(RootModel[str]):
+    root: Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')]
+
+
+class IncidentCreatedDataAffectedCall(RootModel[str]):
+    root: Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')]
+
+
 class IncidentCreatedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1389,15 +1532,21 @@ class IncidentCreatedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    affected_agents: Optional[list[str]] = None
-    affected_calls: Optional[list[str]] = None
-    description: Optional[str] = None
-    incident_id: Annotated[str, Field(max_length=255, min_length=1)]
-    opened_by: Optional[str] = None
+    affected_agents: Optional[list[IncidentCreatedDataAffectedAgent]] = None
+    affected_calls: Optional[list[IncidentCreatedDataAffectedCall]] = None
+    description: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    incident_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    opened_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     severity: Literal['critical', 'high', 'medium', 'low']
     started_at: Optional[AwareDatetime] = None
     status: Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']
-    title: Annotated[str, Field(max_length=255, min_length=1)]
+    title: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class IncidentCreatedEvent(BaseModel):
@@ -1410,7 +1559,9 @@ class IncidentCreatedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: IncidentCreatedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['incident.created']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -1456,11 +1607,11 @@ class IncidentPage(BaseModel):
 
 
 class IncidentUpdateParamsAffectedAgent(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
+    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class IncidentUpdateParamsAffectedCall(RootModel[str]):
-    root: Annotated[str, Field(max_length=200, min_length=1)]
+    root: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class IncidentUpdateParams(BaseModel):
@@ -1476,7 +1627,9 @@ class IncidentUpdateParams(BaseModel):
         Optional[list[IncidentUpdateParamsAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
     note: Annotated[Optional[str], Field(max_length=10000)] = None
     """
     added to the incident timeline
@@ -1488,6 +1641,14 @@ class IncidentUpdateParams(BaseModel):
     title: Annotated[Optional[str], Field(max_length=300)] = None
 
 
+class IncidentUpdatedDataAffectedAgent(RootModel[str]):
+    root: Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')]
+
+
+class IncidentUpdatedDataAffectedCall(RootModel[str]):
+    root: Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')]
+
+
 class IncidentUpdatedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1496,18 +1657,28 @@ class IncidentUpdatedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    affected_agents: Optional[list[str]] = None
-    affected_calls: Optional[list[str]] = None
-    description: Optional[str] = None
-    incident_id: Annotated[str, Field(max_length=255, min_length=1)]
-    note: Optional[str] = None
+    affected_agents: Optional[list[IncidentUpdatedDataAffectedAgent]] = None
+    affected_calls: Optional[list[IncidentUpdatedDataAffectedCall]] = None
+    description: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    incident_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    note: Annotated[Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')] = (
+        None
+    )
     resolved_at: Optional[AwareDatetime] = None
     severity: Optional[Literal['critical', 'high', 'medium', 'low']] = None
     status: Optional[Literal['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved']] = (
         None
     )
-    title: Optional[str] = None
-    updated_by: Optional[str] = None
+    title: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    updated_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class IncidentUpdatedEvent(BaseModel):
@@ -1520,7 +1691,9 @@ class IncidentUpdatedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: IncidentUpdatedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['incident.updated']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -1726,7 +1899,9 @@ class KeyListParams(BaseModel):
     page number (from 1), counted from the cursor when one is given
     """
     status: Optional[Literal['active', 'expired', 'revoked', 'rotating']] = None
-    workspace: Annotated[Optional[str], Field(max_length=64, min_length=1)] = None
+    workspace: Annotated[
+        Optional[str], Field(max_length=64, min_length=1, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class KeyRotateParams(BaseModel):
@@ -1828,7 +2003,8 @@ class MetricSeriesParams(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     one agent’s series; a metric not kept per agent (events.ingested) answers null points
@@ -1854,13 +2030,16 @@ class NewAlertRule(BaseModel):
         populate_by_name=True,
     )
     agent_id: Annotated[
-        Optional[str], Field(alias='agentId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='agentId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     """
     watch one agent; all agents when left out
     """
     comparison: Literal['gt', 'gte', 'lt', 'lte']
-    description: Annotated[Optional[str], Field(max_length=2000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')
+    ] = None
     enabled: Optional[bool] = None
     for_ms: Annotated[Optional[int], Field(alias='forMs', ge=0, le=86400000)] = None
     """
@@ -1957,7 +2136,9 @@ class NewDeployment(BaseModel):
     deployed_by: Annotated[Optional[str], Field(alias='deployedBy', max_length=200)] = (
         None
     )
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
     environment: Annotated[Optional[str], Field(max_length=100)] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     previous_version: Annotated[
@@ -1987,7 +2168,9 @@ class NewIncident(BaseModel):
         Optional[list[NewIncidentAffectedCall]],
         Field(alias='affectedCalls', max_length=1000),
     ] = None
-    description: Annotated[Optional[str], Field(max_length=10000)] = None
+    description: Annotated[
+        Optional[str], Field(max_length=10000, pattern='^[^\\u0000]*$')
+    ] = None
     id: Annotated[Optional[str], Field(pattern='^[A-Za-z0-9._:-]{1,128}$')] = None
     opened_by: Annotated[Optional[str], Field(alias='openedBy', max_length=200)] = None
     severity: Literal['critical', 'high', 'medium', 'low']
@@ -2014,7 +2197,9 @@ class NewOutcome(BaseModel):
     """
     source: Annotated[Optional[str], Field(max_length=100)] = None
     type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000)] = None
+    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
+        None
+    )
 
 
 class NewStandardWebhooksConnection(BaseModel):
@@ -2036,7 +2221,7 @@ class NewTenant(BaseModel):
         populate_by_name=True,
     )
     environment: Optional[Literal['production', 'staging']] = None
-    name: Annotated[str, Field(max_length=200, min_length=1)]
+    name: Annotated[str, Field(max_length=200, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class Outcome(BaseModel):
@@ -2070,7 +2255,9 @@ class OutcomeCreateParams(BaseModel):
     """
     source: Annotated[Optional[str], Field(max_length=100)] = None
     type: Annotated[str, Field(max_length=100)]
-    value: Annotated[Optional[str], Field(max_length=2000)] = None
+    value: Annotated[Optional[str], Field(max_length=2000, pattern='^[^\\u0000]*$')] = (
+        None
+    )
 
 
 class OutcomeListParams(BaseModel):
@@ -2079,7 +2266,8 @@ class OutcomeListParams(BaseModel):
         populate_by_name=True,
     )
     call_id: Annotated[
-        Optional[str], Field(alias='callId', max_length=200, min_length=1)
+        Optional[str],
+        Field(alias='callId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'),
     ] = None
     cursor: Annotated[
         Optional[str],
@@ -2121,15 +2309,27 @@ class OutcomeRecordedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    agent: Optional[str] = None
-    call_id: Annotated[str, Field(max_length=255, min_length=1)]
-    outcome_id: Annotated[str, Field(max_length=255, min_length=1)]
-    outcome_type: Annotated[str, Field(max_length=255, min_length=1)]
+    agent: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    outcome_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    outcome_type: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     revenue_usd: Annotated[
         Optional[float], Field(ge=-1000000000.0, le=1000000000.0)
     ] = None
-    source: Optional[str] = None
-    value: Optional[str] = None
+    source: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    value: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class OutcomeRecordedEvent(BaseModel):
@@ -2142,7 +2342,9 @@ class OutcomeRecordedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: OutcomeRecordedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['outcome.recorded']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2313,10 +2515,16 @@ class ProviderErrorReceivedData(BaseModel):
     }
     component: Literal['asr', 'llm', 'tts', 'telephony', 'other']
     http_status: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    message: Optional[str] = None
-    provider_error_code: Optional[str] = None
+    message: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    provider_error_code: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     retryable: Optional[bool] = None
-    vendor: Optional[str] = None
+    vendor: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class ProviderErrorReceivedEvent(BaseModel):
@@ -2329,7 +2537,9 @@ class ProviderErrorReceivedEvent(BaseModel):
     }
     call: EventCall
     data: ProviderErrorReceivedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['provider.error.received']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2346,9 +2556,13 @@ class RecordingAvailableData(BaseModel):
     channels: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
     expires_at: Optional[AwareDatetime] = None
-    format: Optional[str] = None
-    recording_id: Annotated[str, Field(max_length=255, min_length=1)]
-    url: Annotated[str, Field(max_length=8192, min_length=1)]
+    format: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    recording_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    url: Annotated[str, Field(max_length=8192, min_length=1, pattern='^[^\\u0000]*$')]
 
 
 class RecordingAvailableEvent(BaseModel):
@@ -2361,7 +2575,9 @@ class RecordingAvailableEvent(BaseModel):
     }
     call: EventCall
     data: RecordingAvailableData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['recording.available']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2372,7 +2588,10 @@ class RetellCredentials(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    api_key: Annotated[str, Field(alias='apiKey', max_length=1024, min_length=8)]
+    api_key: Annotated[
+        str,
+        Field(alias='apiKey', max_length=1024, min_length=8, pattern='^[^\\u0000]*$'),
+    ]
     """
     the Retell API key with the webhook badge
     """
@@ -2396,7 +2615,9 @@ class SharedSecretCredentials(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    secret: Annotated[
+        str, Field(max_length=1024, min_length=8, pattern='^[^\\u0000]*$')
+    ]
     """
     the webhook signing secret the provider generated
     """
@@ -2437,10 +2658,14 @@ class ToolCallCompletedData(BaseModel):
     }
     arguments: Any = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    name: Annotated[str, Field(max_length=255, min_length=1)]
+    name: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
     result: Any = None
-    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
-    turn_id: Optional[str] = None
+    tool_call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    turn_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class ToolCallCompletedEvent(BaseModel):
@@ -2453,7 +2678,9 @@ class ToolCallCompletedEvent(BaseModel):
     }
     call: EventCall
     data: ToolCallCompletedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['tool.call.completed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2469,10 +2696,16 @@ class ToolCallFailedData(BaseModel):
     }
     arguments: Any = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    error: Optional[str] = None
-    name: Annotated[str, Field(max_length=255, min_length=1)]
-    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
-    turn_id: Optional[str] = None
+    error: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    name: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
+    tool_call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    turn_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class ToolCallFailedEvent(BaseModel):
@@ -2485,7 +2718,9 @@ class ToolCallFailedEvent(BaseModel):
     }
     call: EventCall
     data: ToolCallFailedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['tool.call.failed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2500,9 +2735,13 @@ class ToolCallStartedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     arguments: Any = None
-    name: Annotated[str, Field(max_length=255, min_length=1)]
-    tool_call_id: Annotated[str, Field(max_length=255, min_length=1)]
-    turn_id: Optional[str] = None
+    name: Annotated[str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')]
+    tool_call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    turn_id: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class ToolCallStartedEvent(BaseModel):
@@ -2515,7 +2754,9 @@ class ToolCallStartedEvent(BaseModel):
     }
     call: EventCall
     data: ToolCallStartedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['tool.call.started']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2546,11 +2787,15 @@ class TranscriptPartialData(BaseModel):
     }
     confidence: Annotated[Optional[float], Field(ge=0.0, le=1.0)] = None
     end_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    language: Optional[str] = None
+    language: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     speaker: Literal['agent', 'customer']
     start_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    text: str
-    turn_id: Annotated[str, Field(max_length=255, min_length=1)]
+    text: Annotated[str, Field(max_length=65536, pattern='^[^\\u0000]*$')]
+    turn_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
 
 
 class TranscriptPartialEvent(BaseModel):
@@ -2563,7 +2808,9 @@ class TranscriptPartialEvent(BaseModel):
     }
     call: EventCall
     data: TranscriptPartialData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['transcript.partial']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2588,7 +2835,12 @@ class TwilioCredentials(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    auth_token: Annotated[str, Field(alias='authToken', max_length=1024, min_length=8)]
+    auth_token: Annotated[
+        str,
+        Field(
+            alias='authToken', max_length=1024, min_length=8, pattern='^[^\\u0000]*$'
+        ),
+    ]
     """
     the Twilio Auth Token of the account that sends
     """
@@ -2724,7 +2976,7 @@ class VapiBearerCredentials(BaseModel):
         Optional[str],
         Field(alias='headerName', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
     ] = None
-    token: Annotated[str, Field(max_length=1024, min_length=8)]
+    token: Annotated[str, Field(max_length=1024, min_length=8, pattern='^[^\\u0000]*$')]
     type: Literal['bearer']
 
 
@@ -2740,13 +2992,21 @@ class VapiHmacCredentials(BaseModel):
         Field(alias='messageIdHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
     ] = None
     payload_format: Annotated[
-        Optional[str], Field(alias='payloadFormat', max_length=200, min_length=1)
+        Optional[str],
+        Field(
+            alias='payloadFormat', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+        ),
     ] = None
     """
     placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
     """
     secret_is_base64: Annotated[Optional[bool], Field(alias='secretIsBase64')] = None
-    secret_key: Annotated[str, Field(alias='secretKey', max_length=1024, min_length=8)]
+    secret_key: Annotated[
+        str,
+        Field(
+            alias='secretKey', max_length=1024, min_length=8, pattern='^[^\\u0000]*$'
+        ),
+    ]
     signature_encoding: Annotated[
         Optional[Literal['hex', 'base64']], Field(alias='signatureEncoding')
     ] = None
@@ -2755,7 +3015,8 @@ class VapiHmacCredentials(BaseModel):
         Field(alias='signatureHeader', pattern="^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$"),
     ] = None
     signature_prefix: Annotated[
-        Optional[str], Field(alias='signaturePrefix', max_length=32)
+        Optional[str],
+        Field(alias='signaturePrefix', max_length=32, pattern='^[^\\u0000]*$'),
     ] = None
     timestamp_header: Annotated[
         Optional[str],
@@ -2769,7 +3030,9 @@ class VapiSecretCredentials(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    secret: Annotated[str, Field(max_length=1024, min_length=8)]
+    secret: Annotated[
+        str, Field(max_length=1024, min_length=8, pattern='^[^\\u0000]*$')
+    ]
     """
     the legacy server secret Vapi sends as X-Vapi-Secret
     """
@@ -2781,9 +3044,13 @@ class WebhookEvent(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
-    agent_id: Annotated[str, Field(min_length=1)]
+    agent_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     latency_ms: Annotated[int, Field(ge=0)]
-    provider_call_id: Annotated[str, Field(min_length=1)]
+    provider_call_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     type: Literal['call.started', 'call.ringing', 'call.answered', 'call.ended', 'call.transferred', 'call.failed', 'audio.stream.started', 'audio.stream.stopped', 'transcript.partial', 'transcript.final', 'agent.response.generated', 'tool.call.started', 'tool.call.completed', 'tool.call.failed', 'workflow.state.changed', 'handoff.initiated', 'handoff.completed', 'recording.available', 'customer.feedback.submitted', 'provider.error.received', 'call.completed']
 
 
@@ -2852,10 +3119,18 @@ class WorkflowStateChangedData(BaseModel):
     __annotations__ = {
         '__pydantic_extra__': Dict[str, Any],
     }
-    from_state: Optional[str] = None
-    node: Optional[str] = None
-    to_state: Annotated[str, Field(max_length=255, min_length=1)]
-    trigger: Optional[str] = None
+    from_state: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    node: Annotated[Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')] = (
+        None
+    )
+    to_state: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
+    trigger: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class WorkflowStateChangedEvent(BaseModel):
@@ -2868,7 +3143,9 @@ class WorkflowStateChangedEvent(BaseModel):
     }
     call: EventCall
     data: WorkflowStateChangedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['workflow.state.changed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2893,7 +3170,9 @@ class AgentResponseGeneratedEvent(BaseModel):
     }
     call: EventCall
     data: AgentResponseGeneratedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['agent.response.generated']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2909,7 +3188,9 @@ class AlertFiredEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: AlertFiredData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['alert.fired']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2925,7 +3206,9 @@ class AlertResolvedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: AlertResolvedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['alert.resolved']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2941,7 +3224,9 @@ class AlertRuleChangedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: AlertRuleChangedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['alert.rule.changed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2957,7 +3242,9 @@ class AudioStreamStartedEvent(BaseModel):
     }
     call: EventCall
     data: AudioStreamStartedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.started']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2973,7 +3260,9 @@ class AudioStreamStoppedEvent(BaseModel):
     }
     call: EventCall
     data: AudioStreamStoppedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['audio.stream.stopped']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -2988,10 +3277,14 @@ class BillingPlanChangedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     base_fee_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
-    changed_by: Optional[str] = None
-    currency: Annotated[str, Field(max_length=3, min_length=3)]
+    changed_by: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    currency: Annotated[str, Field(max_length=3, min_length=3, pattern='^[^\\u0000]*$')]
     period: Literal['month', 'day']
-    plan_id: Annotated[str, Field(max_length=255, min_length=1)]
+    plan_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     prices: Any
     """
     Any JSON value: object, array, string, number, boolean or null.
@@ -3008,7 +3301,9 @@ class BillingPlanChangedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: BillingPlanChangedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['billing.plan.changed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3024,7 +3319,9 @@ class CallAnsweredEvent(BaseModel):
     }
     call: EventCall
     data: CallAnsweredData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.answered']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3040,13 +3337,21 @@ class CallCompletedData(BaseModel):
     }
     cost_usd: Annotated[Optional[float], Field(ge=0.0, le=1000000000.0)] = None
     duration_ms: Annotated[Optional[int], Field(ge=0, le=2147483647)] = None
-    ended_reason: Optional[str] = None
+    ended_reason: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     quality_score: Annotated[Optional[float], Field(ge=0.0, le=1.0)] = None
-    recording_url: Optional[str] = None
-    sentiment: Optional[str] = None
+    recording_url: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
+    sentiment: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
     structured_data: Any = None
     success: Optional[bool] = None
-    summary: Optional[str] = None
+    summary: Annotated[
+        Optional[str], Field(max_length=65536, pattern='^[^\\u0000]*$')
+    ] = None
 
 
 class CallCompletedEvent(BaseModel):
@@ -3059,7 +3364,9 @@ class CallCompletedEvent(BaseModel):
     }
     call: EventCall
     data: CallCompletedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.completed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3111,7 +3418,9 @@ class CallEndedEvent(BaseModel):
     }
     call: EventCall
     data: CallEndedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.ended']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3127,7 +3436,9 @@ class CallFailedEvent(BaseModel):
     }
     call: EventCall
     data: CallFailedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.failed']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3143,7 +3454,9 @@ class CallRingingEvent(BaseModel):
     }
     call: EventCall
     data: CallRingingData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.ringing']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3159,7 +3472,9 @@ class CallStartedEvent(BaseModel):
     }
     call: EventCall
     data: CallStartedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.started']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3175,7 +3490,9 @@ class CallTransferredEvent(BaseModel):
     }
     call: EventCall
     data: CallTransferredData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['call.transferred']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3191,7 +3508,9 @@ class CustomerFeedbackSubmittedEvent(BaseModel):
     }
     call: EventCall
     data: CustomerFeedbackSubmittedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['customer.feedback.submitted']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3207,7 +3526,9 @@ class DeploymentRecordedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: DeploymentRecordedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['deployment.recorded']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3222,8 +3543,10 @@ class InvoiceIssuedData(BaseModel):
         '__pydantic_extra__': Dict[str, Any],
     }
     base_fee_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
-    currency: Annotated[str, Field(max_length=3, min_length=3)]
-    invoice_id: Annotated[str, Field(max_length=255, min_length=1)]
+    currency: Annotated[str, Field(max_length=3, min_length=3, pattern='^[^\\u0000]*$')]
+    invoice_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     lines: Any
     """
     Any JSON value: object, array, string, number, boolean or null.
@@ -3231,7 +3554,9 @@ class InvoiceIssuedData(BaseModel):
     number: Annotated[int, Field(ge=0, le=9007199254740990)]
     period_end: AwareDatetime
     period_start: AwareDatetime
-    plan_id: Annotated[str, Field(max_length=255, min_length=1)]
+    plan_id: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     status: Literal['draft', 'issued', 'paid', 'void']
     subtotal_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
     total_cents: Annotated[int, Field(ge=0, le=9007199254740990)]
@@ -3247,7 +3572,9 @@ class InvoiceIssuedEvent(BaseModel):
     }
     call: Optional[EventCall] = None
     data: InvoiceIssuedData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['invoice.issued']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']
@@ -3328,7 +3655,9 @@ class TranscriptFinalEvent(BaseModel):
     }
     call: EventCall
     data: TranscriptPartialData
-    idempotency_key: Annotated[str, Field(max_length=255, min_length=1)]
+    idempotency_key: Annotated[
+        str, Field(max_length=255, min_length=1, pattern='^[^\\u0000]*$')
+    ]
     occurred_at: AwareDatetime
     type: Literal['transcript.final']
     version: Literal['2026-01-01', '2026-11-22', '2026-11-24']

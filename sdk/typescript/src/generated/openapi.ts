@@ -899,7 +899,7 @@ export interface components {
             transcription_delay_ms?: number | null;
             /** @default null */
             tts_ttfb_ms?: number | null;
-            turn_id: string & (unknown & unknown);
+            turn_id: string;
             /** @default null */
             unattributed_ms?: number | null;
         } & {
@@ -908,7 +908,7 @@ export interface components {
         AgentResponseGeneratedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AgentResponseGeneratedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -941,13 +941,13 @@ export interface components {
         AlertFiredData: {
             /** @default null */
             agent_id?: string | null;
-            alert_id: string & (unknown & unknown);
+            alert_id: string;
             /** @enum {string} */
             comparison: "gt" | "gte" | "lt" | "lte";
             /** @default null */
             message?: string | null;
-            metric: string & (unknown & unknown);
-            rule_id: string & (unknown & unknown);
+            metric: string;
+            rule_id: string;
             /** @default null */
             rule_name?: string | null;
             /** @default null */
@@ -962,7 +962,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertFiredData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1002,7 +1002,7 @@ export interface components {
             page?: number;
         };
         AlertResolvedData: {
-            alert_id: string & (unknown & unknown);
+            alert_id: string;
             /** @default null */
             fired_at?: string | null;
             /** @default null */
@@ -1011,7 +1011,7 @@ export interface components {
             resolution?: string | null;
             /** @default null */
             resolved_by?: string | null;
-            rule_id: string & (unknown & unknown);
+            rule_id: string;
             /** @default null */
             value?: number | null;
         } & {
@@ -1021,7 +1021,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertResolvedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1048,10 +1048,10 @@ export interface components {
             windowMs: number;
         };
         AlertRuleChange: {
-            agentId?: (string & (unknown & unknown)) | null;
+            agentId?: string | null;
             /** @enum {string} */
             comparison?: "gt" | "gte" | "lt" | "lte";
-            description?: string & (unknown & unknown);
+            description?: string;
             enabled?: boolean;
             forMs?: number;
             /**
@@ -1059,7 +1059,7 @@ export interface components {
              * @enum {string}
              */
             metric?: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
-            name?: string & (unknown & unknown & unknown);
+            name?: string & (unknown & unknown);
             /** @enum {string} */
             severity?: "critical" | "warning" | "info";
             threshold?: number;
@@ -1078,10 +1078,10 @@ export interface components {
             description?: string | null;
             enabled: boolean;
             for_ms: number;
-            metric: string & (unknown & unknown);
+            metric: string;
             /** @default null */
             name?: string | null;
-            rule_id: string & (unknown & unknown);
+            rule_id: string;
             /** @default null */
             severity?: ("critical" | "warning" | "info") | null;
             threshold: number;
@@ -1093,7 +1093,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["AlertRuleChangedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1169,14 +1169,14 @@ export interface components {
             direction?: ("inbound" | "outbound" | "both") | null;
             /** @default null */
             sample_rate?: number | null;
-            stream_id: string & (unknown & unknown);
+            stream_id: string;
         } & {
             [key: string]: unknown;
         };
         AudioStreamStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AudioStreamStartedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1199,14 +1199,14 @@ export interface components {
             reason?: string | null;
             /** @default null */
             sample_rate?: number | null;
-            stream_id: string & (unknown & unknown);
+            stream_id: string;
         } & {
             [key: string]: unknown;
         };
         AudioStreamStoppedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["AudioStreamStoppedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1248,7 +1248,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             period: "month" | "day";
-            plan_id: string & (unknown & unknown);
+            plan_id: string;
             prices: components["schemas"]["JsonValue"];
         } & {
             [key: string]: unknown;
@@ -1257,7 +1257,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["BillingPlanChangedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1313,7 +1313,7 @@ export interface components {
         CallAnsweredEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallAnsweredData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1348,7 +1348,7 @@ export interface components {
         CallCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallCompletedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1413,7 +1413,7 @@ export interface components {
         CallEndedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallEndedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1440,7 +1440,7 @@ export interface components {
         CallFailedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallFailedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1469,7 +1469,7 @@ export interface components {
         CallRingingEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallRingingData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1500,7 +1500,7 @@ export interface components {
         CallStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallStartedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1513,7 +1513,7 @@ export interface components {
         CallTransferredData: {
             /** @default null */
             reason?: string | null;
-            to: string & (unknown & unknown);
+            to: string;
             /** @default null */
             transfer_type?: string | null;
         } & {
@@ -1522,7 +1522,7 @@ export interface components {
         CallTransferredEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CallTransferredData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1584,7 +1584,7 @@ export interface components {
         CustomerFeedbackSubmittedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["CustomerFeedbackSubmittedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1655,19 +1655,19 @@ export interface components {
             page?: number;
         };
         DeploymentRecordedData: {
-            agent: string & (unknown & unknown);
+            agent: string;
             /** Format: date-time */
             deployed_at: string;
             /** @default null */
             deployed_by?: string | null;
-            deployment_id: string & (unknown & unknown);
+            deployment_id: string;
             /** @default null */
             description?: string | null;
             /** @default null */
             environment?: string | null;
             /** @default null */
             previous_version?: string | null;
-            version: string & (unknown & unknown);
+            version: string;
         } & {
             [key: string]: unknown;
         };
@@ -1675,7 +1675,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["DeploymentRecordedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1699,11 +1699,11 @@ export interface components {
             requestId?: string;
         };
         EventCall: {
-            agent_id: string & (unknown & unknown);
+            agent_id: string;
             /** @default null */
-            agent_version?: (string & (unknown & unknown)) | null;
+            agent_version?: string | null;
             /** @default null */
-            customer_id?: (string & (unknown & unknown)) | null;
+            customer_id?: string | null;
             /** @default null */
             direction?: ("inbound" | "outbound") | null;
             /** @default null */
@@ -1712,11 +1712,11 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
-            provider_call_id: string & (unknown & unknown);
+            provider_call_id: string;
             /** @default null */
             to_number?: string | null;
             /** @default null */
-            workflow_id?: (string & (unknown & unknown)) | null;
+            workflow_id?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1739,10 +1739,10 @@ export interface components {
         HandoffCompletedData: {
             /** @default null */
             accepted_by?: string | null;
-            handoff_id: string & (unknown & unknown);
+            handoff_id: string;
             /** @default null */
             reason?: string | null;
-            target: string & (unknown & unknown);
+            target: string;
             /** @default null */
             target_kind?: ("agent" | "human") | null;
             /** @default null */
@@ -1753,7 +1753,7 @@ export interface components {
         HandoffCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["HandoffCompletedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1764,10 +1764,10 @@ export interface components {
             [key: string]: unknown;
         };
         HandoffInitiatedData: {
-            handoff_id: string & (unknown & unknown);
+            handoff_id: string;
             /** @default null */
             reason?: string | null;
-            target: string & (unknown & unknown);
+            target: string;
             /** @default null */
             target_kind?: ("agent" | "human") | null;
         } & {
@@ -1776,7 +1776,7 @@ export interface components {
         HandoffInitiatedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["HandoffInitiatedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1836,7 +1836,7 @@ export interface components {
             affected_calls?: string[];
             /** @default null */
             description?: string | null;
-            incident_id: string & (unknown & unknown);
+            incident_id: string;
             /** @default null */
             opened_by?: string | null;
             /** @enum {string} */
@@ -1845,7 +1845,7 @@ export interface components {
             started_at?: string | null;
             /** @enum {string} */
             status: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-            title: string & (unknown & unknown);
+            title: string;
         } & {
             [key: string]: unknown;
         };
@@ -1853,7 +1853,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["IncidentCreatedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1878,7 +1878,7 @@ export interface components {
             affected_calls?: string[] | null;
             /** @default null */
             description?: string | null;
-            incident_id: string & (unknown & unknown);
+            incident_id: string;
             /** @default null */
             note?: string | null;
             /** @default null */
@@ -1898,7 +1898,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["IncidentUpdatedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -1937,14 +1937,14 @@ export interface components {
         InvoiceIssuedData: {
             base_fee_cents: number;
             currency: string;
-            invoice_id: string & (unknown & unknown);
+            invoice_id: string;
             lines: components["schemas"]["JsonValue"];
             number: number;
             /** Format: date-time */
             period_end: string;
             /** Format: date-time */
             period_start: string;
-            plan_id: string & (unknown & unknown);
+            plan_id: string;
             /** @enum {string} */
             status: "draft" | "issued" | "paid" | "void";
             subtotal_cents: number;
@@ -1956,7 +1956,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["InvoiceIssuedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2030,10 +2030,10 @@ export interface components {
         };
         NewAlertRule: {
             /** @description watch one agent; all agents when left out */
-            agentId?: string & (unknown & unknown);
+            agentId?: string;
             /** @enum {string} */
             comparison: "gt" | "gte" | "lt" | "lte";
-            description?: string & (unknown & unknown);
+            description?: string;
             /** @default true */
             enabled?: boolean;
             /**
@@ -2047,7 +2047,7 @@ export interface components {
              * @enum {string}
              */
             metric: "calls.abandoned" | "calls.completed" | "calls.escalated" | "calls.failed" | "calls.in_progress" | "calls.success_rate" | "calls.total" | "calls.transferred" | "events.ingested" | "feedback.rating.avg" | "latency.asr_ms.avg" | "latency.asr_ms.p50" | "latency.asr_ms.p95" | "latency.asr_ms.p99" | "latency.llm_ms.avg" | "latency.llm_ms.p50" | "latency.llm_ms.p95" | "latency.llm_ms.p99" | "latency.total_ms.avg" | "latency.total_ms.p50" | "latency.total_ms.p95" | "latency.total_ms.p99" | "latency.tts_ms.avg" | "latency.tts_ms.p50" | "latency.tts_ms.p95" | "latency.tts_ms.p99" | "latency.eou_ms.avg" | "latency.eou_ms.p50" | "latency.eou_ms.p95" | "latency.eou_ms.p99" | "latency.stt_ms.avg" | "latency.stt_ms.p50" | "latency.stt_ms.p95" | "latency.stt_ms.p99" | "latency.llm_ttft_ms.avg" | "latency.llm_ttft_ms.p50" | "latency.llm_ttft_ms.p95" | "latency.llm_ttft_ms.p99" | "latency.tts_ttfb_ms.avg" | "latency.tts_ttfb_ms.p50" | "latency.tts_ttfb_ms.p95" | "latency.tts_ttfb_ms.p99" | "latency.e2e_ms.avg" | "latency.e2e_ms.p50" | "latency.e2e_ms.p95" | "latency.e2e_ms.p99" | "outcomes.count" | "provider.errors" | "quality.avg" | "revenue.usd" | "tool_call.duration_ms.p95" | "tool_calls.failed" | "turns.count" | "turns.interrupted" | "turns.interruption_rate";
-            name?: string & (unknown & unknown & unknown);
+            name?: string & (unknown & unknown);
             /**
              * @default warning
              * @enum {string}
@@ -2078,7 +2078,7 @@ export interface components {
              * @enum {string}
              */
             kind?: "live" | "test";
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @description at most the scopes of the key that creates it */
             scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
             /** @default default */
@@ -2087,36 +2087,36 @@ export interface components {
         NewBlandConnection: {
             credentials: components["schemas"]["SharedSecretCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "bland";
         };
         NewDeployment: {
-            agent: string & (unknown & unknown & unknown);
+            agent: string & (unknown & unknown);
             /** @description defaults to when the request arrived */
             deployedAt?: string & (unknown & unknown);
-            deployedBy?: string & (unknown & unknown & unknown);
-            description?: string & (unknown & unknown);
-            environment?: string & (unknown & unknown & unknown);
+            deployedBy?: string & (unknown & unknown);
+            description?: string;
+            environment?: string & (unknown & unknown);
             id?: string;
-            previousVersion?: string & (unknown & unknown & unknown);
-            version: string & (unknown & unknown & unknown);
+            previousVersion?: string & (unknown & unknown);
+            version: string & (unknown & unknown);
         };
         NewElevenLabsConnection: {
             credentials: components["schemas"]["SharedSecretCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "elevenlabs";
         };
         NewIncident: {
             /** @default [] */
-            affectedAgents?: (string & (unknown & unknown & unknown))[];
+            affectedAgents?: (string & (unknown & unknown))[];
             /** @default [] */
-            affectedCalls?: (string & (unknown & unknown & unknown))[];
-            description?: string & (unknown & unknown);
+            affectedCalls?: (string & (unknown & unknown))[];
+            description?: string;
             id?: string;
-            openedBy?: string & (unknown & unknown & unknown);
+            openedBy?: string & (unknown & unknown);
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             startedAt?: string & (unknown & unknown);
@@ -2125,30 +2125,30 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-            title: string & (unknown & unknown & unknown);
+            title: string & (unknown & unknown);
         };
         NewOutcome: {
-            agent?: string & (unknown & unknown & unknown);
-            callId: string & (unknown & unknown & unknown);
+            agent?: string & (unknown & unknown);
+            callId: string & (unknown & unknown);
             id?: string;
             /** @description US dollars, ±1,000,000,000 */
             revenueUsd?: number;
-            source?: string & (unknown & unknown & unknown);
-            type: string & (unknown & unknown & unknown);
-            value?: string & (unknown & unknown);
+            source?: string & (unknown & unknown);
+            type: string & (unknown & unknown);
+            value?: string;
         };
         NewProviderConnection: components["schemas"]["NewRetellConnection"] | components["schemas"]["NewVapiConnection"] | components["schemas"]["NewTwilioConnection"] | components["schemas"]["NewElevenLabsConnection"] | components["schemas"]["NewBlandConnection"] | components["schemas"]["NewStandardWebhooksConnection"];
         NewRetellConnection: {
             credentials: components["schemas"]["RetellCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "retell";
         };
         NewStandardWebhooksConnection: {
             mapping?: components["schemas"]["EventMapping"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "standard-webhooks";
         };
@@ -2163,14 +2163,14 @@ export interface components {
         NewTwilioConnection: {
             credentials: components["schemas"]["TwilioCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "twilio";
         };
         NewVapiConnection: {
             credentials: components["schemas"]["VapiCredentials"];
             /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
-            name: string & (unknown & unknown & unknown);
+            name: string & (unknown & unknown);
             /** @constant */
             provider: "vapi";
         };
@@ -2196,9 +2196,9 @@ export interface components {
         OutcomeRecordedData: {
             /** @default null */
             agent?: string | null;
-            call_id: string & (unknown & unknown);
-            outcome_id: string & (unknown & unknown);
-            outcome_type: string & (unknown & unknown);
+            call_id: string;
+            outcome_id: string;
+            outcome_type: string;
             /** @default null */
             revenue_usd?: number | null;
             /** @default null */
@@ -2212,7 +2212,7 @@ export interface components {
             /** @default null */
             call?: components["schemas"]["EventCall"] | null;
             data: components["schemas"]["OutcomeRecordedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2334,7 +2334,7 @@ export interface components {
         ProviderErrorReceivedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ProviderErrorReceivedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2353,15 +2353,15 @@ export interface components {
             expires_at?: string | null;
             /** @default null */
             format?: string | null;
-            recording_id: string & (unknown & unknown);
-            url: string & (unknown & unknown);
+            recording_id: string;
+            url: string;
         } & {
             [key: string]: unknown;
         };
         RecordingAvailableEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["RecordingAvailableData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2409,10 +2409,10 @@ export interface components {
             arguments?: components["schemas"]["JsonValue"] | null;
             /** @default null */
             duration_ms?: number | null;
-            name: string & (unknown & unknown);
+            name: string;
             /** @default null */
             result?: components["schemas"]["JsonValue"] | null;
-            tool_call_id: string & (unknown & unknown);
+            tool_call_id: string;
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2421,7 +2421,7 @@ export interface components {
         ToolCallCompletedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallCompletedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2438,8 +2438,8 @@ export interface components {
             duration_ms?: number | null;
             /** @default null */
             error?: string | null;
-            name: string & (unknown & unknown);
-            tool_call_id: string & (unknown & unknown);
+            name: string;
+            tool_call_id: string;
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2448,7 +2448,7 @@ export interface components {
         ToolCallFailedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallFailedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2461,8 +2461,8 @@ export interface components {
         ToolCallStartedData: {
             /** @default null */
             arguments?: components["schemas"]["JsonValue"] | null;
-            name: string & (unknown & unknown);
-            tool_call_id: string & (unknown & unknown);
+            name: string;
+            tool_call_id: string;
             /** @default null */
             turn_id?: string | null;
         } & {
@@ -2471,7 +2471,7 @@ export interface components {
         ToolCallStartedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["ToolCallStartedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2494,7 +2494,7 @@ export interface components {
         TranscriptFinalEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["TranscriptPartialData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2516,14 +2516,14 @@ export interface components {
             /** @default null */
             start_ms?: number | null;
             text: string;
-            turn_id: string & (unknown & unknown);
+            turn_id: string;
         } & {
             [key: string]: unknown;
         };
         TranscriptPartialEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["TranscriptPartialData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -2652,7 +2652,7 @@ export interface components {
             from_state?: string | null;
             /** @default null */
             node?: string | null;
-            to_state: string & (unknown & unknown);
+            to_state: string;
             /** @default null */
             trigger?: string | null;
         } & {
@@ -2661,7 +2661,7 @@ export interface components {
         WorkflowStateChangedEvent: {
             call: components["schemas"]["EventCall"];
             data: components["schemas"]["WorkflowStateChangedData"];
-            idempotency_key: string & (unknown & unknown);
+            idempotency_key: string;
             /** Format: date-time */
             occurred_at: string;
             /** @constant */
@@ -4259,7 +4259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4396,7 +4396,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -4519,10 +4519,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -4656,10 +4656,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -5120,7 +5120,7 @@ export interface operations {
     listAuditEntries: {
         parameters: {
             query?: {
-                action?: string & (unknown & unknown);
+                action?: string;
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -5341,7 +5341,7 @@ export interface operations {
     listCalls: {
         parameters: {
             query?: {
-                agentId?: string & (unknown & unknown);
+                agentId?: string;
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description calls started at or after */
@@ -5460,7 +5460,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -5578,7 +5578,7 @@ export interface operations {
     listDeployments: {
         parameters: {
             query?: {
-                agent?: string & (unknown & unknown);
+                agent?: string;
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -5690,7 +5690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5824,7 +5824,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -5951,7 +5951,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -6210,7 +6210,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6343,10 +6343,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path: {
-                id: string & (unknown & unknown);
+                id: string;
             };
             cookie?: never;
         };
@@ -6359,16 +6359,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    affectedAgents?: (string & (unknown & unknown))[];
-                    affectedCalls?: (string & (unknown & unknown))[];
-                    description?: string & (unknown & unknown);
+                    affectedAgents?: string[];
+                    affectedCalls?: string[];
+                    description?: string;
                     /** @description added to the incident timeline */
-                    note?: string & (unknown & unknown & unknown);
+                    note?: string & (unknown & unknown);
                     /** @enum {string} */
                     severity?: "critical" | "high" | "medium" | "low";
                     /** @enum {string} */
                     status?: "open" | "acknowledged" | "investigating" | "identified" | "monitoring" | "resolved";
-                    title?: string & (unknown & unknown & unknown);
+                    title?: string & (unknown & unknown);
                 };
             };
         };
@@ -6507,7 +6507,7 @@ export interface operations {
                 /** @description page number (from 1), counted from the cursor when one is given */
                 page?: number;
                 status?: "active" | "expired" | "revoked" | "rotating";
-                workspace?: string & (unknown & unknown);
+                workspace?: string;
             };
             header?: never;
             path?: never;
@@ -7109,7 +7109,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
-                agentId?: string & (unknown & unknown);
+                agentId?: string;
                 /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
                 from?: string & (unknown & unknown);
                 /** @description defaults to the finest that keeps the series within 1,000 points */
@@ -7324,7 +7324,7 @@ export interface operations {
     listOutcomes: {
         parameters: {
             query?: {
-                callId?: string & (unknown & unknown);
+                callId?: string;
                 /** @description nextCursor of the previous page: the page after that position */
                 cursor?: string;
                 /** @description items per page, 1 to 200 */
@@ -7436,7 +7436,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string & (unknown & unknown);
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;

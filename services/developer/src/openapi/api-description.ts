@@ -23,6 +23,7 @@ const DESCRIPTION = [
   'Observability for voice AI agents: calls, latency, outcomes, metrics, incidents and alerts per tenant, and signed webhook ingest.',
   'Every route but `/health` takes `Authorization: Bearer <API key>`; the scope each route needs is in its `security` and in `x-scopes`.',
   'Ingest requests are signed: `X-Earshot-Timestamp` (Unix seconds) and `X-Earshot-Signature`, the lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` keyed with the tenant webhook secret.',
+  'Text is Unicode text: no NUL character (each text field says so in its `pattern`) and no unpaired UTF-16 surrogate (`\\ud800` alone has no UTF-8 form); either is a 400 `VALIDATION_ERROR` naming the field.',
   'Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 adds `Retry-After`.',
 ].join('\n\n');
 

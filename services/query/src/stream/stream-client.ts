@@ -16,6 +16,8 @@ export interface StreamLimits {
   maxBufferedBytes: number;
   /** Live events kept while a resuming client catches up, before it is dropped. */
   maxQueuedEvents: number;
+  /** How often a client hears from the server; a dropped client has as long to take its close frame. */
+  heartbeatMs: number;
 }
 
 /** The close code for a client dropped for reading too slowly (4000–4999 are the application's). */
@@ -129,7 +131,8 @@ export class StreamClient implements LiveSubscriber {
     this.held.length = 0;
     this.socket.send(JSON.stringify({ type: 'dropped', reason: `too slow: ${reason}; reconnect with the last position you read` }));
     this.socket.close(SLOW_CLIENT_CLOSE, 'too slow');
-    // A reader that has stopped reading may never take the close frame either.
-    setTimeout(() => this.socket.terminate(), 5_000).unref();
+    // A reader that has stopped reading may never take the close frame either; one that only paused (a busy tab,
+    // a phone changing networks) has a heartbeat interval to read its backlog and the notice before it is cut.
+    setTimeout(() => this.socket.terminate(), Math.max(this.limits.heartbeatMs, 5_000)).unref();
   }
 }

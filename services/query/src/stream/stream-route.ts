@@ -36,10 +36,6 @@ const StreamQuerySchema = z.strictObject({
   after: z.string().min(1).max(4_000).optional(),
 });
 
-export interface StreamOptions extends StreamLimits {
-  heartbeatMs: number;
-}
-
 /**
  * Sends what a resuming client missed, from its own reader of the log, until it reaches where the log ended when it connected.
  * Records are opened one at a time, in order, with the keys of the client's tenant; a failure ends the catch-up through `fail`.
@@ -80,7 +76,7 @@ async function catchUp(client: StreamClient, log: EventLog, live: LiveEvents, fr
 }
 
 /** GET /api/v1/stream (WebSocket): the tenant's events as they are appended, filtered, with heartbeats and resume. */
-export async function registerStreamRoute(app: FastifyInstance, log: EventLog, live: LiveEvents, policy: RoutePolicy, options: StreamOptions): Promise<void> {
+export async function registerStreamRoute(app: FastifyInstance, log: EventLog, live: LiveEvents, policy: RoutePolicy, options: StreamLimits): Promise<void> {
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 4_096, handleProtocols: (protocols: Set<string>) => (protocols.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) },
     // A drain cannot wait on clients to finish a close handshake: they are cut, and resume from their last position.
