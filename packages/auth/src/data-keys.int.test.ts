@@ -72,4 +72,13 @@ describe('data keys', () => {
     expect(decodeEvent(gone, lookup).data.text).toSatisfy(isSealed);
     expect(decodeEvent(kept, lookup).data.text).toBe('keep me');
   });
+
+  it('open only the named tenant’s events for a reader acting with that tenant’s authority', async () => {
+    const [mine, theirs] = [await newTenant('Soylent'), await newTenant('Tyrell')];
+    const myKey = (await keys.forCalls(mine, ['c1'])).get('c1');
+    const theirKey = (await keys.forCalls(theirs, ['c1'])).get('c1');
+    const lookup = await keys.lookup([myKey?.id ?? '', theirKey?.id ?? ''], mine);
+    expect(decodeEvent(encodeEvent(transcript(mine, 'c1', 'mine'), myKey), lookup).data.text).toBe('mine');
+    expect(decodeEvent(encodeEvent(transcript(theirs, 'c1', 'theirs'), theirKey), lookup).data.text).toSatisfy(isSealed);
+  });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inPlatform, ownerInTenant, platformQuery, sql, type ConnectionPool } from '@earshot/db';
+import { inPlatform, ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { DataKey, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 
@@ -66,17 +66,22 @@ export class DataKeys {
     return found;
   }
 
-  /** The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. The ids may be any tenant's: the platform role's path. */
-  async lookup(keyIds: readonly string[]): Promise<KeyLookup> {
+  /**
+   * The keys with these ids that still exist, as a reader's lookup; a destroyed key is simply absent. The ids may be any
+   * tenant's (the platform role's path); given a tenant, only that tenant's keys: what a reader acting with one tenant's
+   * authority may open.
+   */
+  async lookup(keyIds: readonly string[], tenantId?: string): Promise<KeyLookup> {
     const keys = new Map<string, Buffer>();
     const unique = [...new Set(keyIds)];
     if (unique.length > 0) {
+      const ofTenant = tenantId === undefined ? sql`true` : sql`k.tenant_id = ${tenantId}`;
       const rows = (await platformQuery(
         this.db,
         sql`
         select k.id, k.call_id, k.wrapped, t.wrapped as tenant_wrapped
           from data_keys k join data_keys t on t.tenant_id = k.tenant_id and t.call_id is null
-         where k.id = any(${unique}::text[])`,
+         where k.id = any(${unique}::text[]) and ${ofTenant}`,
       )) as (KeyRow & { tenant_wrapped: Buffer })[];
       for (const row of rows) {
         const tenantKey = unwrap(this.master, row.tenant_wrapped);
@@ -86,11 +91,13 @@ export class DataKeys {
     return (keyId) => keys.get(keyId);
   }
 
-  /** Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. */
-  async eraseCall(tenantId: string, callId: string): Promise<boolean> {
-    const gone = await ownerInTenant(this.db, tenantId, (tx) =>
-      tx.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`),
-    );
+  /**
+   * Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. Given a
+   * transaction already scoped to the tenant, the key goes with whatever else it does (the call's rows).
+   */
+  async eraseCall(tenantId: string, callId: string, tx?: Queryable): Promise<boolean> {
+    const erase = (q: Queryable) => q.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`);
+    const gone = await (tx ? erase(tx) : ownerInTenant(this.db, tenantId, erase));
     return gone.length > 0;
   }
 }

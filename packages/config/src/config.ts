@@ -155,11 +155,11 @@ export const ConfigSchema = z
     EARSHOT_DEDUPE_WINDOW: duration('7d'),
     /**
      * Whether ingest seals events' personal fields with per-call data keys, so deleting a tenant or erasing a call erases them from the
-     * log. Off until the live stream and the export open sealed fields too (the projector already does).
+     * log (the projector, a replay, the stream and an export open them with the tenant's keys). `false` appends them in the clear.
      */
     EARSHOT_SEAL_EVENTS: z
       .enum(['true', 'false'])
-      .default('false')
+      .default('true')
       .transform((value) => value === 'true'),
     /** The least severe log entries written (pino's levels); `silent` writes none. */
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

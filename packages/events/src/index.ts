@@ -17,4 +17,4 @@ export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
 export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';
 export { callIdOf } from './call-id';
 export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
-export { sealedFieldsOf, stillSealed } from './sealed-fields';
+export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';

@@ -1,5 +1,6 @@
 import { CURRENT_EVENT_VERSION, StoredEventSchema, type StoredEvent } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
+import type { DataKey } from '@earshot/events';
 import type { EventLog } from '@earshot/log';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { eventsTopic } from '@earshot/topics';
@@ -22,6 +23,11 @@ export interface AbandonOptions {
   now: Date;
   /** The deployment's EARSHOT_ABANDON_AFTER, for tenants without a setting of their own. */
   defaultAfterMs: number;
+  /**
+   * The calls' data keys (DataKeys of @earshot/auth) when events are sealed: a call.abandoned is sealed with its call's key like the
+   * call's other events, so once the call is erased a replay passes it over rather than bringing the call back.
+   */
+  sealing?: { forCalls(tenantId: string, callIds: readonly string[]): Promise<Map<string, DataKey>> };
 }
 
 /**
@@ -52,7 +58,7 @@ function abandonedCallEvent(tenantId: string, call: SilentCall, afterMs: number,
  * events are only late (the projector behind) comes back to life when they
  * are applied, since they happened after the silence began.
  */
-export async function abandonSilentCalls({ db, log, now, defaultAfterMs }: AbandonOptions, fence: Fence = UNFENCED): Promise<{ abandoned: number }> {
+export async function abandonSilentCalls({ db, log, now, defaultAfterMs, sealing }: AbandonOptions, fence: Fence = UNFENCED): Promise<{ abandoned: number }> {
   const own = await allTenantSettings(db);
   const tenants = (await db.query(sql`select id::text as id from tenants order by id`)) as { id: string }[];
   let abandoned = 0;
@@ -68,7 +74,18 @@ export async function abandonSilentCalls({ db, log, now, defaultAfterMs }: Aband
     if (silent.length === 0) continue;
     const events = silent.map((call) => abandonedCallEvent(tenantId, call, afterMs, now));
     await fence.confirm();
-    await log.append(events.map((event) => eventsTopic.record(event, { recordId: event.idempotency_key })));
+    const keys = sealing
+      ? await sealing.forCalls(
+          tenantId,
+          silent.map((call) => call.id),
+        )
+      : new Map<string, DataKey>();
+    await log.append(
+      events.map((event, i) => {
+        const sealWith = keys.get(silent[i]?.id ?? '');
+        return eventsTopic.record(event, { recordId: event.idempotency_key, ...(sealWith ? { sealWith } : {}) });
+      }),
+    );
     abandoned += events.length;
   }
   return { abandoned };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DataKeys } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { abandonSilentCalls } from './abandonment';
@@ -29,6 +30,7 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
       const db = runtime.database();
       const log = runtime.log();
       const defaults = deploymentDefaults(runtime.config);
+      const sealing = runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, runtime.access().secrets) : undefined;
       await runtime.http().register(
         async (api: FastifyInstance) => {
           useZodContracts(api, runtime.config);
@@ -46,7 +48,7 @@ export function lifecycleModule(runtime: Runtime, options: LifecycleOptions = {}
           onError: report('abandoning silent calls failed'),
         },
         async (fence) => {
-          const { abandoned } = await abandonSilentCalls({ db, log, now: runtime.now(), defaultAfterMs: defaults.abandonAfterMs }, fence);
+          const { abandoned } = await abandonSilentCalls({ db, log, now: runtime.now(), defaultAfterMs: defaults.abandonAfterMs, sealing }, fence);
           if (abandoned > 0) runtime.logger.info({ abandoned }, 'silent calls abandoned');
         },
       );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
-import { AUTH_MIGRATIONS } from '@earshot/auth';
+import { AUTH_MIGRATIONS, DataKeys } from '@earshot/auth';
 import type { MigrationSet } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
@@ -12,6 +12,7 @@ import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';
 import { registerAuditRoutes } from './routes/audit';
 import { registerBillingRoutes } from './routes/billing';
+import { registerCallErasureRoute } from './routes/call-erasure';
 import { registerCallRoutes } from './routes/calls';
 import { registerDeploymentImpactRoutes } from './routes/deployment-impact';
 import { registerDeploymentRoutes } from './routes/deployments';
@@ -23,6 +24,7 @@ import { registerOutcomeRoutes } from './routes/outcomes';
 import { registerRealtimeRoutes } from './routes/realtime';
 import { registerUsageRoutes } from './routes/usage';
 import { LiveEvents } from './stream/live-events';
+import { StreamKeys } from './stream/stream-keys';
 import { registerStreamRoute } from './stream/stream-route';
 import { TenantWrites } from './tenant-writes';
 
@@ -62,6 +64,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
     start: async () => {
       const db = runtime.database();
       const reads = runtime.tenantReads();
+      const dataKeys = new DataKeys(db, runtime.access().secrets);
       const report = (what: string) => (error: unknown) => runtime.logger.error({ err: error }, what);
       const writes = new TenantWrites({
         db,
@@ -89,6 +92,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
 
           registerRealtimeRoutes(api, reads, runtime.now);
           registerCallRoutes(api, reads);
+          registerCallErasureRoute(api, { db, keys: dataKeys, log: runtime.log(), settleMs: options.appendTimeoutMs });
           registerOutcomeRoutes(api, reads, writes);
           registerIncidentRoutes(api, reads, writes);
           registerIncidentChangeRoutes(api, reads, writes);
@@ -105,7 +109,8 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
         },
         { prefix: '/api/v1' },
       );
-      const live = new LiveEvents(runtime.log(), report('a streamed event did not decode'));
+      const streamKeys = new StreamKeys((tenantId, ids) => dataKeys.lookup(ids, tenantId));
+      const live = new LiveEvents(runtime.log(), streamKeys, report('a streamed event did not decode'));
       const stream = {
         heartbeatMs: runtime.config.EARSHOT_STREAM_HEARTBEAT_MS,
         maxBufferedBytes: runtime.config.EARSHOT_STREAM_BUFFER_BYTES,

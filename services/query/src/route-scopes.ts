@@ -13,6 +13,7 @@ export const ROUTE_SCOPES = {
   'GET /agents': 'calls:read',
   'GET /calls': 'calls:read',
   'GET /calls/:id': 'calls:read',
+  'DELETE /calls/:id': 'calls:write',
   'GET /outcomes': 'outcomes:read',
   'POST /outcomes': 'outcomes:write',
   'GET /incidents': 'incidents:read',

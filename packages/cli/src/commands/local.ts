@@ -82,10 +82,14 @@ export function registerLocalCommands(program: Command): void {
     .option('--to <time>', 'an ISO time (default: the end)')
     .addOption(new Option('--format <format>', 'file format').choices(['ndjson', 'avro']).default('ndjson'))
     .requiredOption('--out <file>', 'the file to write')
-    .action(async (options: { topic: string; from?: string; to?: string; format: string; out: string }) => (await import('./export')).exportTopic(options));
+    .option('--key <api key>', "a tenant's API key with exports:read: only its records, its sealed fields opened (default: every tenant's, sealed)")
+    .action(async (options: { topic: string; from?: string; to?: string; format: string; out: string; key?: string }) =>
+      (await import('./export')).exportTopic(options),
+    );
   withExamples(exportCommand, [
     { what: 'every event as NDJSON', run: 'earshot export --out events.ndjson' },
     { what: 'one day as Avro', run: 'earshot export --from 2026-01-08T00:00:00Z --to 2026-01-09T00:00:00Z --format avro --out events.avro' },
+    { what: "one tenant's events, sealed fields opened", run: 'earshot export --key $EARSHOT_API_KEY --out tenant.ndjson' },
   ]);
 
   const demo = program

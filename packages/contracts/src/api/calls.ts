@@ -108,3 +108,19 @@ export const CallListPageSchema = listPageSchema(CallResourceSchema);
 export type CallListPage = z.infer<typeof CallListPageSchema>;
 
 export const CallParamsSchema = z.object({ id: storedText(200).min(1) });
+
+const erasureReason = storedText(500).min(1).describe('why the call is erased (kept in the audit log)');
+
+/** DELETE /calls/{id}: the reason, in the JSON body or, for clients that send no body with a DELETE, in the query. */
+export const CallErasureBodySchema = z.object({ reason: erasureReason });
+export const CallErasureQuerySchema = z.object({ reason: erasureReason.optional() });
+
+/** What erasing a call did: whether its data key was destroyed (so its events in the log cannot be read again) and how many rows went. */
+export const CallErasedSchema = z.object({
+  ok: z.literal(true),
+  id: z.string(),
+  dataKeyDestroyed: z.boolean().describe('false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before'),
+  rowsDeleted: z.number().int().describe('rows of the call, its turns, transcript and traces'),
+  alreadyErased: z.boolean().describe('true when an earlier erasure had already removed it'),
+});
+export type CallErased = z.infer<typeof CallErasedSchema>;

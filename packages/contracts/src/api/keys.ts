@@ -36,6 +36,7 @@ export const SCOPES = [
   'keys:write',
   'providers:read',
   'providers:write',
+  'calls:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

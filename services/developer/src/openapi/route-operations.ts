@@ -41,6 +41,12 @@ export const ROUTE_OPERATIONS: Record<string, RouteOperation> = {
 
   'GET /api/v1/calls': { operationId: 'listCalls', tag: 'Calls', summary: 'List calls, newest first, with filters and cursor pagination' },
   'GET /api/v1/calls/:id': { operationId: 'getCall', tag: 'Calls', summary: 'One call with its turns, transcript and traces' },
+  'DELETE /api/v1/calls/:id': {
+    operationId: 'eraseCall',
+    tag: 'Calls',
+    summary: 'Erase a call with a reason (audited): its data key is destroyed and its rows deleted',
+    destructive: true,
+  },
   'GET /api/v1/agents': { operationId: 'listAgents', tag: 'Calls', summary: 'List the agents the calls and deployments name, with their latest version' },
 
   'GET /api/v1/outcomes': { operationId: 'listOutcomes', tag: 'Outcomes', summary: 'List recorded outcomes' },

@@ -1,6 +1,6 @@
 import type { Schema } from 'avsc';
 import type { StoredEvent } from '@earshot/contracts';
-import { fingerprintOf, schemaRegistry, type SchemaEntry } from '@earshot/events';
+import { fingerprintOf, isSealed, openRecord, schemaRegistry, type KeyLookup, type SchemaEntry } from '@earshot/events';
 import { TOPICS, type LogRecord, type TopicName } from '@earshot/log';
 import { eventsTopic } from '@earshot/topics';
 
@@ -55,11 +55,13 @@ function withoutResidue(json: unknown, residue: unknown): unknown {
  * data as JSON text (so one schema holds every event type), and the
  * sender's unknown fields in `extensions` as the topic holds them.
  */
-function envelopeOf(record: LogRecord): Record<string, unknown> {
-  const event: StoredEvent = eventsTopic.read(record);
+function envelopeOf(record: LogRecord, keys: KeyLookup): Record<string, unknown> {
+  const event: StoredEvent = eventsTopic.read(record, keys);
   const stored = storedValue(record);
+  openRecord(event.type, stored, keys);
   const extensions = typeof stored.extensions === 'string' ? stored.extensions : null;
-  const residue: unknown = extensions === null ? undefined : JSON.parse(extensions);
+  // Extensions still sealed hold no residue to take out of the data: decoding could not merge them back in.
+  const residue: unknown = extensions === null || isSealed(extensions) ? undefined : JSON.parse(extensions);
   const call = event.call;
   return {
     type: event.type,
@@ -87,7 +89,7 @@ function envelopeOf(record: LogRecord): Record<string, unknown> {
   };
 }
 
-/** A log record as a row of its topic's export file. */
-export function avroRowOf(topic: TopicName, record: LogRecord): unknown {
-  return topic === TOPICS.events ? envelopeOf(record) : storedValue(record);
+/** A log record as a row of its topic's export file, its sealed fields opened where the keys given open them. */
+export function avroRowOf(topic: TopicName, record: LogRecord, keys: KeyLookup): unknown {
+  return topic === TOPICS.events ? envelopeOf(record, keys) : storedValue(record);
 }

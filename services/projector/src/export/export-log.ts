@@ -1,9 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import avro from 'avsc';
+import { stillSealed, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord, TopicName } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { avroRowOf, exportSchemaOf } from './avro-rows';
+import { batchKeys, exportedBy, sealingMetadata, type ExportAuthority } from './export-sealing';
+
+type EncoderOptions = NonNullable<ConstructorParameters<typeof avro.streams.BlockEncoder>[1]>;
 
 export const EXPORT_FORMATS = ['ndjson', 'avro'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -17,22 +21,31 @@ export interface ExportOptions {
   format: ExportFormat;
   out: string;
   onProgress?: (records: number) => void;
+  /** Exports one tenant's records with its sealed fields opened; without it, every tenant's with sealed fields left sealed. */
+  authority?: ExportAuthority;
 }
 
-function decoded(record: LogRecord): unknown {
-  const read = readRecord(record);
-  return read.topic === 'earshot.dlq' ? { ...read.payload, body: Buffer.from(read.payload.body).toString('base64') } : read.payload;
+/** A record as an NDJSON line's object; an event with fields still sealed (their key not held, or erased) names them under `_sealed`. */
+function decoded(record: LogRecord, keys: KeyLookup): object {
+  const read = readRecord(record, keys);
+  if (read.topic === 'earshot.dlq') return { ...read.payload, body: Buffer.from(read.payload.body).toString('base64') };
+  if (read.topic !== 'earshot.events') return read.payload;
+  const sealed = stillSealed(read.payload.type, read.payload);
+  return sealed.length === 0 ? read.payload : { ...read.payload, _sealed: sealed };
+  return read.payload;
 }
 
 /**
  * Writes a topic's records from one time to another into a file a data team
  * can load elsewhere: newline-delimited JSON (each record decoded, with its
  * log position under `_log`), or an Avro object container file (events in the
- * envelope schema; dead letters and deliveries in their own schema).
+ * envelope schema; dead letters and deliveries in their own schema). Sealed
+ * fields open only for the tenant whose authority the export has.
  */
-export async function exportLog({ log, topic, from, to, format, out, onProgress = () => undefined }: ExportOptions): Promise<{ records: number }> {
+export async function exportLog({ log, topic, from, to, format, out, onProgress = () => undefined, authority }: ExportOptions): Promise<{ records: number }> {
   let records = 0;
-  const inRange = (record: LogRecord) => to === undefined || record.timestamp < to.getTime();
+  const exported = exportedBy(authority);
+  const inRange = (record: LogRecord) => (to === undefined || record.timestamp < to.getTime()) && exported(record);
 
   if (format === 'ndjson') {
     const file = createWriteStream(out);
@@ -40,12 +53,12 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
       topics: [topic],
       from,
       onBatch: async (batch) => {
-        const lines = batch
-          .filter(inRange)
-          .map(
-            (r) =>
-              `${JSON.stringify({ ...(decoded(r) as object), _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } })}\n`,
-          );
+        const chosen = batch.filter(inRange);
+        const keys = await batchKeys(authority, chosen);
+        const lines = chosen.map(
+          (r) =>
+            `${JSON.stringify({ ...decoded(r, keys), _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } })}\n`,
+        );
         records += lines.length;
         if (!file.write(lines.join(''))) await once(file, 'drain');
         onProgress(records);
@@ -57,15 +70,19 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
   }
 
   // The schema as its file declares it, not avsc's Type, so the file's header keeps the logical types.
-  const encoder = new avro.streams.BlockEncoder(exportSchemaOf(topic));
+  // avsc writes `metadata` into the file's header; its type declarations leave the option out.
+  const header: EncoderOptions & { metadata: Record<string, Buffer> } = { metadata: sealingMetadata(topic, authority) };
+  const encoder = new avro.streams.BlockEncoder(exportSchemaOf(topic), header);
   const file = createWriteStream(out);
   encoder.pipe(file);
   await log.replay({
     topics: [topic],
     from,
     onBatch: async (batch) => {
-      for (const record of batch.filter(inRange)) {
-        if (!encoder.write(avroRowOf(topic, record))) await once(encoder, 'drain');
+      const chosen = batch.filter(inRange);
+      const keys = await batchKeys(authority, chosen);
+      for (const record of chosen) {
+        if (!encoder.write(avroRowOf(topic, record, keys))) await once(encoder, 'drain');
         records += 1;
       }
       onProgress(records);

@@ -2,6 +2,7 @@ import { EVENT_HEADERS } from '@earshot/events';
 import type { EventLog, LogRecord, Running } from '@earshot/log';
 import { eventsTopic } from '@earshot/topics';
 import type { StoredEvent } from '@earshot/contracts';
+import type { StreamKeys } from './stream-keys';
 import type { StreamPosition } from './stream-position';
 
 /** One event as every subscriber of its tenant receives it: decoded and serialised once. */
@@ -27,9 +28,11 @@ export class LiveEvents {
   private readonly subscribers = new Map<string, Set<LiveSubscriber>>();
   private readonly passed = new Map<number, bigint>();
   private running: Promise<Running> | undefined;
+  private delivered: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly log: EventLog,
+    readonly keys: StreamKeys,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -77,18 +80,26 @@ export class LiveEvents {
   }
 
   private dispatch(record: LogRecord): void {
+    // Opening sealed fields may wait on the key store: records still go out one at a time, in the log's order.
+    this.delivered = this.delivered.then(() => this.deliver(record)).catch(this.onError);
+  }
+
+  private async deliver(record: LogRecord): Promise<void> {
     const offset = BigInt(record.offset);
     // The log delivers at least once: a record this stream has passed is not sent again.
     if (offset <= (this.passed.get(record.partition) ?? -1n)) return;
-    this.passed.set(record.partition, offset);
-    const group = this.subscribers.get(record.headers[EVENT_HEADERS.tenant] ?? '');
-    if (!group || group.size === 0) return;
-    let event: StoredEvent;
+    const tenantId = record.headers[EVENT_HEADERS.tenant] ?? '';
+    const group = this.subscribers.get(tenantId);
+    if (!group || group.size === 0) return void this.passed.set(record.partition, offset);
+    let event: StoredEvent | null;
     try {
-      event = eventsTopic.read(record);
+      event = await this.keys.read(record, tenantId);
     } catch (error) {
+      this.passed.set(record.partition, offset);
       return this.onError(error);
     }
+    this.passed.set(record.partition, offset);
+    if (event === null) return;
     const live: LiveEvent = { partition: record.partition, offset, event, json: JSON.stringify(event) };
     for (const subscriber of group) subscriber.receive(live);
   }

@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { EVENT_TYPES, validationError } from '@earshot/contracts';
 import { EVENT_HEADERS } from '@earshot/events';
-import type { EventLog } from '@earshot/log';
+import type { EventLog, LogRecord } from '@earshot/log';
 import { eventsTopic } from '@earshot/topics';
 import type { RoutePolicy } from '@earshot/server';
 import type { LiveEvents } from './live-events';
@@ -36,26 +36,40 @@ const StreamQuerySchema = z.strictObject({
   after: z.string().min(1).max(4_000).optional(),
 });
 
-/** Sends what a resuming client missed, from its own reader of the log, until it reaches where the log ended when it connected. */
-async function catchUp(client: StreamClient, log: EventLog, live: LiveEvents, from: StreamPosition): Promise<void> {
+/**
+ * Sends what a resuming client missed, from its own reader of the log, until it reaches where the log ended when it connected.
+ * Records are opened one at a time, in order, with the keys of the client's tenant; a failure ends the catch-up through `fail`.
+ */
+async function catchUp(client: StreamClient, log: EventLog, live: LiveEvents, from: StreamPosition, fail: (error: unknown) => void): Promise<void> {
   const ends = await live.ends();
   if (reaches(from, ends)) return client.finishCatchUp();
   let reader: { stop(): Promise<void> } | undefined;
   let done = false;
+  let read: Promise<void> = Promise.resolve();
+  const keys = live.keys.fresh();
   const finish = () => {
     if (done) return;
     done = true;
     client.finishCatchUp();
     void reader?.stop();
   };
+  const next = async (record: LogRecord) => {
+    if (done) return;
+    const ours = record.headers[EVENT_HEADERS.tenant] === client.tenantId;
+    client.caughtUpRecord(record.partition, BigInt(record.offset), ours ? await keys.read(record, client.tenantId) : null);
+    if (reaches(client.position(), ends)) finish();
+  };
   reader = await log.subscribe({
     topics: [eventsTopic.name],
     from: logPositions(from),
     onRecord: (record) => {
-      if (done) return;
-      const ours = record.headers[EVENT_HEADERS.tenant] === client.tenantId;
-      client.caughtUpRecord(record.partition, BigInt(record.offset), ours ? eventsTopic.read(record) : null);
-      if (reaches(client.position(), ends)) finish();
+      read = read
+        .then(() => next(record))
+        .catch((error: unknown) => {
+          done = true;
+          void reader?.stop();
+          fail(error);
+        });
     },
   });
   if (done) await reader.stop();
@@ -109,10 +123,11 @@ export async function registerStreamRoute(app: FastifyInstance, log: EventLog, l
       });
       client.message('ready');
       if (from) {
-        await catchUp(client, log, live, from).catch((error: unknown) => {
+        const fail = (error: unknown) => {
           request.log.error({ err: error }, 'stream catch-up failed');
           socket.close(1011, 'the log is unavailable; retry');
-        });
+        };
+        await catchUp(client, log, live, from, fail).catch(fail);
       }
     },
   );

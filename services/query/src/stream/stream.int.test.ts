@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { StoredEvent } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
-import { appendEvents, callScript, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { appendEvents, callScript, ingestHeaders, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { SLOW_CLIENT_CLOSE } from './stream-client';
 import { STREAM_PATH, STREAM_PROTOCOL } from './stream-route';
 
@@ -162,5 +162,73 @@ describe('/api/v1/stream with a slow client', () => {
     expect(slow.closed?.code).toBe(SLOW_CLIENT_CLOSE);
     expect(slow.messages.at(-1)).toMatchObject({ type: 'dropped', reason: expect.stringContaining('too slow') });
     expect(slow.events().length).toBeLessThan(big.length);
+  });
+});
+
+describe('/api/v1/stream on sealed events', () => {
+  let earshot: TestEarshot;
+  let acme: EarshotTenant;
+  let globex: EarshotTenant;
+
+  async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
+    const events = (['call.started', 'transcript.final'] as const).map((type) => {
+      const {
+        tenant: _t,
+        provider: _p,
+        received_at: _r,
+        ...incoming
+      } = sampleEvent(type, {
+        idempotency_key: `${callId}:${type}`,
+        call: { provider_call_id: callId, customer_id: `customer-of-${callId}` },
+        ...(type === 'transcript.final' ? { data: { text } } : {}),
+      });
+      return incoming;
+    });
+    const body = JSON.stringify(events);
+    const timestamp = Math.floor(Date.now() / 1_000);
+    const response = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
+      method: 'POST',
+      body,
+      headers: ingestHeaders({ body, credentials: tenant, timestamp }),
+    });
+    expect(response.status).toBe(202);
+  }
+
+  const texts = (reader: Reader) => reader.events().flatMap((e) => (e.type === 'transcript.final' ? [String(e.data.text)] : []));
+
+  beforeAll(async () => {
+    earshot = await startEarshot('stream-sealed');
+    acme = await earshot.createTenant('Acme');
+    globex = await earshot.createTenant('Globex');
+  }, 120_000);
+  afterAll(async () => earshot?.stop());
+
+  it('opens the tenant’s own sealed fields, live and when resuming, and sends nothing of an erased call', async () => {
+    const live = await open(earshot, '', { header: acme.apiKey });
+    const start = live.messages[0]?.position;
+    const theirs = await open(earshot, '', { header: globex.apiKey });
+    await send(acme, 'sealed-1', 'my card ends 4242');
+    await send(globex, 'sealed-2', 'globex private words');
+    await live.until((r) => texts(r).length >= 1);
+    await theirs.until((r) => texts(r).length >= 1);
+    expect(texts(live)).toEqual(['my card ends 4242']);
+    expect(live.events().find((e) => e.call)?.call?.customer_id).toBe('customer-of-sealed-1');
+    expect(texts(theirs)).toEqual(['globex private words']);
+    live.close();
+    theirs.close();
+
+    const erased = await fetch(`${earshot.origin}/api/v1/calls/${callIdOf(acme.id, 'vapi', 'sealed-1')}?reason=asked`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${acme.apiKey}` },
+    });
+    expect(erased.status).toBe(200);
+    await send(acme, 'sealed-3', 'a later call');
+    // Resuming from before the erased call: its events are passed over, the later call comes through opened.
+    const again = await open(earshot, `?after=${start}`, { header: acme.apiKey });
+    await again.until((r) => r.events().filter((e) => e.call).length >= 2);
+    again.close();
+    // Billing's events about no call come through too; of the calls' events, only the later call's.
+    expect(again.events().flatMap((e) => (e.call ? [e.call.provider_call_id] : []))).toEqual(['sealed-3', 'sealed-3']);
+    expect(texts(again)).toEqual(['a later call']);
   });
 });

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { recordAudit } from '@earshot/audit-trail';
+import type { DataKeys } from '@earshot/auth';
+import {
+  ApiError,
+  CallErasedSchema,
+  CallErasureBodySchema,
+  CallErasureQuerySchema,
+  CallParamsSchema,
+  ErrorBodySchema,
+  IdempotencyHeadersSchema,
+  type CallErased,
+} from '@earshot/contracts';
+import { ownerInTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { TOPICS, type EventLog } from '@earshot/log';
+import { ROUTE_ERRORS } from '@earshot/server';
+import { untilApplied } from '../read-your-writes';
+import { policyOf } from '../route-scopes';
+
+const ERASED = 'call.erased';
+/** The read-model tables that hold a call's rows besides `calls` itself; outcomes are the tenant's own records and stay. */
+const CALL_TABLES = ['turns', 'transcripts', 'traces'] as const;
+
+/** Deletes the call's rows from the read models, answering how many went. */
+async function deleteRows(tx: Queryable, tenantId: string, callId: string): Promise<number> {
+  let rows = 0;
+  for (const [table, column] of [...CALL_TABLES.map((t) => [t, 'call_id'] as const), ['calls', 'id'] as const]) {
+    const [gone] = (await tx.query(
+      sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${sql.ident(column)} = ${callId}::uuid returning 1)
+          select count(*)::int as n from gone`,
+    )) as { n: number }[];
+    rows += gone?.n ?? 0;
+  }
+  return rows;
+}
+
+interface ErasureDeps {
+  db: ConnectionPool;
+  keys: DataKeys;
+  log: EventLog;
+  /** How long to wait for the projector to pass what the log held at the erasure. */
+  settleMs: number;
+}
+
+/**
+ * Erases one call: destroys its data key, so the fields its events sealed
+ * cannot be opened by the projector, a replay, the stream or an export, and
+ * deletes its rows from the read models, in one transaction. A projector
+ * batch that fetched the key just before may still write the rows: once the
+ * projector has passed what the log held then (waited for, within
+ * `settleMs`), they are deleted again.
+ */
+async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
+  const first = await ownerInTenant(db, tenantId, async (tx) => {
+    const dataKeyDestroyed = await keys.eraseCall(tenantId, callId, tx);
+    const rowsDeleted = await deleteRows(tx, tenantId, callId);
+    const [before] = (await tx.query(
+      sql`select 1 from audit_entries where tenant_id = ${tenantId} and action = ${ERASED} and target = ${callId} limit 1`,
+    )) as unknown[];
+    return { dataKeyDestroyed, rowsDeleted, alreadyErased: !dataKeyDestroyed && rowsDeleted === 0 && before !== undefined };
+  });
+  if (!first.dataKeyDestroyed) return first;
+  const ends = await log.ends(TOPICS.events);
+  await Promise.all(
+    ends
+      .filter((e) => BigInt(e.end) > 0n)
+      .map((e) => untilApplied(db, { topic: e.topic, partition: e.partition, offset: (BigInt(e.end) - 1n).toString() }, settleMs)),
+  );
+  return { ...first, rowsDeleted: first.rowsDeleted + (await ownerInTenant(db, tenantId, (tx) => deleteRows(tx, tenantId, callId))) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function reasonOf(body: { reason: string } | null | undefined, query: { reason?: string | undefined }): string {
+  const reason = body?.reason ?? query.reason;
+  if (reason === undefined)
+    throw new ApiError('VALIDATION_ERROR', 'erasing a call needs a reason: { "reason": "…" } in the body, or ?reason=… in the query', {
+      fields: [{ path: 'body.reason', message: 'required' }],
+    });
+  return reason;
+}
+
+/**
+ * DELETE /calls/{id}: per-call erasure (crypto-shredding with the call's own
+ * data key), with a reason, recorded in the audit log. Erasing again answers
+ * 200 with `alreadyErased`; an id the tenant never had is 404. Events of the
+ * call that arrive later are sealed with a new key and make a new call.
+ */
+export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps): void {
+  const { db } = deps;
+  app.withTypeProvider<ZodTypeProvider>().delete(
+    '/calls/:id',
+    {
+      schema: {
+        params: CallParamsSchema,
+        querystring: CallErasureQuerySchema,
+        headers: IdempotencyHeadersSchema,
+        // A DELETE without a body reaches validation as null.
+        body: CallErasureBodySchema.nullish(),
+        response: { 200: CallErasedSchema, ...ROUTE_ERRORS.write, 404: ErrorBodySchema },
+      },
+      config: { policy: policyOf('DELETE /calls/:id') },
+    },
+    async (request) => {
+      const caller = request.caller;
+      if (!caller) throw new Error('an erasure reached its handler without a caller');
+      const { id } = request.params;
+      const reason = reasonOf(request.body, request.query);
+      const tenantId = caller.tenant.id;
+      // Not a uuid is as absent as another tenant's call.
+      const erased = UUID.test(id) ? await eraseCall(deps, tenantId, id) : undefined;
+      if (!erased || (!erased.dataKeyDestroyed && erased.rowsDeleted === 0 && !erased.alreadyErased)) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
+      if (!erased.alreadyErased)
+        await recordAudit(db, {
+          tenantId,
+          actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },
+          at: request.arrivedAt,
+          action: ERASED,
+          target: id,
+          ip: request.ip,
+          requestId: request.id,
+          detail: { route: 'DELETE /api/v1/calls/:id', reason, dataKeyDestroyed: erased.dataKeyDestroyed, rowsDeleted: erased.rowsDeleted },
+        });
+      if (!erased.dataKeyDestroyed && erased.rowsDeleted > 0)
+        request.log.warn({ tenantId, callId: id }, 'a call erased without a data key: its events were appended in the clear, and a replay brings it back');
+      return { ok: true as const, id, ...erased };
+    },
+  );
+}

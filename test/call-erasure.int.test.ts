@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataKeys } from '@earshot/auth';
+import type { EventType } from '@earshot/contracts';
+import { callIdOf, EVENT_HEADERS, SEALED_PREFIX } from '@earshot/events';
+import { sampleEvent } from '@earshot/events/samples';
+import { TOPICS } from '@earshot/log';
+import { exportLog, rebuildReadModels } from '@earshot/projector';
+import { ingestHeaders, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+
+interface ExportedLine {
+  tenant: string;
+  type: string;
+  call: { provider_call_id: string; customer_id: string | null } | null;
+  data: Record<string, unknown>;
+  _sealed?: string[];
+}
+
+/**
+ * Sealing is on by default: events go in through the signed ingest route,
+ * each call's personal fields sealed with the call's own key. An export
+ * opens them only with a tenant's authority; DELETE /api/v1/calls/{id}
+ * destroys one call's key and rows, after which neither the database, an
+ * export nor a replay holds its transcript, and the tenant's other calls
+ * read as before.
+ */
+describe('sealed events and erasing one call', () => {
+  let earshot: TestEarshot;
+  let acme: EarshotTenant;
+  let globex: EarshotTenant;
+  let dir: string;
+  const secret = { erased: `forget-me-${randomUUID()}`, kept: `keep-me-${randomUUID()}`, other: `theirs-${randomUUID()}` };
+
+  function envelope(type: EventType, callId: string, data: Record<string, unknown> = {}) {
+    const {
+      tenant: _tenant,
+      provider: _provider,
+      received_at: _received,
+      ...incoming
+    } = sampleEvent(type, {
+      idempotency_key: `${callId}:${type}`,
+      call: { provider_call_id: callId, customer_id: `customer-of-${callId}` },
+      data,
+    });
+    return incoming;
+  }
+
+  async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
+    const body = JSON.stringify([envelope('call.started', callId), envelope('transcript.final', callId, { text })]);
+    const response = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
+      method: 'POST',
+      body,
+      headers: ingestHeaders({ body, credentials: tenant, timestamp: Math.floor(Date.now() / 1_000) }),
+    });
+    expect(response.status).toBe(202);
+  }
+
+  const idOf = (tenant: EarshotTenant, callId: string) => callIdOf(tenant.id, 'vapi', callId);
+
+  async function getCall(tenant: EarshotTenant, callId: string): Promise<Response> {
+    return fetch(`${earshot.origin}/api/v1/calls/${idOf(tenant, callId)}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+  }
+
+  async function projected(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
+    for (let waited = 0; waited < 30_000; waited += 200) {
+      if ((await (await getCall(tenant, callId)).text()).includes(text)) return;
+      await sleep(200);
+    }
+    throw new Error(`call ${callId} was not projected with its transcript within 30 s`);
+  }
+
+  function erase(tenant: EarshotTenant, id: string, how: { body?: unknown; query?: string; key?: string } = {}): Promise<Response> {
+    return fetch(`${earshot.origin}/api/v1/calls/${id}${how.query ?? ''}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${how.key ?? tenant.apiKey}`, ...(how.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(how.body === undefined ? {} : { body: JSON.stringify(how.body) }),
+    });
+  }
+
+  async function exportEvents(authority?: EarshotTenant): Promise<{ text: string; lines: ExportedLine[] }> {
+    const out = join(dir, `events-${randomUUID()}.ndjson`);
+    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
+    await exportLog({
+      log: earshot.runtime.log(),
+      topic: TOPICS.events,
+      from: 'earliest',
+      format: 'ndjson',
+      out,
+      ...(authority ? { authority: { tenantId: authority.id, keys: (ids: readonly string[]) => keys.lookup(ids, authority.id) } } : {}),
+    });
+    const text = await readFile(out, 'utf8');
+    return {
+      text,
+      lines: text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as ExportedLine),
+    };
+  }
+
+  beforeAll(async () => {
+    earshot = await startEarshot('call-erasure');
+    dir = await mkdtemp(join(tmpdir(), 'earshot-call-erasure-'));
+    acme = await earshot.createTenant('Acme');
+    globex = await earshot.createTenant('Globex');
+    await send(acme, 'call-erased', secret.erased);
+    await send(acme, 'call-kept', secret.kept);
+    await send(globex, 'call-theirs', secret.other);
+    await projected(acme, 'call-erased', secret.erased);
+    await projected(acme, 'call-kept', secret.kept);
+    await projected(globex, 'call-theirs', secret.other);
+  }, 120_000);
+  afterAll(async () => earshot?.stop());
+
+  it('seals personal fields in the log by default, with one key per call', async () => {
+    // The tenant's events from its calls (billing appends events of its own about no call).
+    const records = (await readTopic(earshot.runtime.log(), TOPICS.events)).filter(
+      (r) => r.headers[EVENT_HEADERS.tenant] === acme.id && r.headers[EVENT_HEADERS.idempotencyKey]?.startsWith('call-'),
+    );
+    // The log delivers at least once: a producer's retry may append a record twice, with the same idempotency key.
+    expect(new Set(records.map((r) => r.headers[EVENT_HEADERS.idempotencyKey])).size).toBe(4);
+    const keyIds = new Set(records.map((r) => r.headers[EVENT_HEADERS.sealedWith]));
+    expect(keyIds.size).toBe(2);
+    for (const record of records) expect(record.value.toString('latin1')).not.toMatch(/forget-me|keep-me|customer-of/);
+  });
+
+  it('exports sealed fields as sealed, and says which, without a tenant’s authority', async () => {
+    const { text, lines } = await exportEvents();
+    for (const value of Object.values(secret)) expect(text).not.toContain(value);
+    const transcript = lines.find((l) => l.tenant === acme.id && l.type === 'transcript.final');
+    expect(transcript?._sealed).toEqual(expect.arrayContaining(['call.customer_id', 'data.text']));
+    expect(String(transcript?.data.text)).toMatch(new RegExp(`^${SEALED_PREFIX}dk_`));
+  });
+
+  it('opens one tenant’s fields, and only its records, with that tenant’s authority', async () => {
+    const { text, lines } = await exportEvents(acme);
+    expect(text).toContain(secret.erased);
+    expect(text).toContain(secret.kept);
+    expect(text).not.toContain(secret.other);
+    expect(new Set(lines.map((l) => l.tenant))).toEqual(new Set([acme.id]));
+    expect(lines.every((l) => l._sealed === undefined)).toBe(true);
+  });
+
+  it('needs a reason and calls:write, and answers 404 for a call the tenant does not have', async () => {
+    const id = idOf(acme, 'call-erased');
+    const noReason = await erase(acme, id);
+    expect(noReason.status).toBe(400);
+    expect(await noReason.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+    const readOnly = await earshot.createKey(acme.id, ['calls:read']);
+    expect((await erase(acme, id, { query: '?reason=test', key: readOnly })).status).toBe(403);
+    expect((await erase(globex, id, { body: { reason: 'not ours' } })).status).toBe(404);
+    expect((await erase(acme, randomUUID(), { body: { reason: 'never was' } })).status).toBe(404);
+    expect((await getCall(acme, 'call-erased')).status).toBe(200);
+  });
+
+  it('erases the call: its key and rows go, the audit log says why, and the other calls stay', async () => {
+    const id = idOf(acme, 'call-erased');
+    const response = await erase(acme, id, { body: { reason: 'the customer asked to be forgotten' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, id, dataKeyDestroyed: true, rowsDeleted: expect.any(Number), alreadyErased: false });
+    expect((await getCall(acme, 'call-erased')).status).toBe(404);
+    expect(await (await getCall(acme, 'call-kept')).text()).toContain(secret.kept);
+
+    const audit = (await (await fetch(`${earshot.origin}/api/v1/audit`, { headers: { authorization: `Bearer ${acme.apiKey}` } })).json()) as {
+      items: { action: string; target: string; detail: Record<string, unknown> }[];
+    };
+    expect(audit.items.find((e) => e.action === 'call.erased')).toMatchObject({ target: id, detail: { reason: 'the customer asked to be forgotten' } });
+
+    const again = await erase(acme, id, { query: '?reason=again' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ dataKeyDestroyed: false, rowsDeleted: 0, alreadyErased: true });
+  });
+
+  it('leaves no trace of its transcript in the database, an export or a replay', async () => {
+    const scan = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
+    expect(scan.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
+    expect(scan.findings.some((f) => f.secret === secret.kept.slice(0, 12))).toBe(true);
+
+    const { text, lines } = await exportEvents(acme);
+    expect(text).not.toContain(secret.erased);
+    expect(text).not.toContain('customer-of-call-erased');
+    expect(text).toContain(secret.kept);
+    // The lifecycle may declare the sample calls (from January) abandoned meanwhile: an event with no personal field set.
+    const erased = lines.filter((l) => l.call?.provider_call_id === 'call-erased' && l.type !== 'call.abandoned');
+    expect(erased.length).toBeGreaterThanOrEqual(2);
+    for (const line of erased) expect(line._sealed).toContain('call.customer_id');
+
+    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
+    const summary = await rebuildReadModels({ db: earshot.runtime.database(), log: earshot.runtime.log(), from: 'earliest', keys: (ids) => keys.lookup(ids) });
+    expect(summary.applied).toBeGreaterThanOrEqual(4);
+    const after = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
+    expect(after.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
+    expect((await getCall(acme, 'call-erased')).status).toBe(404);
+    expect(await (await getCall(acme, 'call-kept')).text()).toContain(secret.kept);
+    expect(await (await getCall(globex, 'call-theirs')).text()).toContain(secret.other);
+  });
+});
