@@ -621,6 +621,7 @@ const (
 	ScopeAuditRead        Scope = "audit:read"
 	ScopeBillingRead      Scope = "billing:read"
 	ScopeCallsRead        Scope = "calls:read"
+	ScopeCallsWrite       Scope = "calls:write"
 	ScopeDeploymentsRead  Scope = "deployments:read"
 	ScopeDeploymentsWrite Scope = "deployments:write"
 	ScopeEventsWrite      Scope = "events:write"
@@ -650,6 +651,8 @@ func (e Scope) Valid() bool {
 	case ScopeBillingRead:
 		return true
 	case ScopeCallsRead:
+		return true
+	case ScopeCallsWrite:
 		return true
 	case ScopeDeploymentsRead:
 		return true

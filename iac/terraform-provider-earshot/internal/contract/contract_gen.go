@@ -5,7 +5,7 @@ package contract
 // APIKeyInput is the body of POST /keys.
 var APIKeyInput = Input{
 	"name":        {Type: "string", Required: true, MaxLength: ptr(100), Patterns: []string{"^[^\\x{0000}]*$", "[^\\t\\n\\v\\f\\r ]"}},
-	"scopes":      {Type: "array", Required: true, MinItems: ptr(1), MaxItems: ptr(20), Items: &Field{Type: "string", Required: true, Enum: []string{"events:write", "traces:write", "calls:read", "metrics:read", "exports:read", "outcomes:read", "outcomes:write", "incidents:read", "incidents:write", "deployments:read", "deployments:write", "alerts:read", "alerts:write", "usage:read", "billing:read", "audit:read", "keys:read", "keys:write", "providers:read", "providers:write"}}},
+	"scopes":      {Type: "array", Required: true, MinItems: ptr(1), MaxItems: ptr(21), Items: &Field{Type: "string", Required: true, Enum: []string{"events:write", "traces:write", "calls:read", "metrics:read", "exports:read", "outcomes:read", "outcomes:write", "incidents:read", "incidents:write", "deployments:read", "deployments:write", "alerts:read", "alerts:write", "usage:read", "billing:read", "audit:read", "keys:read", "keys:write", "providers:read", "providers:write", "calls:write"}}},
 	"environment": {Type: "string", Default: "\"production\"", Enum: []string{"production", "staging"}},
 	"kind":        {Type: "string", Enum: []string{"live", "test"}},
 	"workspace":   {Type: "string", Default: "\"default\"", Patterns: []string{"^[A-Za-z0-9._-]{1,64}$"}},

@@ -57,7 +57,7 @@ class APIKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write', 'calls:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -580,7 +580,7 @@ class ApiKey(BaseModel):
     while rotating: when the previous secret stops working
     """
     revoked_at: Annotated[Optional[str], Field(alias='revokedAt')]
-    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']]
+    scopes: list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write', 'calls:write']]
     status: Literal['active', 'expired', 'revoked', 'rotating']
     usage24h: int
     """
@@ -1867,8 +1867,8 @@ class KeyCreateParams(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
-        Field(max_length=20, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write', 'calls:write']],
+        Field(max_length=21, min_length=1),
     ]
     """
     at most the scopes of the key that creates it
@@ -2114,8 +2114,8 @@ class NewApiKey(BaseModel):
     """
     name: Annotated[str, Field(max_length=100)]
     scopes: Annotated[
-        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write']],
-        Field(max_length=20, min_length=1),
+        list[Literal['events:write', 'traces:write', 'calls:read', 'metrics:read', 'exports:read', 'outcomes:read', 'outcomes:write', 'incidents:read', 'incidents:write', 'deployments:read', 'deployments:write', 'alerts:read', 'alerts:write', 'usage:read', 'billing:read', 'audit:read', 'keys:read', 'keys:write', 'providers:read', 'providers:write', 'calls:write']],
+        Field(max_length=21, min_length=1),
     ]
     """
     at most the scopes of the key that creates it

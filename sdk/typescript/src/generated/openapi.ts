@@ -364,7 +364,8 @@ export interface paths {
         get: operations["getCall"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase a call with a reason (audited): its data key is destroyed and its rows deleted */
+        delete: operations["eraseCall"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1145,7 +1146,7 @@ export interface components {
             /** @description while rotating: when the previous secret stops working */
             previousSecretValidUntil: string | null;
             revokedAt: string | null;
-            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write" | "calls:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "revoked" | "rotating";
             /** @description requests in the last 24 hours, to the minute */
@@ -2080,7 +2081,7 @@ export interface components {
             kind?: "live" | "test";
             name: string & (unknown & unknown);
             /** @description at most the scopes of the key that creates it */
-            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write")[];
+            scopes: ("events:write" | "traces:write" | "calls:read" | "metrics:read" | "exports:read" | "outcomes:read" | "outcomes:write" | "incidents:read" | "incidents:write" | "deployments:read" | "deployments:write" | "alerts:read" | "alerts:write" | "usage:read" | "billing:read" | "audit:read" | "keys:read" | "keys:write" | "providers:read" | "providers:write" | "calls:write")[];
             /** @default default */
             workspace?: string;
         };
@@ -5528,6 +5529,168 @@ export interface operations {
             };
             /** @description No such resource in this tenant (NOT_FOUND) */
             404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable (UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    eraseCall: {
+        parameters: {
+            query?: {
+                /** @description why the call is erased (kept in the audit log) */
+                reason?: string;
+            };
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "the customer asked to be forgotten (ticket 4127)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description why the call is erased (kept in the audit log) */
+                    reason: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true when an earlier erasure had already removed it */
+                        alreadyErased: boolean;
+                        /** @description false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before */
+                        dataKeyDestroyed: boolean;
+                        id: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description rows of the call, its turns, transcript and traces */
+                        rowsDeleted: number;
+                    };
+                };
+            };
+            /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such resource in this tenant (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute for this key or tenant */
+                    "ratelimit-limit"?: number;
+                    /** @description requests left in the current minute */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+            409: {
                 headers: {
                     /** @description requests allowed per minute for this key or tenant */
                     "ratelimit-limit"?: number;

@@ -46,6 +46,8 @@ public enum Scope {
   PROVIDERS_READ("providers:read"),
   /** {@code "providers:write"} */
   PROVIDERS_WRITE("providers:write"),
+  /** {@code "calls:write"} */
+  CALLS_WRITE("calls:write"),
   /** A value this SDK version does not know. */
   UNKNOWN(null);
 
