@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_EVENT_TYPES } from '../events/event-types';
+import { storedId } from '../text';
 
 /** Envelopes one ingest body may batch. */
 export const MAX_BATCH = 500;
@@ -21,8 +22,8 @@ export const WEBHOOK_EVENT_HEADERS = {
 /** The flat event of spec row 5. */
 export const WebhookEventSchema = z.object({
   type: z.enum(PROVIDER_EVENT_TYPES),
-  agent_id: z.string().min(1),
-  provider_call_id: z.string().min(1),
+  agent_id: storedId,
+  provider_call_id: storedId,
   latency_ms: z.int().min(0),
 });
 

@@ -154,6 +154,6 @@ export const TenantDeletedSchema = z.object({
 
 /** POST /admin/tenants (operator): a tenant and its first key, production (ear_live_) or staging (ear_test_). */
 export const CreateTenantSchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: storedText(200).trim().min(1),
   environment: z.enum(KEY_ENVIRONMENTS).default('production'),
 });

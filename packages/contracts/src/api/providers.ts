@@ -3,6 +3,7 @@ import { ErrorBodySchema, FieldIssueSchema } from '../errors';
 import { PROVIDER_EVENT_TYPES } from '../events/event-types';
 import { AcceptedSchema } from './ingest';
 import { MAX_OVERLAP_SECONDS } from './keys';
+import { storedText } from '../text';
 import { freeText, listPageSchema, pagingQuery } from './list';
 
 /** The voice platforms whose own webhooks Earshot takes, verified their way. */
@@ -11,7 +12,7 @@ export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 export const CONNECTION_STATUSES = ['active', 'disabled'] as const;
 
-const secret = z.string().min(8).max(1024);
+const secret = storedText(1024).min(8);
 const headerName = z
   .string()
   .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'an HTTP header name')
@@ -36,12 +37,10 @@ export const VapiCredentialsSchema = z.discriminatedUnion('type', [
     algorithm: z.enum(['sha256', 'sha512', 'sha1']).default('sha256'),
     signatureHeader: headerName.default('x-signature'),
     timestampHeader: headerName.default('x-timestamp'),
-    signaturePrefix: z.string().max(32).default(''),
+    signaturePrefix: storedText(32).default(''),
     includeTimestamp: z.boolean().default(true),
-    payloadFormat: z
-      .string()
+    payloadFormat: storedText(200)
       .min(1)
-      .max(200)
       .optional()
       .describe('placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp'),
     messageIdHeader: headerName.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedId, storedText } from '../text';
+import { senderText, storedId, storedText } from '../text';
 import { maybe, nonNegativeInt, timestamp } from './fields';
 
 export const SPEAKERS = ['agent', 'customer'] as const;
@@ -7,7 +7,7 @@ export const STREAM_DIRECTIONS = ['inbound', 'outbound', 'both'] as const;
 
 const stream = {
   stream_id: storedId,
-  codec: maybe(z.string()),
+  codec: maybe(senderText),
   sample_rate: maybe(nonNegativeInt),
   channels: maybe(nonNegativeInt),
   direction: maybe(z.enum(STREAM_DIRECTIONS)),
@@ -16,11 +16,11 @@ const stream = {
 const transcript = z.looseObject({
   turn_id: storedId,
   speaker: z.enum(SPEAKERS),
-  text: z.string(),
+  text: senderText,
   start_ms: maybe(nonNegativeInt),
   end_ms: maybe(nonNegativeInt),
   confidence: maybe(z.number().min(0).max(1)),
-  language: maybe(z.string()),
+  language: maybe(senderText),
 });
 
 /**
@@ -43,15 +43,15 @@ export const CONVERSATION_DATA = {
   'audio.stream.stopped': z.looseObject({
     ...stream,
     duration_ms: maybe(nonNegativeInt),
-    reason: maybe(z.string()),
+    reason: maybe(senderText),
   }),
   'transcript.partial': transcript,
   'transcript.final': transcript,
   'agent.response.generated': z.looseObject({
     turn_id: storedId,
     latency: ResponseLatencySchema,
-    text: maybe(z.string()),
-    model: maybe(z.string()),
+    text: maybe(senderText),
+    model: maybe(senderText),
     tokens_in: maybe(nonNegativeInt),
     tokens_out: maybe(nonNegativeInt),
     llm_ttft_ms: maybe(nonNegativeInt),
@@ -69,14 +69,14 @@ export const CONVERSATION_DATA = {
     recording_id: storedId,
     url: storedText(8_192).min(1),
     duration_ms: maybe(nonNegativeInt),
-    format: maybe(z.string()),
+    format: maybe(senderText),
     channels: maybe(nonNegativeInt),
     expires_at: maybe(timestamp),
   }),
   'customer.feedback.submitted': z.looseObject({
     rating: maybe(nonNegativeInt),
     rating_scale: maybe(nonNegativeInt),
-    comment: maybe(z.string()),
-    channel: maybe(z.string()),
+    comment: maybe(senderText),
+    channel: maybe(senderText),
   }),
 } as const;

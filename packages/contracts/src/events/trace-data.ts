@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedId } from '../text';
+import { senderText, storedId } from '../text';
 import { jsonValue, maybe, nonNegativeInt } from './fields';
 
 export const HANDOFF_TARGET_KINDS = ['agent', 'human'] as const;
@@ -9,14 +9,14 @@ const toolCall = {
   tool_call_id: storedId,
   name: storedId,
   arguments: maybe(jsonValue),
-  turn_id: maybe(z.string()),
+  turn_id: maybe(senderText),
 };
 
 const handoff = {
   handoff_id: storedId,
   target: storedId,
   target_kind: maybe(z.enum(HANDOFF_TARGET_KINDS)),
-  reason: maybe(z.string()),
+  reason: maybe(senderText),
 };
 
 /** Contents of what the agent does during a call: tool calls, workflow steps, handoffs and the errors its vendors report. */
@@ -29,26 +29,26 @@ export const TRACE_DATA = {
   }),
   'tool.call.failed': z.looseObject({
     ...toolCall,
-    error: maybe(z.string()),
+    error: maybe(senderText),
     duration_ms: maybe(nonNegativeInt),
   }),
   'workflow.state.changed': z.looseObject({
-    from_state: maybe(z.string()),
+    from_state: maybe(senderText),
     to_state: storedId,
-    node: maybe(z.string()),
-    trigger: maybe(z.string()),
+    node: maybe(senderText),
+    trigger: maybe(senderText),
   }),
   'handoff.initiated': z.looseObject(handoff),
   'handoff.completed': z.looseObject({
     ...handoff,
     wait_ms: maybe(nonNegativeInt),
-    accepted_by: maybe(z.string()),
+    accepted_by: maybe(senderText),
   }),
   'provider.error.received': z.looseObject({
     component: z.enum(ERROR_COMPONENTS),
-    provider_error_code: maybe(z.string()),
-    message: maybe(z.string()),
-    vendor: maybe(z.string()),
+    provider_error_code: maybe(senderText),
+    message: maybe(senderText),
+    vendor: maybe(senderText),
     http_status: maybe(nonNegativeInt),
     retryable: maybe(z.boolean()),
   }),

@@ -1,3 +1,3 @@
 export { NUMBER_BOUNDS, measuredValue, meterQuantity, nonNegativeUsd, usdAmount } from './amounts';
 export { JSON_LIMITS, jsonShapeIssues } from './json-shape';
-export { MAX_ID_CHARS, isStorableText, storableText, storedId, storedText } from './stored-text';
+export { MAX_ID_CHARS, isStorableText, senderText, storableText, storedId, storedText } from './stored-text';

@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors';
-import { isStorableText, storableText } from './stored-text';
+import { MAX_TEXT_CHARS, isStorableText, storableText } from './stored-text';
 
 /**
  * Bounds on any JSON a client sends, on every route. The contracts nest at
@@ -9,7 +9,7 @@ import { isStorableText, storableText } from './stored-text';
 export const JSON_LIMITS = {
   maxDepth: 32,
   /** Characters in one string value. */
-  maxStringChars: 65_536,
+  maxStringChars: MAX_TEXT_CHARS,
   /** Characters in one object key. */
   maxKeyChars: 256,
   /** Bytes of JSON the fields a contract does not know may take in one event (kept as the event's extensions). */

@@ -17,6 +17,9 @@ const NO_LONE_SURROGATE = /^[^\uD800-\uDFFF]*$/u;
 // eslint-disable-next-line no-control-regex -- as above
 const UNSTORABLE = /[\u0000\uD800-\uDFFF]/gu;
 
+/** The most characters any string of a request may hold (JSON_LIMITS.maxStringChars). */
+export const MAX_TEXT_CHARS = 65_536;
+
 /** The longest id or key a sender may give (idempotency keys, call, agent, turn and tool-call ids): it stays well under a btree entry. */
 export const MAX_ID_CHARS = 255;
 
@@ -27,6 +30,9 @@ export function storedText(max: number) {
 
 /** An id or key a sender gives: stored text, 1 to 255 characters. */
 export const storedId = storedText(MAX_ID_CHARS).min(1);
+
+/** Text a sender gives where no tighter bound applies: the rule every string of a request meets anyway, stated. */
+export const senderText = storedText(MAX_TEXT_CHARS);
 
 export function isStorableText(text: string): boolean {
   return STORABLE.test(text);

@@ -12,7 +12,9 @@ import {
   ProviderDeliveryAnswerSchema,
   ProviderWebhookParamsSchema,
   WEBHOOK_EVENT_HEADERS,
+  RecordIdParamsSchema,
   WebhookEventSchema,
+  storedId,
 } from '@earshot/contracts';
 
 /**
@@ -33,7 +35,6 @@ export interface RouteContract {
 
 const BatchResultSchema = z.object({ ok: z.literal(true), results: z.array(z.union([AcceptedSchema, ErrorBodySchema])) });
 const OperatorAnswerSchema = z.looseObject({ ok: z.literal(true) });
-const IdParamsSchema = z.object({ id: z.string() });
 
 const signedErrors = {
   400: ErrorBodySchema,
@@ -96,7 +97,7 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
         .string()
         .regex(/^[0-9a-f]{64}$/)
         .describe(signature),
-      [WEBHOOK_EVENT_HEADERS.idempotencyKey]: z.string().min(1).max(255),
+      [WEBHOOK_EVENT_HEADERS.idempotencyKey]: storedId,
     }),
     body: WebhookEventSchema,
     response: { 200: AcceptedWriteSchema, ...signedErrors },
@@ -123,11 +124,11 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
   'GET /api/v1/admin/deliveries': { response: { 200: OperatorAnswerSchema, ...operatorErrors } },
   'GET /api/v1/admin/dead-letters': { response: { 200: OperatorAnswerSchema, ...operatorErrors } },
   'GET /api/v1/admin/dead-letters/:id': {
-    params: IdParamsSchema,
+    params: RecordIdParamsSchema,
     response: { 200: OperatorAnswerSchema, ...operatorErrors },
   },
   'POST /api/v1/admin/dead-letters/:id/replay': {
-    params: IdParamsSchema,
+    params: RecordIdParamsSchema,
     response: { 200: OperatorAnswerSchema, ...operatorErrors },
   },
 };
