@@ -38,9 +38,21 @@ module.exports = {
       severity: 'error',
       from: { path: '\\.projection\\.ts$' },
       to: {
-        pathNot: ['^services/projector/src/(read-models|projected-event)', '^packages/(contracts|events|metrics)/', '^node_modules/(zod|uuid)/'],
+        // Its own read model's folder and the shared projection types, but not the queries beside it (they hold a database handle).
+        pathNot: [
+          '^packages/read-models/src/(?!migrations\\.ts$|.*\\.(queries|store)\\.ts$)',
+          '^packages/(contracts|events|metrics)/',
+          '^node_modules/(zod|uuid)/',
+        ],
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'projections-reach-no-database',
+      comment: 'Not even through a module they import: what a projection decides depends on the event alone, never on a read.',
+      severity: 'error',
+      from: { path: '\\.projection\\.ts$' },
+      to: { path: ['^packages/db/', '^node_modules/(pg|@databases)/'], reachable: true },
     },
     {
       name: 'contracts-depend-on-nothing-of-ours',

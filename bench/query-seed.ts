@@ -7,7 +7,8 @@ import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
 import { mergeSketches, type Sketch } from '@earshot/metrics';
-import { deriveEvent, precedenceOf, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/projector';
+import { deriveEvent } from '@earshot/projector';
+import { precedenceOf, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/read-models';
 
 /**
  * The bulk path of bench/query. One tenant's events go through the

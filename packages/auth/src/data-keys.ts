@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inPlatform, ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { DataKey, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 

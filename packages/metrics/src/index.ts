@@ -1,8 +1,7 @@
+export { coverOf, type Cover } from './cover';
 export { bucketStarts, INTERVAL_MS, METRIC_CATALOGUE, metricNamed, QUANTILES, type MetricDefinition, type MetricSource, type QuantileName } from './catalogue';
-export { foldAll, foldTenant } from './folder';
 export { isoString } from './iso-string';
 export { METRICS } from './metric-names';
-export { readSeries, seriesStatement, type SeriesRequest } from './series';
 export { seriesRange } from './series-range';
 export { ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from './significance';
 export { mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf, type Sketch } from './sketch';

@@ -2,7 +2,8 @@ import { v5 as uuidV5 } from 'uuid';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
-import { metricNamed, readSeries } from '@earshot/metrics';
+import { metricNamed } from '@earshot/metrics';
+import { enabledAlertRuleRows, incidentStatus, readSeries } from '@earshot/read-models';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { decide, type RuleState } from './rule-state';
 import { appendTenantEvents, type TenantEvent } from './tenant-events';
@@ -11,17 +12,6 @@ const ALERT_ID_NAMESPACE = '5f0b2d0e-7c1a-4b8e-9d3f-0a6c4e2b1d77';
 
 type Rule = Pick<AlertRule, 'id' | 'name' | 'metric' | 'agentId' | 'comparison' | 'threshold' | 'windowMs' | 'forMs' | 'severity'>;
 
-interface RuleRow {
-  id: string;
-  name: string | null;
-  metric: string;
-  agent_id: string | null;
-  comparison: Rule['comparison'];
-  threshold: number;
-  window_ms: string;
-  for_ms: string;
-  severity: Rule['severity'];
-}
 interface StateRow {
   rule_id: string;
   breaching_since: Date | null;
@@ -52,9 +42,8 @@ function describe(rule: Rule, value: number): string {
 
 async function openIncident(tx: Queryable, id: string | null): Promise<boolean> {
   if (id === null) return false;
-  const [row] = (await tx.query(sql`select status from incidents where id = ${id}`)) as { status: string }[];
   // Not yet projected counts as open: the evaluator appended it moments ago.
-  return row === undefined || row.status !== 'resolved';
+  return (await incidentStatus(tx, id)) !== 'resolved';
 }
 
 /** One evaluation of one tenant's rules: the events to append and the states to keep. */
@@ -63,11 +52,7 @@ async function evaluateTenant(
   tenantId: string,
   now: Date,
 ): Promise<{ events: TenantEvent<TenantEventType>[]; states: { ruleId: string; state: RuleState; value: number | null }[] }> {
-  const rules = (
-    (await tx.query(
-      sql`select id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity from alert_rules where not deleted and enabled`,
-    )) as RuleRow[]
-  ).map((r): Rule => ({
+  const rules = (await enabledAlertRuleRows(tx)).map((r): Rule => ({
     id: r.id,
     name: r.name,
     metric: r.metric,

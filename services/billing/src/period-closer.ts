@@ -3,7 +3,8 @@ import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db'
 import { TOPICS, type EventLog } from '@earshot/log';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { eventsTopic } from '@earshot/topics';
-import { periodAt, periodName, eventLines, readPlan, readQuantities, priceUsage } from '@earshot/billing-rules';
+import { periodAt, periodName, eventLines, priceUsage } from '@earshot/billing-rules';
+import { firstMeteredDay, lastInvoice, readPlan, readQuantities } from '@earshot/read-models';
 
 /** Who appends invoices, where a provider's name goes. */
 export const BILLING_PROVIDER = 'earshot-billing';
@@ -39,12 +40,9 @@ export async function projectorCaughtUp(db: Queryable, log: EventLog): Promise<b
 /** The invoice of the tenant's oldest period not yet invoiced, once that period has ended and settled; null when none is due. */
 async function dueInvoice(tx: Queryable, tenantId: string, createdAt: Date, now: Date, settleMs: number): Promise<StoredEvent | null> {
   const plan = await readPlan(tx);
-  const [last] = (await tx.query(sql`select number::int as number, period_end from billing_invoices order by period_start desc limit 1`)) as {
-    number: number;
-    period_end: Date;
-  }[];
-  const [first] = (await tx.query(sql`select min(day)::text as day from usage_meters`)) as { day: string | null }[];
-  const firstUse = first?.day ? new Date(`${first.day}T00:00:00Z`) : createdAt;
+  const last = await lastInvoice(tx);
+  const firstDay = await firstMeteredDay(tx);
+  const firstUse = firstDay ? new Date(`${firstDay}T00:00:00Z`) : createdAt;
   const period = periodAt(last ? last.period_end : new Date(Math.min(firstUse.getTime(), createdAt.getTime())), plan.period);
   if (now.getTime() < period.end.getTime() + settleMs) return null;
 

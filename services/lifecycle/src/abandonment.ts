@@ -2,20 +2,13 @@ import { CURRENT_EVENT_VERSION, StoredEventSchema, type StoredEvent } from '@ear
 import { inTenant, sql, type ConnectionPool } from '@earshot/db';
 import type { DataKey } from '@earshot/events';
 import type { EventLog } from '@earshot/log';
+import { silentCalls, type SilentCall } from '@earshot/read-models';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { eventsTopic } from '@earshot/topics';
 import { allTenantSettings } from './data-settings';
 
 /** Calls one tenant's round declares at most, so a backlog (a provider outage) is worked off over several rounds. */
 const PER_TENANT_ROUND = 500;
-
-interface SilentCall {
-  id: string;
-  provider: string;
-  provider_call_id: string;
-  agent_id: string;
-  last_event_at: Date;
-}
 
 export interface AbandonOptions {
   db: ConnectionPool;
@@ -65,12 +58,7 @@ export async function abandonSilentCalls({ db, log, now, defaultAfterMs, sealing
   for (const { id: tenantId } of tenants) {
     const afterMs = own.get(tenantId)?.abandonAfterMs ?? defaultAfterMs;
     const cutoff = new Date(now.getTime() - afterMs);
-    const silent = (await inTenant(db, tenantId, (tx) =>
-      tx.query(sql`
-        select id::text as id, provider, provider_call_id, agent_id, last_event_at from calls
-         where status = 'in_progress' and last_event_at < ${cutoff}
-         order by last_event_at limit ${PER_TENANT_ROUND}`),
-    )) as SilentCall[];
+    const silent = await inTenant(db, tenantId, (tx) => silentCalls(tx, cutoff, PER_TENANT_ROUND));
     if (silent.length === 0) continue;
     const events = silent.map((call) => abandonedCallEvent(tenantId, call, afterMs, now));
     await fence.confirm();

@@ -9,6 +9,7 @@ import {
   type TenantDataSettings,
 } from '@earshot/contracts';
 import { inTenant, ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { planIdInForce } from '@earshot/read-models';
 
 /** The plan of a tenant the operator has not given one (billing's DEFAULT_PLAN). */
 const DEFAULT_PLAN_ID = 'default';
@@ -82,8 +83,7 @@ export async function savePlanRetention(db: Queryable, planId: string, retention
 
 /** The id of the tenant's plan in force, from the billing read model (which row-level security shows only inside the tenant's transaction). */
 export async function planIdOf(db: ConnectionPool, tenantId: string): Promise<string> {
-  const [row] = (await inTenant(db, tenantId, (tx) => tx.query(sql`select plan_id from billing_plans`))) as { plan_id: string }[];
-  return row?.plan_id ?? DEFAULT_PLAN_ID;
+  return (await inTenant(db, tenantId, planIdInForce)) ?? DEFAULT_PLAN_ID;
 }
 
 /** The tenant's setting, else its plan's, else the deployment's, per kind. */

@@ -1,5 +1,6 @@
 import { RETAINED_KINDS, type RetainedKind } from '@earshot/contracts';
 import { inPlatform, sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery } from '@earshot/db';
+import { deleteCallsStartedBefore } from '@earshot/read-models';
 import { UNFENCED, type Fence } from '@earshot/server';
 import { allPlanRetention, allTenantSettings, planIdOf, resolveSettings, type DeploymentDefaults } from './data-settings';
 
@@ -22,13 +23,9 @@ async function trim(tx: Queryable, tenantId: string | null, kind: RetainedKind, 
   const count = async (query: SQLQuery) =>
     ((await tx.query(sql`with gone as (${query} returning 1) select count(*)::int as n from gone`)) as { n: number }[])[0]?.n ?? 0;
   switch (kind) {
-    case 'calls': {
-      const old = sql`select id from calls where tenant_id = ${tenantId} and started_at < ${before}`;
-      // A call's turns, transcript and traces go with it.
-      for (const table of ['turns', 'transcripts', 'traces'])
-        await tx.query(sql`delete from ${sql.ident(table)} where tenant_id = ${tenantId} and call_id in (${old})`);
-      return count(sql`delete from calls where tenant_id = ${tenantId} and started_at < ${before}`);
-    }
+    case 'calls':
+      // Dead letters may name no tenant; calls always have one.
+      return tenantId === null ? 0 : deleteCallsStartedBefore(tx, tenantId, before);
     case 'deliveries':
       return count(sql`delete from deliveries where tenant_id = ${tenantId} and time < ${before}`);
     case 'deadLetters':

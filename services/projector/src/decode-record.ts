@@ -2,7 +2,7 @@ import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { LogRecord } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
-import { projectDelivery, projectEvent } from './projected-event';
+import { projectDelivery, projectEvent } from '@earshot/read-models';
 
 export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
 

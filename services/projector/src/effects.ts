@@ -1,8 +1,16 @@
 import type { EventType } from '@earshot/contracts';
-import type { ProjectedDelivery, ProjectedEvent } from './projected-event';
-import { READ_MODELS } from './read-models';
-import type { CounterProjection, DocumentProjection, Projection, RegisterProjection, Row } from './read-models/projection';
-import { deliveryUsage, usageMeters } from './read-models/usage-meters/usage-meters.projection';
+import {
+  deliveryUsage,
+  READ_MODELS,
+  usageMeters,
+  type CounterProjection,
+  type DocumentProjection,
+  type ProjectedDelivery,
+  type ProjectedEvent,
+  type Projection,
+  type RegisterProjection,
+  type Row,
+} from '@earshot/read-models';
 
 /** What one event does to one read model, worked out before any database is touched. */
 export type Effect = { projection: DocumentProjection<unknown>; key: Row; facts: unknown } | { projection: RegisterProjection | CounterProjection; row: Row };

@@ -1,7 +1,4 @@
 export { deriveEvent, type Derived, type Effect } from './effects';
-export { projectEvent, type ProjectedEvent } from './projected-event';
-export { READ_MODELS } from './read-models';
-export { precedenceOf, type Cell, type CounterProjection, type Row } from './read-models/projection';
 export { createBatchApplier } from './store/apply-batch';
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 export { PROJECTED_TOPICS, startProjector, type ProjectorOptions } from './projector';

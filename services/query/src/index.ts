@@ -1,4 +1,3 @@
 export { queryModule, QUERY_MIGRATIONS, type QueryOptions } from './query';
-// The statements the query bench times bare, beside the routes that run them.
-export { callDetailStatement, callPageStatement, callPaging } from './routes/calls';
-export { liveStatement } from './routes/realtime';
+// Where a page of calls starts, as GET /calls reads its cursor: the query bench times the statement bare.
+export { callPaging } from './routes/calls';

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { runAsSingleton, type Module, type Runtime, useZodContracts } from '@earshot/server';
 import { registerGraphqlRoutes } from './graphql/graphql-routes';
-import { foldAll } from '@earshot/metrics';
+import { foldAll } from '@earshot/read-models';
 import { registerAgentRoutes } from './routes/agents';
 import { registerAlertRuleRoutes } from './routes/alert-rules';
 import { registerAlertRoutes } from './routes/alerts';

@@ -9,7 +9,7 @@ import {
   type DocumentProjection,
   type RegisterProjection,
   type Row,
-} from '../read-models/projection';
+} from '@earshot/read-models';
 
 export type Tx = Parameters<typeof switchTenant>[0];
 

@@ -1,20 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AgentListQuerySchema, AgentListSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type TenantReads } from '@earshot/db';
-import { pageOf, pagingOf, windowOf, ROUTE_ERRORS } from '@earshot/server';
+import type { TenantReads } from '@earshot/db';
+import { agentRows } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
 const CURSOR: CursorKinds = { value: 'none', id: 'text' };
-
-interface AgentRow {
-  id: string;
-  calls: number;
-  last_call_at: Date | null;
-  version: string | null;
-  deployed_at: Date | null;
-}
 
 /**
  * GET /agents: every agent the tenant's calls or deployments name, by id,
@@ -30,21 +23,7 @@ export function registerAgentRoutes(app: FastifyInstance, reads: TenantReads): v
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
-      const after = (column: string) => (paging.after ? sql`${sql.ident(column)} > ${paging.after.id}` : sql`true`);
-      const rows = await readAs(
-        reads,
-        request,
-        (tx) =>
-          tx.query(sql`
-            with called as (
-              select agent_id as id, count(*)::int as calls, max(started_at) as last_call_at from calls where ${after('agent_id')} group by agent_id
-            ), deployed as (
-              select distinct on (agent) agent as id, version, deployed_at from deployments where ${after('agent')} order by agent, deployed_at desc, id desc
-            )
-            select coalesce(c.id, d.id) as id, coalesce(c.calls, 0) as calls, c.last_call_at, d.version, d.deployed_at
-              from called c full join deployed d on d.id = c.id
-             order by 1 ${windowOf(paging)}`) as Promise<AgentRow[]>,
-      );
+      const rows = await readAs(reads, request, (tx) => agentRows(tx, paging));
       return pageOf(
         rows,
         paging,

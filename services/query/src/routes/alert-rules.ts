@@ -15,31 +15,14 @@ import {
   type CursorKinds,
   type EventData,
 } from '@earshot/contracts';
-import { sql, type Statements, type TenantReads } from '@earshot/db';
-import { windowOf, pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
+import type { Statements, TenantReads } from '@earshot/db';
+import { alertRuleRow, alertRuleRows, type AlertRuleRow } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
 const CURSOR: CursorKinds = { value: 'none', id: 'text' };
-
-interface AlertRuleRow {
-  id: string;
-  name: string | null;
-  metric: string;
-  agent_id: string | null;
-  comparison: AlertRule['comparison'];
-  threshold: number;
-  window_ms: string;
-  for_ms: string;
-  severity: AlertRule['severity'];
-  enabled: boolean;
-  description: string | null;
-  changed_by: string | null;
-  changed_at: Date;
-}
-
-const COLUMNS = sql`id, name, metric, agent_id, comparison, threshold, window_ms, for_ms, severity, enabled, description, changed_by, changed_at`;
 
 function alertRuleOf(row: AlertRuleRow): AlertRule {
   return {
@@ -61,7 +44,7 @@ function alertRuleOf(row: AlertRuleRow): AlertRule {
 
 /** The tenant's live (not deleted) rule, or undefined. */
 async function readAlertRule(tx: Statements, id: string): Promise<AlertRule | undefined> {
-  const [row] = (await tx.query(sql`select ${COLUMNS} from alert_rules where id = ${id} and not deleted`)) as AlertRuleRow[];
+  const row = await alertRuleRow(tx, id);
   return row && alertRuleOf(row);
 }
 
@@ -107,13 +90,7 @@ export function registerAlertRuleRoutes(app: FastifyInstance, reads: TenantReads
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
-      const after = paging.after ? sql`id > ${paging.after.id}` : sql`true`;
-      const window = windowOf(paging);
-      const rows = await readAs(
-        reads,
-        request,
-        (tx) => tx.query(sql`select ${COLUMNS} from alert_rules where not deleted and ${after} order by id ${window}`) as Promise<AlertRuleRow[]>,
-      );
+      const rows = await readAs(reads, request, (tx) => alertRuleRows(tx, paging));
       return pageOf(rows, paging, (r) => ({ v: r.id, id: r.id }), alertRuleOf);
     },
   );

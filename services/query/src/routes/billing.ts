@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linesOfEvent } from '@earshot/billing-rules';
 import { InvoiceListQuerySchema, InvoiceListSchema, type BillingInvoiceSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
+import type { TenantReads } from '@earshot/db';
+import { invoiceRows, type InvoiceRow } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
@@ -12,28 +13,6 @@ import { readAs } from '../tenant-scope';
 const CURSOR: CursorKinds = { value: 'time', id: 'text' };
 
 type Invoice = z.infer<typeof BillingInvoiceSchema>;
-
-interface InvoiceRow {
-  id: string;
-  number: number;
-  period_start: Date;
-  period_end: Date;
-  status: Invoice['status'];
-  plan_id: string;
-  currency: string;
-  lines: unknown;
-  subtotal_cents: number;
-  base_fee_cents: number;
-  total_cents: number;
-  issued_at: Date;
-}
-
-function invoicePageStatement(paging: Paging): SQLQuery {
-  const keyset = newestFirst('issued_at', 'id', paging);
-  return sql`
-    select id, number, period_start, period_end, status, plan_id, currency, lines, subtotal_cents, base_fee_cents, total_cents, issued_at
-      from billing_invoices where ${keyset.where} ${keyset.order} ${keyset.window}`;
-}
 
 function invoiceOf(row: InvoiceRow): Invoice {
   return {
@@ -62,7 +41,7 @@ export function registerBillingRoutes(app: FastifyInstance, reads: TenantReads):
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
-      const rows = await readAs(reads, request, (tx) => tx.query(invoicePageStatement(paging)) as Promise<InvoiceRow[]>);
+      const rows = await readAs(reads, request, (tx) => invoiceRows(tx, paging));
       return pageOf(rows, paging, (r) => ({ v: r.issued_at.toISOString(), id: r.id }), invoiceOf);
     },
   );

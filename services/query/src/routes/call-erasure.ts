@@ -12,28 +12,14 @@ import {
   IdempotencyHeadersSchema,
   type CallErased,
 } from '@earshot/contracts';
-import { ownerInTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, sql, type ConnectionPool } from '@earshot/db';
+import { deleteCallRows } from '@earshot/read-models';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { ROUTE_ERRORS } from '@earshot/server';
 import { untilApplied } from '../read-your-writes';
 import { policyOf } from '../route-scopes';
 
 const ERASED = 'call.erased';
-/** The read-model tables that hold a call's rows besides `calls` itself; outcomes are the tenant's own records and stay. */
-const CALL_TABLES = ['turns', 'transcripts', 'traces'] as const;
-
-/** Deletes the call's rows from the read models, answering how many went. */
-async function deleteRows(tx: Queryable, tenantId: string, callId: string): Promise<number> {
-  let rows = 0;
-  for (const [table, column] of [...CALL_TABLES.map((t) => [t, 'call_id'] as const), ['calls', 'id'] as const]) {
-    const [gone] = (await tx.query(
-      sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${sql.ident(column)} = ${callId}::uuid returning 1)
-          select count(*)::int as n from gone`,
-    )) as { n: number }[];
-    rows += gone?.n ?? 0;
-  }
-  return rows;
-}
 
 interface ErasureDeps {
   db: ConnectionPool;
@@ -54,7 +40,7 @@ interface ErasureDeps {
 async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
   const first = await ownerInTenant(db, tenantId, async (tx) => {
     const dataKeyDestroyed = await keys.eraseCall(tenantId, callId, tx);
-    const rowsDeleted = await deleteRows(tx, tenantId, callId);
+    const rowsDeleted = await deleteCallRows(tx, tenantId, callId);
     const [before] = (await tx.query(
       sql`select 1 from audit_entries where tenant_id = ${tenantId} and action = ${ERASED} and target = ${callId} limit 1`,
     )) as unknown[];
@@ -67,7 +53,7 @@ async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: str
       .filter((e) => BigInt(e.end) > 0n)
       .map((e) => untilApplied(db, { topic: e.topic, partition: e.partition, offset: (BigInt(e.end) - 1n).toString() }, settleMs)),
   );
-  return { ...first, rowsDeleted: first.rowsDeleted + (await ownerInTenant(db, tenantId, (tx) => deleteRows(tx, tenantId, callId))) };
+  return { ...first, rowsDeleted: first.rowsDeleted + (await ownerInTenant(db, tenantId, (tx) => deleteCallRows(tx, tenantId, callId))) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -9,8 +9,9 @@ import {
   type DeploymentImpact,
   type ImpactMetric,
 } from '@earshot/contracts';
-import { sql, type Statements, type TenantReads } from '@earshot/db';
+import type { Statements, TenantReads } from '@earshot/db';
 import { METRICS, quantile, type Sketch, ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from '@earshot/metrics';
+import { agentSketch, callResults, deploymentRow, outcomeCountsAround } from '@earshot/read-models';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import { ROUTE_ERRORS } from '@earshot/server';
@@ -22,22 +23,8 @@ interface Window {
 
 const LATENCY_PARTS = { total: METRICS.turnLatencyTotal, asr: METRICS.turnLatencyAsr, llm: METRICS.turnLatencyLlm, tts: METRICS.turnLatencyTts } as const;
 
-async function sketchIn(tx: Statements, agent: string, metric: string, window: Window): Promise<Sketch> {
-  const rows = (await tx.query(sql`
-    select b.key, sum(b.value::bigint)::float8 as n from metric_rollups r, jsonb_each_text(r.sketch) b
-     where r.metric = ${metric} and r.agent_id = ${agent} and r.minute >= ${window.from} and r.minute < ${window.to} group by 1`)) as {
-    key: string;
-    n: number;
-  }[];
-  return Object.fromEntries(rows.map((r) => [r.key, r.n]));
-}
-
 async function callsIn(tx: Statements, agent: string, window: Window): Promise<{ completed: number; ended: number; quality: number[] }> {
-  const rows = (await tx.query(sql`
-    select status, quality_score from calls where agent_id = ${agent} and started_at >= ${window.from} and started_at < ${window.to}`)) as {
-    status: string;
-    quality_score: number | null;
-  }[];
+  const rows = await callResults(tx, agent, window);
   return {
     completed: rows.filter((r) => r.status === 'completed').length,
     ended: rows.filter((r) => r.status !== 'in_progress').length,
@@ -75,7 +62,7 @@ async function deploymentImpact(
   const after = { from: deployment.deployedAt, to: new Date(at + windowMs) };
   const metrics: ImpactMetric[] = [];
   for (const [part, metric] of Object.entries(LATENCY_PARTS)) {
-    const [b, a] = [await sketchIn(tx, deployment.agent, metric, before), await sketchIn(tx, deployment.agent, metric, after)];
+    const [b, a] = [await agentSketch(tx, deployment.agent, metric, before), await agentSketch(tx, deployment.agent, metric, after)];
     const p95 = (s: Sketch) => {
       const q = quantile(s, 0.95);
       return q === null ? null : Math.round(q);
@@ -116,13 +103,7 @@ async function deploymentImpact(
       false,
     ),
   );
-  const outcomes = (await tx.query(sql`
-    select type, (count(*) filter (where recorded_at < ${deployment.deployedAt}))::int as before, (count(*) filter (where recorded_at >= ${deployment.deployedAt}))::int as after
-      from outcomes where agent = ${deployment.agent} and recorded_at >= ${before.from} and recorded_at < ${after.to} group by type order by type`)) as {
-    type: string;
-    before: number;
-    after: number;
-  }[];
+  const outcomes = await outcomeCountsAround(tx, deployment.agent, deployment.deployedAt, { from: before.from, to: after.to });
   return {
     ok: true,
     deployment: { id: deployment.id, agent: deployment.agent, version: deployment.version, deployedAt: deployment.deployedAt.toISOString() },
@@ -147,12 +128,7 @@ export function registerDeploymentImpactRoutes(app: FastifyInstance, reads: Tena
     },
     async (request) =>
       readAs(reads, request, async (tx) => {
-        const [row] = (await tx.query(sql`select id, agent, version, deployed_at from deployments where id = ${request.params.id}`)) as {
-          id: string;
-          agent: string;
-          version: string;
-          deployed_at: Date;
-        }[];
+        const row = await deploymentRow(tx, request.params.id);
         if (!row) throw new ApiError('NOT_FOUND', `no deployment ${request.params.id}`);
         return deploymentImpact(tx, { id: row.id, agent: row.agent, version: row.version, deployedAt: row.deployed_at }, request.query.windowMinutes * 60_000);
       }),

@@ -14,33 +14,15 @@ import {
   type DeploymentSchema,
   type CursorKinds,
 } from '@earshot/contracts';
-import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
+import type { TenantReads } from '@earshot/db';
+import { deploymentRow, deploymentRows, type DeploymentRow } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
 /** Newest first by time, then id, as the read model's index orders it. */
 const CURSOR: CursorKinds = { value: 'time', id: 'text' };
-
-interface DeploymentRow {
-  id: string;
-  agent: string;
-  version: string;
-  deployed_at: Date;
-  previous_version: string | null;
-  environment: string | null;
-  description: string | null;
-  deployed_by: string | null;
-}
-
-function deploymentPageStatement(agent: string | undefined, paging: Paging): SQLQuery {
-  const keyset = newestFirst('deployed_at', 'id', paging);
-  const byAgent = agent === undefined ? sql`true` : sql`agent = ${agent}`;
-  return sql`
-    select id, agent, version, deployed_at, previous_version, environment, description, deployed_by
-      from deployments where ${keyset.where} and ${byAgent} ${keyset.order} ${keyset.window}`;
-}
 
 function deploymentOf(row: DeploymentRow): z.infer<typeof DeploymentSchema> {
   return {
@@ -67,7 +49,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     },
     async (request) => {
       const paging = pagingOf(request.query, CURSOR);
-      const rows = await readAs(reads, request, (tx) => tx.query(deploymentPageStatement(request.query.agent, paging)) as Promise<DeploymentRow[]>);
+      const rows = await readAs(reads, request, (tx) => deploymentRows(tx, { agent: request.query.agent }, paging));
       return pageOf(rows, paging, (r) => ({ v: r.deployed_at.toISOString(), id: r.id }), deploymentOf);
     },
   );
@@ -80,15 +62,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, reads: TenantRead
     },
     async (request) => {
       const { id } = request.params;
-      const [row] = await readAs(
-        reads,
-        request,
-        (tx) =>
-          tx.query(sql`
-            select id, agent, version, deployed_at, previous_version, environment, description, deployed_by from deployments where id = ${id}`) as Promise<
-            DeploymentRow[]
-          >,
-      );
+      const row = await readAs(reads, request, (tx) => deploymentRow(tx, id));
       if (!row) throw new ApiError('NOT_FOUND', `no deployment ${id}`);
       return { ok: true as const, deployment: deploymentOf(row) };
     },

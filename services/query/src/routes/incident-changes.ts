@@ -12,7 +12,8 @@ import {
   RecordIdParamsSchema,
   storedText,
 } from '@earshot/contracts';
-import { sql, type TenantReads } from '@earshot/db';
+import type { TenantReads } from '@earshot/db';
+import { incidentStatus } from '@earshot/read-models';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -46,8 +47,8 @@ export function registerIncidentChangeRoutes(app: FastifyInstance, reads: Tenant
     },
     async (request, reply) => {
       const { id } = request.params;
-      const [found] = (await readAs(reads, request, (tx) => tx.query(sql`select id from incidents where id = ${id}`))) as { id: string }[];
-      if (!found) throw new ApiError('NOT_FOUND', `no incident ${id}`);
+      const current = await readAs(reads, request, (tx) => incidentStatus(tx, id));
+      if (current === undefined) throw new ApiError('NOT_FOUND', `no incident ${id}`);
       const patch = request.body;
       const status = patch.status ?? null;
       const answer = await writes.write(request, {

@@ -10,38 +10,15 @@ import {
   type IncidentSchema,
   type CursorKinds,
 } from '@earshot/contracts';
-import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { iso, newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
+import type { Statements, TenantReads } from '@earshot/db';
+import { incidentRows, type IncidentRow } from '@earshot/read-models';
+import { iso, pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
 
 /** Newest first by time, then id, as the read model's index orders it. */
 const CURSOR: CursorKinds = { value: 'time', id: 'text' };
-
-interface IncidentRow {
-  id: string;
-  title: string;
-  severity: string;
-  status: string;
-  description: string | null;
-  affected_agents: string[];
-  affected_calls: string[];
-  started_at: Date;
-  opened_by: string | null;
-  resolved_at: Date | null;
-  created_at: Date | null;
-  updated_at: Date | null;
-  notes: { at: string; note: string; by: string | null }[];
-}
-
-function incidentPageStatement(status: string | undefined, paging: Paging): SQLQuery {
-  const keyset = newestFirst('started_at', 'id', paging);
-  const byStatus = status === undefined ? sql`true` : sql`status = ${status}`;
-  return sql`
-    select id, title, severity, status, description, affected_agents, affected_calls, started_at, opened_by, resolved_at, created_at, updated_at, notes
-      from incidents where ${keyset.where} and ${byStatus} ${keyset.order} ${keyset.window}`;
-}
 
 function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
   return {
@@ -64,7 +41,7 @@ function incidentOf(row: IncidentRow): z.infer<typeof IncidentSchema> {
 /** A page of the tenant's incidents, newest first: what GET /incidents answers and GraphQL's `incidents` resolves to. */
 export async function readIncidentPage(tx: Statements, query: z.infer<typeof IncidentListQuerySchema>): Promise<z.infer<typeof IncidentListSchema>> {
   const paging = pagingOf(query, CURSOR);
-  const rows = (await tx.query(incidentPageStatement(query.status, paging))) as IncidentRow[];
+  const rows = await incidentRows(tx, { status: query.status }, paging);
   return pageOf(rows, paging, (r) => ({ v: r.started_at.toISOString(), id: r.id }), incidentOf);
 }
 

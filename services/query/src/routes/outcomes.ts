@@ -10,8 +10,9 @@ import {
   type Outcome,
   type CursorKinds,
 } from '@earshot/contracts';
-import { sql, type Statements, type SQLQuery, type TenantReads } from '@earshot/db';
-import { newestFirst, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
+import type { Statements, TenantReads } from '@earshot/db';
+import { outcomeRows, type OutcomeRow } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 import type { TenantWrites } from '../tenant-writes';
@@ -20,23 +21,6 @@ import type { TenantWrites } from '../tenant-writes';
 const OUTCOME_SOURCE = 'postgres:outcomes';
 /** Newest first by time, then id, as the read model's index orders it. */
 const CURSOR: CursorKinds = { value: 'time', id: 'text' };
-
-interface OutcomeRow {
-  id: string;
-  call_id: string;
-  agent: string | null;
-  type: string;
-  value: string | null;
-  source: string | null;
-  revenue_usd: number | null;
-  recorded_at: Date;
-}
-
-function outcomePageStatement(callId: string | undefined, paging: Paging): SQLQuery {
-  const keyset = newestFirst('recorded_at', 'id', paging);
-  const byCall = callId === undefined ? sql`true` : sql`call_id = ${callId}`;
-  return sql`select id, call_id, agent, type, value, source, revenue_usd, recorded_at from outcomes where ${keyset.where} and ${byCall} ${keyset.order} ${keyset.window}`;
-}
 
 function outcomeOf(row: OutcomeRow): Outcome {
   return {
@@ -54,7 +38,7 @@ function outcomeOf(row: OutcomeRow): Outcome {
 /** A page of the tenant's outcomes, newest first: what GET /outcomes answers and GraphQL's `outcomes` resolves to. */
 export async function readOutcomePage(tx: Statements, query: z.infer<typeof OutcomeListQuerySchema>): Promise<z.infer<typeof OutcomeListSchema>> {
   const paging = pagingOf(query, CURSOR);
-  const rows = (await tx.query(outcomePageStatement(query.callId, paging))) as OutcomeRow[];
+  const rows = await outcomeRows(tx, { callId: query.callId }, paging);
   return { ...pageOf(rows, paging, (r) => ({ v: r.recorded_at.toISOString(), id: r.id }), outcomeOf), source: OUTCOME_SOURCE };
 }
 

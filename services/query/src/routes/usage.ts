@@ -1,34 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { periodAt, readPlan, readQuantities, usageReport } from '@earshot/billing-rules';
+import { periodAt, usageReport } from '@earshot/billing-rules';
 import { UsageListSchema, UsageQuerySchema, type UsageMeterSchema, type CursorKinds } from '@earshot/contracts';
-import { sql, type SQLQuery, type TenantReads } from '@earshot/db';
-import { windowOf, pageOf, pagingOf, type Paging, ROUTE_ERRORS } from '@earshot/server';
+import type { TenantReads } from '@earshot/db';
+import { readPlan, readQuantities, usageRows, type UsageRow } from '@earshot/read-models';
+import { pageOf, pagingOf, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
 import { readAs } from '../tenant-scope';
 
 const CURSOR: CursorKinds = { value: 'none', id: 'day' };
-
-interface UsageRow {
-  day: string;
-  events_ingested: number;
-  calls: number;
-  call_ms: number;
-  api_requests: number;
-  stored_bytes: number;
-}
-
-/** Days newest first; a day is its own key, so the cursor is the last day shown. */
-function usagePageStatement(from: string | undefined, to: string | undefined, paging: Paging): SQLQuery {
-  const after = paging.after;
-  const filters = [
-    after ? sql`day < ${after.id}::date` : sql`true`,
-    from ? sql`day >= (${from}::timestamptz at time zone 'UTC')::date` : sql`true`,
-    to ? sql`day < (${to}::timestamptz at time zone 'UTC')::date` : sql`true`,
-  ];
-  return sql`select day::text as day, events_ingested, calls, call_ms, api_requests, stored_bytes from usage_meters where ${sql.join(filters, sql` and `)} order by day desc ${windowOf(paging)}`;
-}
 
 function usageOf(row: UsageRow): z.infer<typeof UsageMeterSchema> {
   return {
@@ -61,7 +42,7 @@ export function registerUsageRoutes(app: FastifyInstance, reads: TenantReads, no
         const plan = await readPlan(tx);
         const current = periodAt(at, plan.period);
         return {
-          rows: (await tx.query(usagePageStatement(from, to, paging))) as UsageRow[],
+          rows: await usageRows(tx, { from, to }, paging),
           period: usageReport(plan, current, await readQuantities(tx, current), at),
         };
       });
