@@ -73,11 +73,10 @@ describe('sealed events and erasing one call', () => {
     throw new Error(`call ${callId} was not projected with its transcript within 30 s`);
   }
 
-  function erase(tenant: EarshotTenant, id: string, how: { body?: unknown; query?: string; key?: string } = {}): Promise<Response> {
+  function erase(tenant: EarshotTenant, id: string, how: { query?: string; key?: string } = {}): Promise<Response> {
     return fetch(`${earshot.origin}/api/v1/calls/${id}${how.query ?? ''}`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${how.key ?? tenant.apiKey}`, ...(how.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(how.body === undefined ? {} : { body: JSON.stringify(how.body) }),
+      headers: { authorization: `Bearer ${how.key ?? tenant.apiKey}` },
     });
   }
 
@@ -153,14 +152,14 @@ describe('sealed events and erasing one call', () => {
     expect(await noReason.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
     const readOnly = await earshot.createKey(acme.id, ['calls:read']);
     expect((await erase(acme, id, { query: '?reason=test', key: readOnly })).status).toBe(403);
-    expect((await erase(globex, id, { body: { reason: 'not ours' } })).status).toBe(404);
-    expect((await erase(acme, randomUUID(), { body: { reason: 'never was' } })).status).toBe(404);
+    expect((await erase(globex, id, { query: '?reason=not%20ours' })).status).toBe(404);
+    expect((await erase(acme, randomUUID(), { query: '?reason=never%20was' })).status).toBe(404);
     expect((await getCall(acme, 'call-erased')).status).toBe(200);
   });
 
   it('erases the call: its key and rows go, the audit log says why, and the other calls stay', async () => {
     const id = idOf(acme, 'call-erased');
-    const response = await erase(acme, id, { body: { reason: 'the customer asked to be forgotten' } });
+    const response = await erase(acme, id, { query: `?reason=${encodeURIComponent('the customer asked to be forgotten')}` });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, id, dataKeyDestroyed: true, rowsDeleted: expect.any(Number), alreadyErased: false });
     expect((await getCall(acme, 'call-erased')).status).toBe(404);

@@ -34,7 +34,7 @@ type Fixture =
  */
 const FIXTURES: Record<string, Fixture> = {
   'GET /api/v1/calls/{id}': { kind: 'tenant', path: (a) => `/api/v1/calls/${a.callId}` },
-  'DELETE /api/v1/calls/{id}': { kind: 'tenant', path: (a) => `/api/v1/calls/${a.callId}`, body: { reason: 'another tenant asks' } },
+  'DELETE /api/v1/calls/{id}': { kind: 'tenant', path: (a) => `/api/v1/calls/${a.callId}?reason=another%20tenant%20asks` },
   'PATCH /api/v1/incidents/{id}': { kind: 'tenant', path: (a) => `/api/v1/incidents/${a.incidentId}`, body: { status: 'resolved' } },
   'GET /api/v1/alerts/rules/{id}': { kind: 'tenant', path: (a) => `/api/v1/alerts/rules/${a.ruleId}` },
   'PATCH /api/v1/alerts/rules/{id}': { kind: 'tenant', path: (a) => `/api/v1/alerts/rules/${a.ruleId}`, body: { threshold: 5 } },

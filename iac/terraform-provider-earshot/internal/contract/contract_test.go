@@ -38,7 +38,7 @@ func TestStringRulesAreTheAPIs(t *testing.T) {
 		{"a CIDR with host bits, which the API masks", *APIKeyInput.Field("ipAllowlist").Items, "10.0.0.1/8", ""},
 		{"a prefix too long", *APIKeyInput.Field("ipAllowlist").Items, "10.0.0.0/33", "must be an IPv4 address, an IPv6 address, an IPv4 CIDR or an IPv6 CIDR"},
 		{"a host name", *APIKeyInput.Field("ipAllowlist").Items, "example.com", "must be an IPv4 address"},
-		{"an unknown scope", *APIKeyInput.Field("scopes").Items, "calls:write", "must be one of events:write"},
+		{"an unknown scope", *APIKeyInput.Field("scopes").Items, "calls:erase", "must be one of events:write"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

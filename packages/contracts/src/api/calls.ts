@@ -111,9 +111,8 @@ export const CallParamsSchema = z.object({ id: storedText(200).min(1) });
 
 const erasureReason = storedText(500).min(1).describe('why the call is erased (kept in the audit log)');
 
-/** DELETE /calls/{id}: the reason, in the JSON body or, for clients that send no body with a DELETE, in the query. */
-export const CallErasureBodySchema = z.object({ reason: erasureReason });
-export const CallErasureQuerySchema = z.object({ reason: erasureReason.optional() });
+/** DELETE /calls/{id}: the reason in the query, since many HTTP clients and proxies send or keep no body with a DELETE. */
+export const CallErasureQuerySchema = z.object({ reason: erasureReason });
 
 /** What erasing a call did: whether its data key was destroyed (so its events in the log cannot be read again) and how many rows went. */
 export const CallErasedSchema = z.object({

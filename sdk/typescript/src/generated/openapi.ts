@@ -5578,9 +5578,9 @@ export interface operations {
     };
     eraseCall: {
         parameters: {
-            query?: {
+            query: {
                 /** @description why the call is erased (kept in the audit log) */
-                reason?: string;
+                reason: string;
             };
             header?: {
                 "idempotency-key"?: string;
@@ -5590,19 +5590,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "the customer asked to be forgotten (ticket 4127)"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description why the call is erased (kept in the audit log) */
-                    reason: string;
-                } | null;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {

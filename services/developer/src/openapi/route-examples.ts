@@ -3,7 +3,6 @@ import {
   AlertRulePatchSchema,
   AlertWebhookInputSchema,
   ApiKeyInputSchema,
-  CallErasureBodySchema,
   DeploymentInputSchema,
   IncidentInputSchema,
   IncomingEventSchema,
@@ -41,7 +40,6 @@ const REQUEST_EXAMPLES: Record<string, () => unknown> = {
       source: 'crm',
       revenueUsd: 120,
     }),
-  'DELETE /api/v1/calls/:id': () => CallErasureBodySchema.parse({ reason: 'the customer asked to be forgotten (ticket 4127)' }),
   'POST /api/v1/incidents': () => IncidentInputSchema.parse({ title: 'ASR latency above 800 ms', severity: 'high' }),
   'PATCH /api/v1/incidents/:id': () => ({ status: 'acknowledged', note: 'ASR vendor confirmed a regional slowdown' }),
   'POST /api/v1/alerts/rules': () =>

@@ -5,7 +5,6 @@ import type { DataKeys } from '@earshot/auth';
 import {
   ApiError,
   CallErasedSchema,
-  CallErasureBodySchema,
   CallErasureQuerySchema,
   CallParamsSchema,
   ErrorBodySchema,
@@ -58,15 +57,6 @@ async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: str
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function reasonOf(body: { reason: string } | null | undefined, query: { reason?: string | undefined }): string {
-  const reason = body?.reason ?? query.reason;
-  if (reason === undefined)
-    throw new ApiError('VALIDATION_ERROR', 'erasing a call needs a reason: { "reason": "…" } in the body, or ?reason=… in the query', {
-      fields: [{ path: 'body.reason', message: 'required' }],
-    });
-  return reason;
-}
-
 /**
  * DELETE /calls/{id}: per-call erasure (crypto-shredding with the call's own
  * data key), with a reason, recorded in the audit log. Erasing again answers
@@ -82,8 +72,6 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
         params: CallParamsSchema,
         querystring: CallErasureQuerySchema,
         headers: IdempotencyHeadersSchema,
-        // A DELETE without a body reaches validation as null.
-        body: CallErasureBodySchema.nullish(),
         response: { 200: CallErasedSchema, ...ROUTE_ERRORS.write, 404: ErrorBodySchema },
       },
       config: { policy: policyOf('DELETE /calls/:id') },
@@ -92,7 +80,7 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
       const caller = request.caller;
       if (!caller) throw new Error('an erasure reached its handler without a caller');
       const { id } = request.params;
-      const reason = reasonOf(request.body, request.query);
+      const { reason } = request.query;
       const tenantId = caller.tenant.id;
       // Not a uuid is as absent as another tenant's call.
       const erased = UUID.test(id) ? await eraseCall(deps, tenantId, id) : undefined;
