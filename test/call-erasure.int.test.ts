@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKeys } from '@earshot/auth';
-import type { EventType } from '@earshot/contracts';
 import { callIdOf, EVENT_HEADERS, SEALED_PREFIX } from '@earshot/events';
-import { sampleEvent } from '@earshot/events/samples';
 import { TOPICS } from '@earshot/log';
 import { exportLog, rebuildReadModels } from '@earshot/projector';
-import { ingestHeaders, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { sendTranscribedCall, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 
 interface ExportedLine {
   tenant: string;
@@ -35,28 +33,8 @@ describe('sealed events and erasing one call', () => {
   let dir: string;
   const secret = { erased: `forget-me-${randomUUID()}`, kept: `keep-me-${randomUUID()}`, other: `theirs-${randomUUID()}` };
 
-  function envelope(type: EventType, callId: string, data: Record<string, unknown> = {}) {
-    const {
-      tenant: _tenant,
-      provider: _provider,
-      received_at: _received,
-      ...incoming
-    } = sampleEvent(type, {
-      idempotency_key: `${callId}:${type}`,
-      call: { provider_call_id: callId, customer_id: `customer-of-${callId}` },
-      data,
-    });
-    return incoming;
-  }
-
   async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
-    const body = JSON.stringify([envelope('call.started', callId), envelope('transcript.final', callId, { text })]);
-    const response = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
-      method: 'POST',
-      body,
-      headers: ingestHeaders({ body, credentials: tenant, timestamp: Math.floor(Date.now() / 1_000) }),
-    });
-    expect(response.status).toBe(202);
+    expect((await sendTranscribedCall(earshot.origin, tenant, callId, text)).status).toBe(202);
   }
 
   const idOf = (tenant: EarshotTenant, callId: string) => callIdOf(tenant.id, 'vapi', callId);

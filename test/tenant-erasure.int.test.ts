@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKeys, SecretBox } from '@earshot/auth';
-import type { EventType } from '@earshot/contracts';
 import { callIdOf, decodeEvent, EVENT_HEADERS } from '@earshot/events';
-import { sampleEvent } from '@earshot/events/samples';
 import { TOPICS } from '@earshot/log';
 import { exportLog, rebuildReadModels } from '@earshot/projector';
-import { ADMIN_TOKEN, ingestHeaders, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { ADMIN_TOKEN, readTopic, sendTranscribedCall, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 
 /**
  * Tenant erasure by crypto-shredding, end to end: events go in through the
@@ -24,28 +22,8 @@ describe('erasing a tenant', () => {
   let kept: EarshotTenant;
   const secret = { erased: `erase-me-${randomUUID()}`, kept: `keep-me-${randomUUID()}` };
 
-  function envelope(type: EventType, callId: string, data: Record<string, unknown> = {}) {
-    const {
-      tenant: _tenant,
-      provider: _provider,
-      received_at: _received,
-      ...incoming
-    } = sampleEvent(type, {
-      idempotency_key: `${callId}:${type}`,
-      call: { provider_call_id: callId, customer_id: `customer-of-${callId}` },
-      data,
-    });
-    return incoming;
-  }
-
   async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
-    const body = JSON.stringify([envelope('call.started', callId), envelope('transcript.final', callId, { text })]);
-    const response = await fetch(`${earshot.origin}/api/v1/webhooks/ingest`, {
-      method: 'POST',
-      body,
-      headers: ingestHeaders({ body, credentials: tenant, timestamp: Math.floor(Date.now() / 1_000) }),
-    });
-    expect(response.status).toBe(202);
+    expect((await sendTranscribedCall(earshot.origin, tenant, callId, text)).status).toBe(202);
   }
 
   async function callJson(tenant: EarshotTenant, callId: string): Promise<string> {

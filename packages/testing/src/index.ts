@@ -11,6 +11,7 @@ export * from './fixtures/log-records';
 export * from './fixtures/projection-spec';
 export * from './fixtures/projector-child';
 export * from './fixtures/snapshot';
+export * from './fixtures/transcribed-call';
 export * from './gateway';
 export * from './infra';
 export * from './keys';
