@@ -2,10 +2,10 @@ import { sql, type ConnectionPool } from '@earshot/db';
 import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
-import { decodeRecord, type Decoded } from '../decode-record';
-import type { Derived } from '../effects';
+import { decodeRecord } from '../decode-record';
 import { claimPosition, savePosition } from './positions';
-import { ConcurrentWrite, writeTenants, type Tx } from './write-tenant';
+import { foldRecords, TenantFold, type FoldedBatch } from './tenant-fold';
+import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-tenant';
 
 /** Taken shared by every live batch and exclusively by a replay's swap, so the swap sees the live positions standing still. */
 export const SWAP_LOCK = 7_420_260_404;
@@ -49,6 +49,17 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+type Decode = Parameters<typeof foldRecords>[1];
+
+/** Folds again only the records of the keys named, with the same keys to open sealed events. */
+const refoldWith =
+  (decode: Decode): Refold =>
+  (fold, fresh) =>
+    foldRecords(
+      [...fold.records].filter(([key]) => fresh.has(key)).map(([, record]) => record),
+      decode,
+    ).tenants.get(fold.tenantId) ?? new TenantFold(fold.tenantId);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -67,15 +78,18 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     else await tx.query(sql`select pg_advisory_xact_lock_shared(${SWAP_LOCK})`);
   }
 
-  async function applyOneByOne(tx: Tx, good: { record: LogRecord; derived: Derived }[], poison: { record: LogRecord; poison: string }[]): Promise<number> {
+  /** Event by event, each in a savepoint, so one that cannot be written goes to the dead letters alone. */
+  async function applyOneByOne(tx: Tx, records: readonly LogRecord[], decode: Decode, poison: FoldedBatch['poison']): Promise<number> {
     let applied = 0;
-    for (const { record, derived } of good) {
+    for (const record of records) {
+      const { tenants } = foldRecords([record], decode);
+      if (tenants.size === 0) continue;
       let lastError: unknown;
       let done = false;
       for (let attempt = 1; attempt <= maxTries && !done; attempt++) {
         await tx.query(sql`savepoint projector_event`);
         try {
-          applied += await writeTenants(tx, [[derived.tenantId, [derived]]]);
+          applied += await writeTenants(tx, [...tenants.values()], refoldWith(decode));
           await tx.query(sql`release savepoint projector_event`);
           done = true;
         } catch (error) {
@@ -89,57 +103,47 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     return applied;
   }
 
-  async function applyInTransaction(tx: Tx, decoded: readonly Decoded[], oneByOne: boolean): Promise<BatchOutcome> {
+  async function applyInTransaction(tx: Tx, records: readonly LogRecord[], folded: FoldedBatch, decode: Decode, oneByOne: boolean): Promise<BatchOutcome> {
     await begin(tx);
-    const first = decoded[0];
-    const last = decoded[decoded.length - 1];
+    const first = records[0];
+    const last = records[records.length - 1];
     if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
-    const { topic, partition } = first.record;
+    const { topic, partition } = first;
     const next = await claimPosition(tx, topic, partition);
-    const fresh = decoded.filter((d) => BigInt(d.record.offset) >= next);
-    if (fresh.length === 0) return { skipped: decoded.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
+    const fresh = records.filter((r) => BigInt(r.offset) >= next);
+    if (fresh.length === 0) return { skipped: records.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
 
-    const poison = fresh.filter((d): d is Extract<Decoded, { poison: string }> => 'poison' in d);
-    const good = fresh.filter((d): d is Extract<Decoded, { derived: Derived }> => 'derived' in d);
-    const erased = fresh.filter((d) => 'erased' in d).length;
-    let applied: number;
-    if (oneByOne) {
-      applied = await applyOneByOne(tx, good, poison);
-    } else {
-      const byTenant = new Map<string, Derived[]>();
-      for (const { derived } of good) {
-        const mine = byTenant.get(derived.tenantId);
-        if (mine) mine.push(derived);
-        else byTenant.set(derived.tenantId, [derived]);
-      }
-      applied = await writeTenants(tx, [...byTenant]);
-    }
-    if (poison.length > 0) await log.append(poison.map((p) => deadLetterOf(p.record, p.poison, now())));
-    await savePosition(tx, topic, partition, BigInt(last.record.offset) + 1n);
+    // Folded before the transaction on the likely guess that every record is new; a log re-delivering some folds again.
+    const { tenants, poison, erased } = fresh.length === records.length ? folded : foldRecords(fresh, decode);
+    const deadLetters = [...poison];
+    const applied = oneByOne ? await applyOneByOne(tx, fresh, decode, deadLetters) : await writeTenants(tx, [...tenants.values()], refoldWith(decode));
+    if (deadLetters.length > 0) await log.append(deadLetters.map((p) => deadLetterOf(p.record, p.poison, now())));
+    await savePosition(tx, topic, partition, BigInt(last.offset) + 1n);
     return {
-      skipped: decoded.length - fresh.length,
+      skipped: records.length - fresh.length,
       applied,
-      duplicates: fresh.length - poison.length - erased - applied,
-      deadLettered: poison.length,
+      duplicates: fresh.length - deadLetters.length - erased - applied,
+      deadLettered: deadLetters.length,
       erased,
     };
   }
 
   return async (records) => {
     const sealedWith = records.flatMap((r) => r.headers[EVENT_HEADERS.sealedWith] ?? []);
-    let decoded: Decoded[] | undefined;
+    let decoding: { decode: Decode; folded: FoldedBatch } | undefined;
     let failures = 0;
     for (;;) {
       // After maxTries failed attempts of the whole batch, events go one by one so a bad one cannot hold up the rest.
       const oneByOne = failures >= maxTries;
       try {
-        if (decoded === undefined) {
+        if (decoding === undefined) {
           // Fetched in the retry loop: the key store is the database, and an outage waits like any other.
           const lookup = keys && sealedWith.length > 0 ? await keys(sealedWith) : undefined;
-          decoded = records.map((record) => decodeRecord(record, lookup));
+          const decode: Decode = (record) => decodeRecord(record, lookup);
+          decoding = { decode, folded: foldRecords(records, decode) };
         }
-        const batch = decoded;
-        return await db.tx((tx) => applyInTransaction(tx, batch, oneByOne));
+        const { decode, folded } = decoding;
+        return await db.tx((tx) => applyInTransaction(tx, records, folded, decode, oneByOne));
       } catch (error) {
         failures += 1;
         onRetry(error);

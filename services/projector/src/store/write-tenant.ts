@@ -1,15 +1,6 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
-import type { Derived } from '../effects';
-import type { Sketch } from '@earshot/metrics';
-import {
-  precedenceOf,
-  type Cell,
-  type CounterMerge,
-  type CounterProjection,
-  type DocumentProjection,
-  type RegisterProjection,
-  type Row,
-} from '@earshot/read-models';
+import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '@earshot/read-models';
+import { addCount, copyCounters, type CounterRows, type TenantFold } from './tenant-fold';
 
 export type Tx = Parameters<typeof switchTenant>[0];
 
@@ -20,8 +11,6 @@ export class ConcurrentWrite extends Error {
 
 const ident = (name: string) => sql.ident(name);
 const list = (names: readonly string[]) => sql.join(names.map(ident), sql`, `);
-/** A row's key within its tenant (tenant_id left out): also the order rows are written, and so locked, in. */
-const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
 
 /** The values of a map of rows by key, in key order. */
 function inKeyOrder<T>(pending: ReadonlyMap<string, T>): T[] {
@@ -48,30 +37,31 @@ interface TableWrite {
   expected: number | null;
 }
 
-/** One tenant's events of a batch: all of them, or one alone when a failing batch goes event by event. */
-export type TenantEvents = readonly [tenantId: string, derived: readonly Derived[]];
+/** Folds a tenant's events again, only those whose keys it names: the rest were applied before. */
+export type Refold = (fold: TenantFold, fresh: ReadonlySet<string>) => TenantFold;
 
 /**
- * Applies tenants' events inside the caller's transaction, which already runs
- * as the projector role: each tenant is set before its statements, so
- * row-level security checks every row written. Per tenant: set it, claim its
- * events and read its read-merge-write rows in one statement, and upsert its
- * tables in one (a data-modifying CTE per table). The counters (a tenant's
- * day, an agent's minute) are rows every concurrent batch adds to, so they
- * come last, just before the commit, to hold their locks for a few round
- * trips rather than the whole batch; always in descending tenant order, so
- * two batches never wait on each other in a cycle. Returns the events applied.
+ * Applies tenants' folded events inside the caller's transaction, which
+ * already runs as the projector role: each tenant is set before its
+ * statements, so row-level security checks every row written. Per tenant:
+ * set it, claim its events and read its read-merge-write rows in one
+ * statement, and upsert its tables in one (a data-modifying CTE per table).
+ * The counters (a tenant's day, an agent's minute) are rows every concurrent
+ * batch adds to, so they come last, just before the commit, to hold their
+ * locks for a few round trips rather than the whole batch; always in
+ * descending tenant order, so two batches never wait on each other in a
+ * cycle. The folds are left as they were, for a retry. Returns the events applied.
  */
-export async function writeTenants(tx: Tx, tenants: readonly TenantEvents[]): Promise<number> {
-  const ordered = [...tenants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+export async function writeTenants(tx: Tx, folds: readonly TenantFold[], refold: Refold): Promise<number> {
+  const ordered = [...folds].sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
   let applied = 0;
   const counted: { tenantId: string; writes: TableWrite[] }[] = [];
-  for (const [index, [tenantId, derived]] of ordered.entries()) {
-    await switchTenant(tx, tenantId);
+  for (const [index, fold] of ordered.entries()) {
+    await switchTenant(tx, fold.tenantId);
     // The last tenant has the highest id, so its counters come first in descending order anyway: they go in its own statement.
-    const written = await writeTenant(tx, tenantId, derived, index === ordered.length - 1);
+    const written = await writeTenant(tx, fold, refold, index === ordered.length - 1);
     applied += written.applied;
-    if (written.counters.length > 0) counted.push({ tenantId, writes: written.counters });
+    if (written.counters.length > 0) counted.push({ tenantId: fold.tenantId, writes: written.counters });
   }
   for (const { tenantId, writes } of counted.reverse()) {
     await switchTenant(tx, tenantId);
@@ -81,48 +71,28 @@ export async function writeTenants(tx: Tx, tenants: readonly TenantEvents[]): Pr
 }
 
 /** Writes every table, the counters only `withCounters` (else it returns their writes); the tenant is already set. */
-async function writeTenant(tx: Tx, tenantId: string, derived: readonly Derived[], withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
-  const unique = new Map<string, Derived>();
-  for (const d of derived) if (!unique.has(d.dedupeKey)) unique.set(d.dedupeKey, d);
-  if (unique.size === 0) return { applied: 0, counters: [] };
-  const { fresh, stored } = await claimAndRead(tx, tenantId, unique);
+async function writeTenant(tx: Tx, claimed: TenantFold, refold: Refold, withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
+  if (claimed.records.size === 0) return { applied: 0, counters: [] };
+  const { fresh, stored } = await claimAndRead(tx, claimed);
+  const fold = fresh.size === claimed.records.size ? claimed : refold(claimed, fresh);
+  const { tenantId } = fold;
 
-  const documents = new Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>();
-  const registers = new Map<RegisterProjection, Map<string, Row>>();
-  const counters = new Map<CounterProjection, Map<string, Row>>();
-  for (const { effects } of fresh) {
-    for (const effect of effects) {
-      if ('facts' in effect) {
-        const { projection } = effect;
-        const pending = documents.get(projection) ?? new Map<string, { key: Row; facts: unknown }>();
-        const slot = keyOf(effect.key, projection.key);
-        const mine = pending.get(slot);
-        pending.set(slot, { key: effect.key, facts: mine ? projection.merge(mine.facts, effect.facts) : effect.facts });
-        documents.set(projection, pending);
-      } else if (effect.projection.kind === 'register') {
-        const pending = registers.get(effect.projection) ?? new Map<string, Row>();
-        const slot = keyOf(effect.row, effect.projection.key);
-        const mine = pending.get(slot);
-        if (!mine || precedenceOf(effect.row) > precedenceOf(mine)) pending.set(slot, effect.row);
-        registers.set(effect.projection, pending);
-      } else {
-        addCount(counters, effect.projection, effect.row);
-      }
-    }
-  }
-
+  const counters = new Map(fold.counters);
   const writes: TableWrite[] = [];
-  for (const [projection, pending] of documents) {
+  for (const [projection, pending] of fold.documents) {
     const { write, contributed } = documentWrite(tenantId, projection, pending, stored);
     writes.push(write);
     const target = projection.contribution?.to;
-    if (target) for (const row of contributed) addCount(counters, target, row);
+    if (!target || contributed.length === 0) continue;
+    const rows: CounterRows = copyCounters(fold.counters.get(target) ?? new Map<string, Row>());
+    for (const row of contributed) addCount(rows, target, row);
+    counters.set(target, rows);
   }
-  for (const [projection, pending] of registers) writes.push(registerWrite(tenantId, projection, pending));
+  for (const [projection, pending] of fold.registers) writes.push(registerWrite(tenantId, projection, pending));
   const counterWrites = [...counters].map(([projection, pending]) => counterWrite(tenantId, projection, pending));
   if (withCounters) writes.push(...counterWrites);
   await writeAll(tx, writes);
-  return { applied: fresh.length, counters: withCounters ? [] : counterWrites };
+  return { applied: fresh.size, counters: withCounters ? [] : counterWrites };
 }
 
 async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
@@ -157,26 +127,21 @@ type StoredDocuments = Map<string, { facts: Cell; revision: number }>;
  * row they touch, keyed by table and key. Reading for a repeated event too
  * costs a row read at most, and saves a round trip for every batch.
  */
-async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string, Derived>): Promise<{ fresh: Derived[]; stored: StoredDocuments }> {
-  const wanted = new Map<DocumentProjection<unknown>, Map<string, Row>>();
-  for (const { effects } of unique.values()) {
-    for (const effect of effects) {
-      if (!('facts' in effect)) continue;
-      const keys = wanted.get(effect.projection) ?? new Map<string, Row>();
-      keys.set(keyOf(effect.key, effect.projection.key), effect.key);
-      wanted.set(effect.projection, keys);
-    }
-  }
-  const reads = [...wanted].map(([projection, keys]) => {
+async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<string>; stored: StoredDocuments }> {
+  const { tenantId } = fold;
+  const reads = [...fold.documents].map(([projection, pending]) => {
     const columns = list(projection.key);
     return sql`
       select ${projection.table}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
-      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${columns} from ${rowsOf(projection.table, [...keys.values()])})`;
+      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${columns} from ${rowsOf(
+        projection.table,
+        [...pending.values()].map((p) => p.key),
+      )})`;
   });
   const rows = (await tx.query(sql`
     with claimed as (
       insert into applied_events (tenant_id, idempotency_key)
-      select ${tenantId}::uuid, k from unnest(${[...unique.keys()]}::text[]) as k
+      select ${tenantId}::uuid, k from unnest(${[...fold.records.keys()]}::text[]) as k
       on conflict do nothing
       returning idempotency_key)
     select null::text as "table", to_jsonb(idempotency_key) as key, null::jsonb as facts, 0 as revision from claimed
@@ -184,12 +149,11 @@ async function claimAndRead(tx: Tx, tenantId: string, unique: ReadonlyMap<string
       reads.map((read) => sql` union all ${read}`),
       sql``,
     )}`)) as (({ table: null; key: string } | { table: string; key: Cell }) & { facts: Cell; revision: number })[];
-  const fresh: Derived[] = [];
+  const fresh = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
     if (r.table === null) {
-      const d = unique.get(r.key);
-      if (d) fresh.push(d);
+      fresh.add(r.key);
     } else {
       stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) });
     }
@@ -272,45 +236,6 @@ function counterWrite(tenantId: string, projection: CounterProjection, pending: 
         sql`, `,
       )}`,
   };
-}
-
-function addInto(into: Row, row: Row, merge: Readonly<Record<string, CounterMerge>>): void {
-  for (const column in merge) {
-    const rule = merge[column];
-    const x = into[column] ?? null;
-    const y = row[column] ?? null;
-    if (y === null) continue;
-    if (x === null) {
-      into[column] = rule === 'sketch' ? { ...(y as Sketch) } : y;
-      continue;
-    }
-    if (rule === 'sum') into[column] = Number(x) + Number(y);
-    else if (rule === 'min') into[column] = Math.min(Number(x), Number(y));
-    else if (rule === 'max') into[column] = Math.max(Number(x), Number(y));
-    else {
-      const sketch = x as Sketch;
-      const more = y as Sketch;
-      for (const bucket in more) sketch[bucket] = (sketch[bucket] ?? 0) + (more[bucket] ?? 0);
-    }
-  }
-}
-
-function addCount(counters: Map<CounterProjection, Map<string, Row>>, projection: CounterProjection, row: Row): void {
-  let pending = counters.get(projection);
-  if (!pending) {
-    pending = new Map<string, Row>();
-    counters.set(projection, pending);
-  }
-  const slot = keyOf(row, projection.key);
-  const mine = pending.get(slot);
-  if (mine) {
-    addInto(mine, row, projection.merge);
-  } else {
-    const fresh: Row = { ...row };
-    for (const column in projection.merge) fresh[column] = null;
-    addInto(fresh, row, projection.merge);
-    pending.set(slot, fresh);
-  }
 }
 
 /** Takes back what a row contributed before a change: only additive counters can be taken back. */

@@ -1,0 +1,131 @@
+import type { LogRecord } from '@earshot/log';
+import type { Sketch } from '@earshot/metrics';
+import { precedenceOf, type Cell, type CounterProjection, type DocumentProjection, type RegisterProjection, type Row } from '@earshot/read-models';
+import type { Decoded } from '../decode-record';
+import type { Derived } from '../effects';
+
+/** A row's key within its tenant (tenant_id left out): also the order rows are written, and so locked, in. */
+export const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
+
+export type CounterRows = Map<string, Row>;
+
+/**
+ * One tenant's events of a batch, folded as they are decoded: a document's
+ * facts merged, a register's highest precedence kept, a counter's rows
+ * added up. A batch then holds its tenants' pending rows rather than its
+ * events, which would otherwise live through every round trip of its
+ * transaction (and cost the garbage collector a copy each time).
+ */
+export class TenantFold {
+  /** Each event once, by dedupe key, with its record: folded again should some turn out applied before. */
+  readonly records = new Map<string, LogRecord>();
+  readonly documents = new Map<DocumentProjection<unknown>, Map<string, { key: Row; facts: unknown }>>();
+  readonly registers = new Map<RegisterProjection, Map<string, Row>>();
+  readonly counters = new Map<CounterProjection, CounterRows>();
+
+  constructor(readonly tenantId: string) {}
+
+  add(derived: Derived, record: LogRecord): void {
+    if (this.records.has(derived.dedupeKey)) return;
+    this.records.set(derived.dedupeKey, record);
+    for (const effect of derived.effects) {
+      if ('facts' in effect) {
+        const { projection } = effect;
+        const pending = slotsOf(this.documents, projection);
+        const slot = keyOf(effect.key, projection.key);
+        const mine = pending.get(slot);
+        if (mine) mine.facts = projection.merge(mine.facts, effect.facts);
+        else pending.set(slot, { key: effect.key, facts: effect.facts });
+      } else if (effect.projection.kind === 'register') {
+        const pending = slotsOf(this.registers, effect.projection);
+        const slot = keyOf(effect.row, effect.projection.key);
+        const mine = pending.get(slot);
+        if (!mine || precedenceOf(effect.row) > precedenceOf(mine)) pending.set(slot, effect.row);
+      } else {
+        addCount(slotsOf(this.counters, effect.projection), effect.projection, effect.row);
+      }
+    }
+  }
+}
+
+function slotsOf<K, V>(byProjection: Map<K, Map<string, V>>, projection: K): Map<string, V> {
+  let slots = byProjection.get(projection);
+  if (!slots) {
+    slots = new Map<string, V>();
+    byProjection.set(projection, slots);
+  }
+  return slots;
+}
+
+/** A batch's records folded per tenant, with what could not be projected and what was erased. */
+export interface FoldedBatch {
+  tenants: Map<string, TenantFold>;
+  poison: { record: LogRecord; poison: string }[];
+  erased: number;
+}
+
+export function foldRecords(records: readonly LogRecord[], decode: (record: LogRecord) => Decoded): FoldedBatch {
+  const folded: FoldedBatch = { tenants: new Map(), poison: [], erased: 0 };
+  for (const record of records) {
+    const decoded = decode(record);
+    if ('poison' in decoded) folded.poison.push({ record, poison: decoded.poison });
+    else if ('erased' in decoded) folded.erased += 1;
+    else {
+      const { tenantId } = decoded.derived;
+      let fold = folded.tenants.get(tenantId);
+      if (!fold) {
+        fold = new TenantFold(tenantId);
+        folded.tenants.set(tenantId, fold);
+      }
+      fold.add(decoded.derived, record);
+    }
+  }
+  return folded;
+}
+
+/** A copy of counter rows that can be added to without changing the fold (a failed transaction writes it again). */
+export function copyCounters(rows: CounterRows): CounterRows {
+  const copy: CounterRows = new Map();
+  for (const [slot, row] of rows) {
+    const fresh: Row = { ...row };
+    for (const column in row) if (isSketch(row[column])) fresh[column] = { ...(row[column] as Sketch) };
+    copy.set(slot, fresh);
+  }
+  return copy;
+}
+
+const isSketch = (cell: Cell | undefined) => typeof cell === 'object' && cell !== null && !Array.isArray(cell);
+
+function addInto(into: Row, row: Row, merge: CounterProjection['merge']): void {
+  for (const column in merge) {
+    const rule = merge[column];
+    const x = into[column] ?? null;
+    const y = row[column] ?? null;
+    if (y === null) continue;
+    if (x === null) {
+      into[column] = rule === 'sketch' ? { ...(y as Sketch) } : y;
+      continue;
+    }
+    if (rule === 'sum') into[column] = Number(x) + Number(y);
+    else if (rule === 'min') into[column] = Math.min(Number(x), Number(y));
+    else if (rule === 'max') into[column] = Math.max(Number(x), Number(y));
+    else {
+      const sketch = x as Sketch;
+      const more = y as Sketch;
+      for (const bucket in more) sketch[bucket] = (sketch[bucket] ?? 0) + (more[bucket] ?? 0);
+    }
+  }
+}
+
+export function addCount(pending: CounterRows, projection: CounterProjection, row: Row): void {
+  const slot = keyOf(row, projection.key);
+  const mine = pending.get(slot);
+  if (mine) {
+    addInto(mine, row, projection.merge);
+  } else {
+    const fresh: Row = { ...row };
+    for (const column in projection.merge) fresh[column] = null;
+    addInto(fresh, row, projection.merge);
+    pending.set(slot, fresh);
+  }
+}
