@@ -13,3 +13,4 @@ export * from './tenants';
 export const AUTH_MIGRATIONS = { module: 'auth', directory: new URL('../migrations/', import.meta.url) } as const;
 export * from './data-keys';
 export * from './master-key-rotation';
+export * from './data-key-cache';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_TRAIL_MIGRATIONS } from '@earshot/audit-trail';
-import { AUTH_MIGRATIONS, DataKeys } from '@earshot/auth';
+import { AUTH_MIGRATIONS, DataKeyCache, DataKeys } from '@earshot/auth';
 import type { Config } from '@earshot/config';
 import { IDEMPOTENCY_MIGRATIONS } from '@earshot/idempotency';
 import { ConnectionCache, PROVIDER_CONNECTIONS_MIGRATIONS } from '@earshot/provider-connections';
@@ -55,7 +55,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
         idempotency: idempotency('ingest'),
         appendTimeoutMs: options.appendTimeoutMs,
         duplicateWaitMs: options.duplicateWaitMs,
-        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(runtime.database(), secrets) : undefined,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeyCache(new DataKeys(runtime.database(), secrets)) : undefined,
       });
 
       await runtime.http().register(async (gateway: FastifyInstance) => {
