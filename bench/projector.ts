@@ -8,6 +8,7 @@ import { DATABASE_MIGRATIONS, migrate, openDatabase, sql } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
 import { eventRecord, callScript, waitUntilCaughtUp } from '@earshot/testing';
+import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import type { Bench } from './run';
 
 /**
@@ -73,6 +74,8 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     let applied = 0;
     let batches = 0;
     let started = 0;
+    let cpuAtStart: NodeJS.CpuUsage | undefined;
+    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
     const joining = performance.now();
     // Timed from the moment the first batch arrives: joining the consumer group is a one-off, reported apart.
     const timedLog: EventLog = {
@@ -81,11 +84,17 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
         log.consume({
           ...options,
           onBatch: (records) => {
-            if (started === 0) started = performance.now();
+            if (started === 0) {
+              started = performance.now();
+              cpuAtStart = process.cpuUsage();
+            }
             return options.onBatch(records);
           },
         }),
     };
+    // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
+    const postgresBefore = await backends();
+    const postgresCpuBefore = cpuSeconds(postgresBefore);
     const projector = await startProjector({
       db,
       log: timedLog,
@@ -98,6 +107,9 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     });
     await waitUntilCaughtUp(db, log);
     const projectSeconds = (performance.now() - started) / 1_000;
+    const projectorCpu = process.cpuUsage(cpuAtStart);
+    const projectorCpuUs = (projectorCpu.user + projectorCpu.system) / events.length;
+    const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, events.length);
     const projectorRate = events.length / projectSeconds;
     report(
       `projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
@@ -174,6 +186,8 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       projector_events_per_s: Math.round(projectorRate),
       copy_rows_per_s: Math.round(copyRate),
       projector_to_copy_ratio: Number((projectorRate / copyRate).toFixed(3)),
+      projector_cpu_us_per_event: Number(projectorCpuUs.toFixed(1)),
+      postgres_cpu_us_per_event: postgresCpuMs === 'n/a' ? 'n/a' : Number((postgresCpuMs * 1_000).toFixed(1)),
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
     };
