@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf } from './sketch';
+import { setFlagsFromString } from 'node:v8';
+import { copySketch, mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf } from './sketch';
+
+setFlagsFromString('--allow-natives-syntax');
+/** V8's own answer to how an object keeps its integer-like keys (compiled after the flag is set). */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax compiles only in code made after the flag is set
+const hasDictionaryElements = new Function('object', 'return %HasDictionaryElements(object)') as (object: object) => boolean;
 
 const exactQuantile = (values: readonly number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? 0;
 
@@ -37,5 +43,15 @@ describe('latency sketch', () => {
       ),
     );
     expect(new SketchSum().quantile(0.5)).toBeNull();
+  });
+
+  it('keeps bucket indexes in a dictionary, not in an array as long as the highest index', () => {
+    const one = sketchOf([500]);
+    expect(one).toEqual({ '311': 1 });
+    expect(JSON.stringify(one)).toBe('{"311":1}');
+    expect(hasDictionaryElements(one)).toBe(true);
+    expect(hasDictionaryElements(copySketch(one))).toBe(true);
+    expect(hasDictionaryElements(mergeSketches(one, sketchOf([40])) ?? {})).toBe(true);
+    expect(hasDictionaryElements({ ...one })).toBe(false);
   });
 });

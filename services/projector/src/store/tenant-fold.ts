@@ -1,5 +1,5 @@
 import type { LogRecord } from '@earshot/log';
-import type { Sketch } from '@earshot/metrics';
+import { copySketch, type Sketch } from '@earshot/metrics';
 import { precedenceOf, type Cell, type CounterProjection, type DocumentProjection, type RegisterProjection, type Row } from '@earshot/read-models';
 import type { Decoded } from '../decode-record';
 import type { Derived } from '../effects';
@@ -88,7 +88,7 @@ export function copyCounters(rows: CounterRows): CounterRows {
   const copy: CounterRows = new Map();
   for (const [slot, row] of rows) {
     const fresh: Row = { ...row };
-    for (const column in row) if (isSketch(row[column])) fresh[column] = { ...(row[column] as Sketch) };
+    for (const column in row) if (isSketch(row[column])) fresh[column] = copySketch(row[column] as Sketch);
     copy.set(slot, fresh);
   }
   return copy;
@@ -103,7 +103,7 @@ function addInto(into: Row, row: Row, merge: CounterProjection['merge']): void {
     const y = row[column] ?? null;
     if (y === null) continue;
     if (x === null) {
-      into[column] = rule === 'sketch' ? { ...(y as Sketch) } : y;
+      into[column] = rule === 'sketch' ? copySketch(y as Sketch) : y;
       continue;
     }
     if (rule === 'sum') into[column] = Number(x) + Number(y);
