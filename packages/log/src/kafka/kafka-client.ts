@@ -5,7 +5,7 @@ import { createPlatformaticLog } from './platformatic-log';
 export const KAFKA_CLIENTS: readonly KafkaClient[] = ['kafkajs', 'platformatic'];
 
 /** The client used when neither the options nor EARSHOT_KAFKA_CLIENT name one; packages/log/README.md says why. */
-const DEFAULT_CLIENT: KafkaClient = 'kafkajs';
+const DEFAULT_CLIENT: KafkaClient = 'platformatic';
 
 /**
  * The EventLog on Apache Kafka through the chosen client. The environment is

@@ -110,13 +110,18 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     return handle;
   };
 
+  const stringHeaders = (headers: KafkaMessage['headers']): Record<string, string> => {
+    const strings: Record<string, string> = {};
+    for (const [name, value] of headers) strings[name.toString()] = value.toString();
+    return strings;
+  };
   const toRecord = (message: KafkaMessage): LogRecord => ({
     topic: toLogical(message.topic),
     partition: message.partition,
     offset: message.offset.toString(),
     key: message.key?.toString('utf8') ?? '',
     value: message.value ?? Buffer.alloc(0),
-    headers: Object.fromEntries([...message.headers].map(([k, v]) => [k.toString(), v.toString()])),
+    headers: stringHeaders(message.headers),
     timestamp: Number(message.timestamp),
   });
   const consumerOf = (group: string, maxBytesPerPartition = 4 * 1024 * 1024) =>

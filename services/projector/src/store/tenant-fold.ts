@@ -5,7 +5,7 @@ import type { Decoded } from '../decode-record';
 import type { Derived } from '../effects';
 
 /** A row's key within its tenant (tenant_id left out): also the order rows are written, and so locked, in. */
-export const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
+const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
 
 export type CounterRows = Map<string, Row>;
 
