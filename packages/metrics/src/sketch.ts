@@ -26,7 +26,7 @@ function bucketOf(value: number): string {
  * One index far out of range turns the object's elements into a dictionary
  * for good; deleting it leaves the sketch empty.
  */
-export function emptySketch(): Sketch {
+function emptySketch(): Sketch {
   const sketch: Sketch = {};
   sketch[FAR_INDEX] = 0;
   delete sketch[FAR_INDEX];
