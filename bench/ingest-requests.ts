@@ -81,8 +81,12 @@ export async function peakLoad(
     const instance = autocannon(options, (error: Error | null, done) => (error ? reject(error) : resolve(done)));
     instance.on('tick', () => context.progress(`${label}: ${++second} of ${seconds} s`));
   });
+  // Which statuses the non-2xx were, so a refusal under load is told apart from a failure.
+  const refused = Object.entries(result.statusCodeStats ?? {})
+    .filter(([status]) => !status.startsWith('2'))
+    .map(([status, { count }]) => `${status}: ${count}`);
   context.report(
-    `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+    `${label}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}${refused.length > 0 ? ` (${refused.join(', ')})` : ''}, errors ${result.errors}`,
   );
   return result;
 }

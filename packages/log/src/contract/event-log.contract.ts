@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventLog, LogRecord } from '../event-log';
 import { TOPICS } from '../topics';
-import { appendNumbered, collect, eventually, numberOf } from './fixtures';
+import { appendNumbered, collect, eventually, numberOf, value } from './fixtures';
 
 /**
  * The behaviour every EventLog adapter must show. Each test gets a fresh,
@@ -45,6 +45,21 @@ export function eventLogContract(adapter: string, open: () => Promise<EventLog>)
         const position = positions[numberOf(record)];
         expect(position).toEqual({ topic: record.topic, partition: record.partition, offset: record.offset });
       }
+    });
+
+    it("takes appends of 3 MB to one key at once, past the broker's largest batch, answering every position", async () => {
+      const log = await fresh();
+      const padding = Buffer.alloc(1_000, 0x61);
+      const records = Array.from({ length: 3_000 }, (_, seq) => ({
+        topic: TOPICS.events,
+        key: 'tenant-1:one-long-call',
+        value: Buffer.concat([value(seq), padding]),
+        headers: { 'earshot-type': 'call.started', 'earshot-seq': String(seq) },
+      }));
+      const [first, second] = await Promise.all([log.append(records.slice(0, 1_500)), log.append(records.slice(1_500))]);
+      const positions = [...(first ?? []), ...(second ?? [])];
+      const seen = await collect(log, 3_000);
+      for (const record of seen) expect(positions[numberOf(record)]).toEqual({ topic: record.topic, partition: record.partition, offset: record.offset });
     });
 
     it('resumes a restarted consumer from its committed position, losing nothing', async () => {

@@ -2,7 +2,7 @@ import type { EventLog, LogPosition, LogRecord } from '../event-log';
 import { TOPICS } from '../topics';
 
 /** Opaque Avro-looking bytes: the single-object marker, then a sequence number the tests read back. */
-function value(seq: number): Buffer {
+export function value(seq: number): Buffer {
   const body = Buffer.alloc(10 + 8);
   body.writeUInt8(0xc3, 0);
   body.writeUInt8(0x01, 1);

@@ -1,4 +1,5 @@
 import { eventLogContract } from '../contract/event-log.contract';
-import { kafkaLog } from '@earshot/testing';
+import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
+import { createKafkajsLog } from './kafka-log';
 
-eventLogContract('Kafka', () => kafkaLog('log'));
+eventLogContract('Kafka (kafkajs)', () => createKafkajsLog({ brokers: kafkaBrokers(), clientId: 'test-kafkajs', namespace: uniqueNamespace('log') }));

@@ -38,6 +38,36 @@ const FANOUT_BYTES_PER_PARTITION = 1024 * 1024;
  * platformatic/kafka#326). The group commit below keeps exactly one produce
  * in flight, as kafkajs does with maxInFlightRequests 1, and fills it.
  */
+/**
+ * Bytes of records one produce request carries at most. The broker refuses a
+ * partition's record batch above `message.max.bytes` (1 MiB by default, for
+ * the broker and the topics we create) with MESSAGE_TOO_LARGE: at 2,000
+ * records a request, 32 gateway requests of 100 events sharing a few
+ * partitions got 503s. A request of all partitions under this bound keeps
+ * each partition's batch under it, framing included.
+ */
+const MAX_REQUEST_BYTES = 900 * 1024;
+/** A record's framing in a batch (lengths, offsets, timestamp deltas, attributes), generously. */
+const RECORD_OVERHEAD_BYTES = 64;
+
+/** Records in order, cut into produce requests of at most MAX_REQUEST_BYTES (a larger record alone in its own). */
+function* produceRequests(records: readonly OutgoingRecord[]): Generator<OutgoingRecord[]> {
+  let request: OutgoingRecord[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    let size = RECORD_OVERHEAD_BYTES + Buffer.byteLength(record.key) + record.value.length;
+    for (const [name, value] of Object.entries(record.headers ?? {})) size += Buffer.byteLength(name) + Buffer.byteLength(value) + 8;
+    if (request.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
+      yield request;
+      request = [];
+      bytes = 0;
+    }
+    request.push(record);
+    bytes += size;
+  }
+  if (request.length > 0) yield request;
+}
+
 export async function createPlatformaticLog(options: KafkaLogOptions): Promise<EventLog> {
   const namespace = options.namespace ?? '';
   const physical = (topic: TopicName) => `${namespace}${topic}`;
@@ -75,23 +105,29 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
 
   const producer = new Producer({ ...base, idempotent: SAFE_PRODUCER.idempotent, acks: SAFE_PRODUCER.acks });
   const partitionOf = keyPartitioner();
+  const send = async (records: readonly OutgoingRecord[]): Promise<LogPosition[]> => {
+    const messages = records.map((record) => ({
+      topic: physical(record.topic),
+      key: Buffer.from(record.key),
+      value: record.value,
+      partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]),
+      headers: new Map(Object.entries(record.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+    }));
+    const written = await producer.send({ messages });
+    const nextOffset = new Map((written.offsets ?? []).map((w) => [`${w.topic}:${w.partition}`, BigInt(w.offset)]));
+    return messages.map((message, i) => {
+      const slot = `${message.topic}:${message.partition}`;
+      const offset = nextOffset.get(slot) ?? 0n;
+      nextOffset.set(slot, offset + 1n);
+      return { topic: (records[i] as OutgoingRecord).topic, partition: message.partition, offset: offset.toString() };
+    });
+  };
   const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
     async (records) => {
-      const messages = records.map((record) => ({
-        topic: physical(record.topic),
-        key: Buffer.from(record.key),
-        value: record.value,
-        partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]),
-        headers: new Map(Object.entries(record.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
-      }));
-      const written = await producer.send({ messages });
-      const nextOffset = new Map((written.offsets ?? []).map((w) => [`${w.topic}:${w.partition}`, BigInt(w.offset)]));
-      return messages.map((message, i) => {
-        const slot = `${message.topic}:${message.partition}`;
-        const offset = nextOffset.get(slot) ?? 0n;
-        nextOffset.set(slot, offset + 1n);
-        return { topic: (records[i] as OutgoingRecord).topic, partition: message.partition, offset: offset.toString() };
-      });
+      const positions: LogPosition[] = [];
+      // One request after another: the idempotent producer must not have two in flight (see below).
+      for (const request of produceRequests(records)) positions.push(...(await send(request)));
+      return positions;
     },
     { maxItems: options.maxBatch ?? 2_000 },
   );
