@@ -1,6 +1,6 @@
 import type { LogRecord } from '@earshot/log';
 import { copySketch, type Sketch } from '@earshot/metrics';
-import { precedenceOf, type Cell, type CounterProjection, type DocumentProjection, type RegisterProjection, type Row } from '@earshot/read-models';
+import { precedenceOf, type CounterProjection, type DocumentProjection, type RegisterProjection, type Row } from '@earshot/read-models';
 import type { Decoded } from '../decode-record';
 import type { Derived } from '../effects';
 
@@ -84,17 +84,18 @@ export function foldRecords(records: readonly LogRecord[], decode: (record: LogR
 }
 
 /** A copy of counter rows that can be added to without changing the fold (a failed transaction writes it again). */
-export function copyCounters(rows: CounterRows): CounterRows {
+export function copyCounters(rows: CounterRows, projection: CounterProjection): CounterRows {
   const copy: CounterRows = new Map();
   for (const [slot, row] of rows) {
     const fresh: Row = { ...row };
-    for (const column in row) if (isSketch(row[column])) fresh[column] = copySketch(row[column] as Sketch);
+    for (const column in projection.merge) {
+      const sketch = row[column];
+      if (projection.merge[column] === 'sketch' && sketch) fresh[column] = copySketch(sketch as Sketch);
+    }
     copy.set(slot, fresh);
   }
   return copy;
 }
-
-const isSketch = (cell: Cell | undefined) => typeof cell === 'object' && cell !== null && !Array.isArray(cell);
 
 function addInto(into: Row, row: Row, merge: CounterProjection['merge']): void {
   for (const column in merge) {

@@ -84,7 +84,7 @@ async function writeTenant(tx: Tx, claimed: TenantFold, refold: Refold, withCoun
     writes.push(write);
     const target = projection.contribution?.to;
     if (!target || contributed.length === 0) continue;
-    const rows: CounterRows = copyCounters(fold.counters.get(target) ?? new Map<string, Row>());
+    const rows: CounterRows = copyCounters(fold.counters.get(target) ?? new Map<string, Row>(), target);
     for (const row of contributed) addCount(rows, target, row);
     counters.set(target, rows);
   }
