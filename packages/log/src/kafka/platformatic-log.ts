@@ -30,15 +30,6 @@ const EARLIEST = -2n;
 const FANOUT_BYTES_PER_PARTITION = 1024 * 1024;
 
 /**
- * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
- * producer with acks=all, commits after the handler. Its idempotent producer
- * advances a partition's sequence number only when the broker answers, so
- * two sends in flight at once carry the same sequence and the broker refuses
- * the second (OUT_OF_ORDER_SEQUENCE_NUMBER, or a silent duplicate ack:
- * platformatic/kafka#326). The group commit below keeps exactly one produce
- * in flight, as kafkajs does with maxInFlightRequests 1, and fills it.
- */
-/**
  * Bytes of records one produce request carries at most. The broker refuses a
  * partition's record batch above `message.max.bytes` (1 MiB by default, for
  * the broker and the topics we create) with MESSAGE_TOO_LARGE: at 2,000
@@ -68,6 +59,15 @@ function* produceRequests(records: readonly OutgoingRecord[]): Generator<Outgoin
   if (request.length > 0) yield request;
 }
 
+/**
+ * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
+ * producer with acks=all, commits after the handler. Its idempotent producer
+ * advances a partition's sequence number only when the broker answers, so
+ * two sends in flight at once carry the same sequence and the broker refuses
+ * the second (OUT_OF_ORDER_SEQUENCE_NUMBER, or a silent duplicate ack:
+ * platformatic/kafka#326). The group commit below keeps exactly one produce
+ * in flight, as kafkajs does with maxInFlightRequests 1, and fills it.
+ */
 export async function createPlatformaticLog(options: KafkaLogOptions): Promise<EventLog> {
   const namespace = options.namespace ?? '';
   const physical = (topic: TopicName) => `${namespace}${topic}`;
@@ -125,7 +125,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   const batcher = new GroupCommit<OutgoingRecord, LogPosition>(
     async (records) => {
       const positions: LogPosition[] = [];
-      // One request after another: the idempotent producer must not have two in flight (see below).
+      // One request after another: the idempotent producer must not have two in flight (see createPlatformaticLog).
       for (const request of produceRequests(records)) positions.push(...(await send(request)));
       return positions;
     },
