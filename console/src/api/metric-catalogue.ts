@@ -11,6 +11,11 @@ const DISTRIBUTIONS = {
   'latency.asr_ms': 'Speech-to-text latency',
   'latency.llm_ms': 'LLM latency',
   'latency.tts_ms': 'Text-to-speech latency',
+  'latency.eou_ms': 'End-of-utterance delay',
+  'latency.stt_ms': 'Transcription delay',
+  'latency.llm_ttft_ms': 'LLM time to first token',
+  'latency.tts_ttfb_ms': 'Text-to-speech time to first byte',
+  'latency.e2e_ms': 'End-to-end turn latency',
 } as const;
 
 const SINGLES = {
@@ -24,6 +29,7 @@ const SINGLES = {
   'calls.success_rate': 'Success rate',
   'turns.count': 'Turns',
   'turns.interrupted': 'Turns interrupted',
+  'turns.interruption_rate': 'Interruption rate',
   'tool_calls.failed': 'Tool calls failed',
   'tool_call.duration_ms.p95': 'Tool call duration p95',
   'provider.errors': 'Provider errors',

@@ -12,57 +12,7 @@ export interface paths {
       cookie?: never;
     };
     /** Health of the process and its database (no key) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              service: string;
-              database: {
-                connected: boolean;
-                latencyMs: number;
-              };
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              code: string;
-              service: string;
-              database: {
-                connected: boolean;
-                latencyMs: number;
-              };
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -71,392 +21,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/admin/tenants': {
+  '/api/v1/health': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          status?: 'active' | 'suspended';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @enum {string} */
-                status: 'active' | 'suspended';
-                createdAt: string;
-                suspendedAt: string | null;
-                activeKeys: number;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Health, under the versioned API prefix (no key) */
+    get: operations['getApiHealth'];
     put?: never;
-    /** Create a tenant with its first API key and webhook secret (operator) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /**
-             * @default production
-             * @enum {string}
-             */
-            environment?: 'production' | 'staging';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -472,3362 +47,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Ingest one signed event envelope, or a JSON array of up to 500 */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
-          'x-earshot-timestamp': string;
-          /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
-          'x-earshot-signature': string;
-          /** @description the sending provider, e.g. vapi, retell, twilio */
-          'x-earshot-provider': string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "type": "call.started",
-           *       "version": "2026-11-22",
-           *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
-           *       "occurred_at": "2026-01-08T09:30:02.500Z",
-           *       "call": {
-           *         "provider_call_id": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
-           *         "agent_id": "agent_support",
-           *         "direction": "inbound",
-           *         "from_number": "+14155550123",
-           *         "to_number": "+14155550199",
-           *         "agent_version": "v42",
-           *         "workflow_id": "wf_billing",
-           *         "customer_id": "cus_1029",
-           *         "metadata": {
-           *           "campaign": "spring-renewals",
-           *           "locale": "en-US"
-           *         }
-           *       },
-           *       "data": {
-           *         "call_type": "phone",
-           *         "telephony_provider": "twilio",
-           *         "telephony_call_id": "CA5f1e7d2b9c4a48e0b1d6f3a2c7e9b410",
-           *         "llm_model": "gpt-4o-mini",
-           *         "asr_model": "deepgram nova-3",
-           *         "tts_voice": "elevenlabs rachel",
-           *         "language": "en-US"
-           *       },
-           *       "received_at": "2026-01-08T09:30:02.740Z",
-           *       "tenant": "7b0c6a52-4f0e-4c59-9a57-0d5c1a9e3b11",
-           *       "provider": "vapi"
-           *     }
-           */
-          'application/json':
-            | (
-                | ({
-                    /** @enum {string} */
-                    type: 'call.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      call_type?: string | null;
-                      /** @default null */
-                      telephony_provider?: string | null;
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                      /** @default null */
-                      llm_model?: string | null;
-                      /** @default null */
-                      asr_model?: string | null;
-                      /** @default null */
-                      tts_voice?: string | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.ringing';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      telephony_provider?: string | null;
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.answered';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                      /** @default null */
-                      ring_duration_ms?: number | null;
-                      /** @default null */
-                      answered_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.ended';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      ended_reason?: string | null;
-                      /** @default null */
-                      disconnection_reason?: string | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      cost_usd?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.transferred';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      to: string;
-                      /** @default null */
-                      reason?: string | null;
-                      /** @default null */
-                      transfer_type?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.failed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      error_code?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                      /** @default null */
-                      stage?: string | null;
-                      /** @default null */
-                      sip_status_code?: number | null;
-                      /** @default null */
-                      retryable?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'audio.stream.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      stream_id: string;
-                      /** @default null */
-                      codec?: string | null;
-                      /** @default null */
-                      sample_rate?: number | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound' | 'both') | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'audio.stream.stopped';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      stream_id: string;
-                      /** @default null */
-                      codec?: string | null;
-                      /** @default null */
-                      sample_rate?: number | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound' | 'both') | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      reason?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'transcript.partial';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      /** @enum {string} */
-                      speaker: 'agent' | 'customer';
-                      text: string;
-                      /** @default null */
-                      start_ms?: number | null;
-                      /** @default null */
-                      end_ms?: number | null;
-                      /** @default null */
-                      confidence?: number | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'transcript.final';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      /** @enum {string} */
-                      speaker: 'agent' | 'customer';
-                      text: string;
-                      /** @default null */
-                      start_ms?: number | null;
-                      /** @default null */
-                      end_ms?: number | null;
-                      /** @default null */
-                      confidence?: number | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'agent.response.generated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      latency: {
-                        asr_ms: number;
-                        llm_ms: number;
-                        tts_ms: number;
-                        total_ms: number;
-                      } & {
-                        [key: string]: unknown;
-                      };
-                      /** @default null */
-                      text?: string | null;
-                      /** @default null */
-                      model?: string | null;
-                      /** @default null */
-                      tokens_in?: number | null;
-                      /** @default null */
-                      tokens_out?: number | null;
-                      /** @default null */
-                      llm_ttft_ms?: number | null;
-                      /** @default null */
-                      tts_ttfb_ms?: number | null;
-                      /** @default null */
-                      eou_delay_ms?: number | null;
-                      /** @default null */
-                      interrupted?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                      /** @default null */
-                      result?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.failed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                      /** @default null */
-                      error?: string | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'workflow.state.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      from_state?: string | null;
-                      to_state: string;
-                      /** @default null */
-                      node?: string | null;
-                      /** @default null */
-                      trigger?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'handoff.initiated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      handoff_id: string;
-                      target: string;
-                      /** @default null */
-                      target_kind?: ('agent' | 'human') | null;
-                      /** @default null */
-                      reason?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'handoff.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      handoff_id: string;
-                      target: string;
-                      /** @default null */
-                      target_kind?: ('agent' | 'human') | null;
-                      /** @default null */
-                      reason?: string | null;
-                      /** @default null */
-                      wait_ms?: number | null;
-                      /** @default null */
-                      accepted_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'recording.available';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      recording_id: string;
-                      url: string;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      format?: string | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      expires_at?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'customer.feedback.submitted';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      rating?: number | null;
-                      /** @default null */
-                      rating_scale?: number | null;
-                      /** @default null */
-                      comment?: string | null;
-                      /** @default null */
-                      channel?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'provider.error.received';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @enum {string} */
-                      component: 'asr' | 'llm' | 'tts' | 'telephony' | 'other';
-                      /** @default null */
-                      provider_error_code?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                      /** @default null */
-                      vendor?: string | null;
-                      /** @default null */
-                      http_status?: number | null;
-                      /** @default null */
-                      retryable?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      ended_reason?: string | null;
-                      /** @default null */
-                      success?: boolean | null;
-                      /** @default null */
-                      quality_score?: number | null;
-                      /** @default null */
-                      summary?: string | null;
-                      /** @default null */
-                      sentiment?: string | null;
-                      /** @default null */
-                      cost_usd?: number | null;
-                      /** @default null */
-                      recording_url?: string | null;
-                      /** @default null */
-                      structured_data?: components['schemas']['JsonValueInput'] | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'outcome.recorded';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      outcome_id: string;
-                      call_id: string;
-                      /** @default null */
-                      agent?: string | null;
-                      outcome_type: string;
-                      /** @default null */
-                      value?: string | null;
-                      /** @default null */
-                      source?: string | null;
-                      /** @default null */
-                      revenue_usd?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'incident.created';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      incident_id: string;
-                      title: string;
-                      /** @enum {string} */
-                      severity: 'critical' | 'high' | 'medium' | 'low';
-                      /** @enum {string} */
-                      status: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
-                      /** @default null */
-                      description?: string | null;
-                      /** @default [] */
-                      affected_agents?: string[];
-                      /** @default [] */
-                      affected_calls?: string[];
-                      /** @default null */
-                      started_at?: string | null;
-                      /** @default null */
-                      opened_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'incident.updated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      incident_id: string;
-                      /** @default null */
-                      title?: string | null;
-                      /** @default null */
-                      severity?: ('critical' | 'high' | 'medium' | 'low') | null;
-                      /** @default null */
-                      status?: ('open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved') | null;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      note?: string | null;
-                      /** @default null */
-                      affected_agents?: string[] | null;
-                      /** @default null */
-                      affected_calls?: string[] | null;
-                      /** @default null */
-                      resolved_at?: string | null;
-                      /** @default null */
-                      updated_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'deployment.recorded';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      deployment_id: string;
-                      agent: string;
-                      version: string;
-                      /** Format: date-time */
-                      deployed_at: string;
-                      /** @default null */
-                      previous_version?: string | null;
-                      /** @default null */
-                      environment?: string | null;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      deployed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.fired';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      alert_id: string;
-                      rule_id: string;
-                      /** @default null */
-                      rule_name?: string | null;
-                      metric: string;
-                      /** @enum {string} */
-                      comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                      threshold: number;
-                      value: number;
-                      window_ms: number;
-                      /** @default null */
-                      severity?: ('critical' | 'warning' | 'info') | null;
-                      /** @default null */
-                      agent_id?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.resolved';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      alert_id: string;
-                      rule_id: string;
-                      /** @default null */
-                      metric?: string | null;
-                      /** @default null */
-                      value?: number | null;
-                      /** @default null */
-                      fired_at?: string | null;
-                      /** @default null */
-                      resolution?: string | null;
-                      /** @default null */
-                      resolved_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.rule.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      rule_id: string;
-                      /** @enum {string} */
-                      action: 'created' | 'updated' | 'deleted';
-                      /** @default null */
-                      name?: string | null;
-                      metric: string;
-                      /** @default null */
-                      agent_id?: string | null;
-                      /** @enum {string} */
-                      comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                      threshold: number;
-                      window_ms: number;
-                      for_ms: number;
-                      /** @default null */
-                      severity?: ('critical' | 'warning' | 'info') | null;
-                      enabled: boolean;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      changed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'invoice.issued';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      invoice_id: string;
-                      number: number;
-                      /** Format: date-time */
-                      period_start: string;
-                      /** Format: date-time */
-                      period_end: string;
-                      /** @enum {string} */
-                      status: 'draft' | 'issued' | 'paid' | 'void';
-                      plan_id: string;
-                      currency: string;
-                      lines: components['schemas']['JsonValueInput'];
-                      subtotal_cents: number;
-                      base_fee_cents: number;
-                      total_cents: number;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'billing.plan.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      plan_id: string;
-                      currency: string;
-                      base_fee_cents: number;
-                      /** @enum {string} */
-                      period: 'month' | 'day';
-                      prices: components['schemas']['JsonValueInput'];
-                      /** @default null */
-                      changed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-              )
-            | (
-                | ({
-                    /** @enum {string} */
-                    type: 'call.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      call_type?: string | null;
-                      /** @default null */
-                      telephony_provider?: string | null;
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                      /** @default null */
-                      llm_model?: string | null;
-                      /** @default null */
-                      asr_model?: string | null;
-                      /** @default null */
-                      tts_voice?: string | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.ringing';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      telephony_provider?: string | null;
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.answered';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      telephony_call_id?: string | null;
-                      /** @default null */
-                      ring_duration_ms?: number | null;
-                      /** @default null */
-                      answered_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.ended';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      ended_reason?: string | null;
-                      /** @default null */
-                      disconnection_reason?: string | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      cost_usd?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.transferred';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      to: string;
-                      /** @default null */
-                      reason?: string | null;
-                      /** @default null */
-                      transfer_type?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.failed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      error_code?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                      /** @default null */
-                      stage?: string | null;
-                      /** @default null */
-                      sip_status_code?: number | null;
-                      /** @default null */
-                      retryable?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'audio.stream.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      stream_id: string;
-                      /** @default null */
-                      codec?: string | null;
-                      /** @default null */
-                      sample_rate?: number | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound' | 'both') | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'audio.stream.stopped';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      stream_id: string;
-                      /** @default null */
-                      codec?: string | null;
-                      /** @default null */
-                      sample_rate?: number | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound' | 'both') | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      reason?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'transcript.partial';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      /** @enum {string} */
-                      speaker: 'agent' | 'customer';
-                      text: string;
-                      /** @default null */
-                      start_ms?: number | null;
-                      /** @default null */
-                      end_ms?: number | null;
-                      /** @default null */
-                      confidence?: number | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'transcript.final';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      /** @enum {string} */
-                      speaker: 'agent' | 'customer';
-                      text: string;
-                      /** @default null */
-                      start_ms?: number | null;
-                      /** @default null */
-                      end_ms?: number | null;
-                      /** @default null */
-                      confidence?: number | null;
-                      /** @default null */
-                      language?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'agent.response.generated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      turn_id: string;
-                      latency: {
-                        asr_ms: number;
-                        llm_ms: number;
-                        tts_ms: number;
-                        total_ms: number;
-                      } & {
-                        [key: string]: unknown;
-                      };
-                      /** @default null */
-                      text?: string | null;
-                      /** @default null */
-                      model?: string | null;
-                      /** @default null */
-                      tokens_in?: number | null;
-                      /** @default null */
-                      tokens_out?: number | null;
-                      /** @default null */
-                      llm_ttft_ms?: number | null;
-                      /** @default null */
-                      tts_ttfb_ms?: number | null;
-                      /** @default null */
-                      eou_delay_ms?: number | null;
-                      /** @default null */
-                      interrupted?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.started';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                      /** @default null */
-                      result?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'tool.call.failed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      tool_call_id: string;
-                      name: string;
-                      /** @default null */
-                      arguments?: components['schemas']['JsonValueInput'] | null;
-                      /** @default null */
-                      turn_id?: string | null;
-                      /** @default null */
-                      error?: string | null;
-                      /** @default null */
-                      duration_ms?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'workflow.state.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      from_state?: string | null;
-                      to_state: string;
-                      /** @default null */
-                      node?: string | null;
-                      /** @default null */
-                      trigger?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'handoff.initiated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      handoff_id: string;
-                      target: string;
-                      /** @default null */
-                      target_kind?: ('agent' | 'human') | null;
-                      /** @default null */
-                      reason?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'handoff.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      handoff_id: string;
-                      target: string;
-                      /** @default null */
-                      target_kind?: ('agent' | 'human') | null;
-                      /** @default null */
-                      reason?: string | null;
-                      /** @default null */
-                      wait_ms?: number | null;
-                      /** @default null */
-                      accepted_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'recording.available';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      recording_id: string;
-                      url: string;
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      format?: string | null;
-                      /** @default null */
-                      channels?: number | null;
-                      /** @default null */
-                      expires_at?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'customer.feedback.submitted';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      rating?: number | null;
-                      /** @default null */
-                      rating_scale?: number | null;
-                      /** @default null */
-                      comment?: string | null;
-                      /** @default null */
-                      channel?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'provider.error.received';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @enum {string} */
-                      component: 'asr' | 'llm' | 'tts' | 'telephony' | 'other';
-                      /** @default null */
-                      provider_error_code?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                      /** @default null */
-                      vendor?: string | null;
-                      /** @default null */
-                      http_status?: number | null;
-                      /** @default null */
-                      retryable?: boolean | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'call.completed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    call: {
-                      provider_call_id: string;
-                      agent_id: string;
-                      /** @default null */
-                      direction?: ('inbound' | 'outbound') | null;
-                      /** @default null */
-                      from_number?: string | null;
-                      /** @default null */
-                      to_number?: string | null;
-                      /** @default null */
-                      agent_version?: string | null;
-                      /** @default null */
-                      workflow_id?: string | null;
-                      /** @default null */
-                      customer_id?: string | null;
-                      /** @default null */
-                      metadata?: {
-                        [key: string]: string;
-                      } | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                    data: {
-                      /** @default null */
-                      duration_ms?: number | null;
-                      /** @default null */
-                      ended_reason?: string | null;
-                      /** @default null */
-                      success?: boolean | null;
-                      /** @default null */
-                      quality_score?: number | null;
-                      /** @default null */
-                      summary?: string | null;
-                      /** @default null */
-                      sentiment?: string | null;
-                      /** @default null */
-                      cost_usd?: number | null;
-                      /** @default null */
-                      recording_url?: string | null;
-                      /** @default null */
-                      structured_data?: components['schemas']['JsonValueInput'] | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'outcome.recorded';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      outcome_id: string;
-                      call_id: string;
-                      /** @default null */
-                      agent?: string | null;
-                      outcome_type: string;
-                      /** @default null */
-                      value?: string | null;
-                      /** @default null */
-                      source?: string | null;
-                      /** @default null */
-                      revenue_usd?: number | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'incident.created';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      incident_id: string;
-                      title: string;
-                      /** @enum {string} */
-                      severity: 'critical' | 'high' | 'medium' | 'low';
-                      /** @enum {string} */
-                      status: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
-                      /** @default null */
-                      description?: string | null;
-                      /** @default [] */
-                      affected_agents?: string[];
-                      /** @default [] */
-                      affected_calls?: string[];
-                      /** @default null */
-                      started_at?: string | null;
-                      /** @default null */
-                      opened_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'incident.updated';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      incident_id: string;
-                      /** @default null */
-                      title?: string | null;
-                      /** @default null */
-                      severity?: ('critical' | 'high' | 'medium' | 'low') | null;
-                      /** @default null */
-                      status?: ('open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved') | null;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      note?: string | null;
-                      /** @default null */
-                      affected_agents?: string[] | null;
-                      /** @default null */
-                      affected_calls?: string[] | null;
-                      /** @default null */
-                      resolved_at?: string | null;
-                      /** @default null */
-                      updated_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'deployment.recorded';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      deployment_id: string;
-                      agent: string;
-                      version: string;
-                      /** Format: date-time */
-                      deployed_at: string;
-                      /** @default null */
-                      previous_version?: string | null;
-                      /** @default null */
-                      environment?: string | null;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      deployed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.fired';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      alert_id: string;
-                      rule_id: string;
-                      /** @default null */
-                      rule_name?: string | null;
-                      metric: string;
-                      /** @enum {string} */
-                      comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                      threshold: number;
-                      value: number;
-                      window_ms: number;
-                      /** @default null */
-                      severity?: ('critical' | 'warning' | 'info') | null;
-                      /** @default null */
-                      agent_id?: string | null;
-                      /** @default null */
-                      message?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.resolved';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      alert_id: string;
-                      rule_id: string;
-                      /** @default null */
-                      metric?: string | null;
-                      /** @default null */
-                      value?: number | null;
-                      /** @default null */
-                      fired_at?: string | null;
-                      /** @default null */
-                      resolution?: string | null;
-                      /** @default null */
-                      resolved_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'alert.rule.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      rule_id: string;
-                      /** @enum {string} */
-                      action: 'created' | 'updated' | 'deleted';
-                      /** @default null */
-                      name?: string | null;
-                      metric: string;
-                      /** @default null */
-                      agent_id?: string | null;
-                      /** @enum {string} */
-                      comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                      threshold: number;
-                      window_ms: number;
-                      for_ms: number;
-                      /** @default null */
-                      severity?: ('critical' | 'warning' | 'info') | null;
-                      enabled: boolean;
-                      /** @default null */
-                      description?: string | null;
-                      /** @default null */
-                      changed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'invoice.issued';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      invoice_id: string;
-                      number: number;
-                      /** Format: date-time */
-                      period_start: string;
-                      /** Format: date-time */
-                      period_end: string;
-                      /** @enum {string} */
-                      status: 'draft' | 'issued' | 'paid' | 'void';
-                      plan_id: string;
-                      currency: string;
-                      lines: components['schemas']['JsonValueInput'];
-                      subtotal_cents: number;
-                      base_fee_cents: number;
-                      total_cents: number;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-                | ({
-                    /** @enum {string} */
-                    type: 'billing.plan.changed';
-                    /** @enum {string} */
-                    version: '2026-01-01' | '2026-11-22';
-                    idempotency_key: string;
-                    /** Format: date-time */
-                    occurred_at: string;
-                    /** @default null */
-                    call?:
-                      | ({
-                          provider_call_id: string;
-                          agent_id: string;
-                          /** @default null */
-                          direction?: ('inbound' | 'outbound') | null;
-                          /** @default null */
-                          from_number?: string | null;
-                          /** @default null */
-                          to_number?: string | null;
-                          /** @default null */
-                          agent_version?: string | null;
-                          /** @default null */
-                          workflow_id?: string | null;
-                          /** @default null */
-                          customer_id?: string | null;
-                          /** @default null */
-                          metadata?: {
-                            [key: string]: string;
-                          } | null;
-                        } & {
-                          [key: string]: unknown;
-                        })
-                      | null;
-                    data: {
-                      plan_id: string;
-                      currency: string;
-                      base_fee_cents: number;
-                      /** @enum {string} */
-                      period: 'month' | 'day';
-                      prices: components['schemas']['JsonValueInput'];
-                      /** @default null */
-                      changed_by?: string | null;
-                    } & {
-                      [key: string]: unknown;
-                    };
-                  } & {
-                    [key: string]: unknown;
-                  })
-              )[];
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json':
-              | {
-                  /** @enum {boolean} */
-                  ok: true;
-                  id: string;
-                  duplicate: boolean;
-                }
-              | {
-                  /** @enum {boolean} */
-                  ok: true;
-                  results: (
-                    | {
-                        /** @enum {boolean} */
-                        ok: true;
-                        id: string;
-                        duplicate: boolean;
-                      }
-                    | {
-                        /** @enum {boolean} */
-                        ok: false;
-                        error: string;
-                        /** @enum {string} */
-                        code:
-                          | 'UNAUTHORIZED'
-                          | 'FORBIDDEN'
-                          | 'NOT_FOUND'
-                          | 'METHOD_NOT_ALLOWED'
-                          | 'VALIDATION_ERROR'
-                          | 'PAYLOAD_TOO_LARGE'
-                          | 'IDEMPOTENCY_CONFLICT'
-                          | 'IDEMPOTENCY_MISMATCH'
-                          | 'RATE_LIMITED'
-                          | 'PROVIDER_ERROR'
-                          | 'UNAVAILABLE'
-                          | 'INTERNAL';
-                        fields?: {
-                          path: string;
-                          message: string;
-                        }[];
-                        deadLetterId?: string;
-                        requestId?: string;
-                      }
-                  )[];
-                };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        413: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Ingest one signed event envelope, or a JSON array of them */
+    post: operations['ingestEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3844,423 +65,24 @@ export interface paths {
     get?: never;
     put?: never;
     /** Ingest one signed flat event */
-    post: {
-      parameters: {
-        query?: never;
-        header: {
-          /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
-          'x-timestamp': string;
-          /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
-          'x-signature': string;
-          'idempotency-key': string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "type": "call.ended",
-           *       "agent_id": "agent_support",
-           *       "provider_call_id": "call_4f2a",
-           *       "latency_ms": 840
-           *     }
-           */
-          'application/json': {
-            /** @enum {string} */
-            type:
-              | 'call.started'
-              | 'call.ringing'
-              | 'call.answered'
-              | 'call.ended'
-              | 'call.transferred'
-              | 'call.failed'
-              | 'audio.stream.started'
-              | 'audio.stream.stopped'
-              | 'transcript.partial'
-              | 'transcript.final'
-              | 'agent.response.generated'
-              | 'tool.call.started'
-              | 'tool.call.completed'
-              | 'tool.call.failed'
-              | 'workflow.state.changed'
-              | 'handoff.initiated'
-              | 'handoff.completed'
-              | 'recording.available'
-              | 'customer.feedback.submitted'
-              | 'provider.error.received'
-              | 'call.completed';
-            agent_id: string;
-            provider_call_id: string;
-            latency_ms: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-              duplicate: boolean;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        413: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['ingestWebhookEvent'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/api/v1/health': {
+  '/api/v1/webhooks/providers/{provider}/{connectionId}': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              service: string;
-              database: {
-                connected: boolean;
-                latencyMs: number;
-              };
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              code: string;
-              service: string;
-              database: {
-                connected: boolean;
-                latencyMs: number;
-              };
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    get?: never;
     put?: never;
-    post?: never;
+    /** A provider’s own webhook, verified its way (no API key: the URL names the connection) */
+    post: operations['receiveProviderWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4274,201 +96,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              live: {
-                concurrentCalls: number;
-                successRate: number;
-                p95LatencyMs: number;
-                endedCalls: number;
-                windowSeconds: number;
-                asOf: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Live snapshot: calls in progress, success rate, latency */
+    get: operations['getRealtime'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4484,243 +113,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          status?: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
-          agentId?: string;
-          /** @description calls started at or after */
-          from?: string & (unknown & unknown);
-          /** @description calls started before */
-          to?: string & (unknown & unknown);
-          sort?: 'startedAt' | '-startedAt' | 'durationMs' | '-durationMs' | 'qualityScore' | '-qualityScore';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                /** Format: uuid */
-                id: string;
-                agentId: string;
-                /** @enum {string} */
-                status: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
-                startedAt: string;
-                answeredAt: string | null;
-                endedAt: string | null;
-                durationMs: number | null;
-                qualityScore: number | null;
-                /** @description median of each part over the call’s turns */
-                latency: {
-                  asrMs: number | null;
-                  llmMs: number | null;
-                  ttsMs: number | null;
-                  totalMs: number | null;
-                };
-                provider: string;
-                providerCallId: string;
-                endReason: string | null;
-                turnCount: number;
-                interruptions: number;
-                toolCallCount: number;
-                providerErrorCount: number;
-                costUsd: number | null;
-                success: boolean | null;
-                direction: string | null;
-                agentVersion: string | null;
-                customerId: string | null;
-                recordingUrl: string | null;
-                summary: string | null;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List calls, newest first, with filters and cursor pagination */
+    get: operations['listCalls'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4736,302 +130,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              call: {
-                /** Format: uuid */
-                id: string;
-                agentId: string;
-                /** @enum {string} */
-                status: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
-                startedAt: string;
-                answeredAt: string | null;
-                endedAt: string | null;
-                durationMs: number | null;
-                qualityScore: number | null;
-                /** @description median of each part over the call’s turns */
-                latency: {
-                  asrMs: number | null;
-                  llmMs: number | null;
-                  ttsMs: number | null;
-                  totalMs: number | null;
-                };
-                provider: string;
-                providerCallId: string;
-                endReason: string | null;
-                turnCount: number;
-                interruptions: number;
-                toolCallCount: number;
-                providerErrorCount: number;
-                costUsd: number | null;
-                success: boolean | null;
-                direction: string | null;
-                agentVersion: string | null;
-                customerId: string | null;
-                recordingUrl: string | null;
-                summary: string | null;
-                turns: {
-                  turnId: string;
-                  occurredAt: string;
-                  latency: {
-                    asrMs: number;
-                    llmMs: number;
-                    ttsMs: number;
-                    totalMs: number;
-                  };
-                  interrupted: boolean;
-                  text: string | null;
-                  model: string | null;
-                }[];
-                transcript: {
-                  turnId: string;
-                  speaker: string;
-                  text: string;
-                  isFinal: boolean;
-                  startMs: number | null;
-                  endMs: number | null;
-                  occurredAt: string;
-                }[];
-                traces: {
-                  kind: string;
-                  traceId: string;
-                  name: string;
-                  status: string;
-                  turnId: string | null;
-                  startedAt: string | null;
-                  endedAt: string | null;
-                  durationMs: number | null;
-                }[];
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** One call with its turns, transcript and traces */
+    get: operations['getCall'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Erase a call with a reason (audited): its data key is destroyed and its rows deleted */
+    delete: operations['eraseCall'];
     options?: never;
     head?: never;
     patch?: never;
@@ -5044,505 +148,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          callId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                callId: string;
-                agent: string | null;
-                type: string;
-                value: string | null;
-                source: string | null;
-                revenueUsd: number | null;
-                recordedAt: string;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-              source: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List recorded outcomes */
+    get: operations['listOutcomes'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "callId": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
-           *       "type": "appointment_booked",
-           *       "value": "tuesday 10:00",
-           *       "source": "crm",
-           *       "revenueUsd": 120
-           *     }
-           */
-          'application/json': {
-            id?: string;
-            callId: string & (unknown & unknown);
-            agent?: string & (unknown & unknown);
-            type: string & (unknown & unknown);
-            value?: string;
-            source?: string & (unknown & unknown);
-            revenueUsd?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Record the outcome of a call */
+    post: operations['createOutcome'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5556,522 +166,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                title: string;
-                severity: string;
-                status: string;
-                description: string | null;
-                affectedAgents: string[];
-                affectedCalls: string[];
-                startedAt: string | null;
-                openedBy: string | null;
-                resolvedAt: string | null;
-                createdAt: string | null;
-                updatedAt: string | null;
-                notes: {
-                  at: string;
-                  note: string;
-                  by: string | null;
-                }[];
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List incidents */
+    get: operations['listIncidents'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "title": "ASR latency above 800 ms",
-           *       "severity": "high",
-           *       "status": "open",
-           *       "affectedAgents": [],
-           *       "affectedCalls": []
-           *     }
-           */
-          'application/json': {
-            id?: string;
-            title: string & (unknown & unknown);
-            /** @enum {string} */
-            severity: 'critical' | 'high' | 'medium' | 'low';
-            /**
-             * @default open
-             * @enum {string}
-             */
-            status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
-            description?: string;
-            /** @default [] */
-            affectedAgents?: (string & (unknown & unknown))[];
-            /** @default [] */
-            affectedCalls?: (string & (unknown & unknown))[];
-            startedAt?: string & (unknown & unknown);
-            openedBy?: string & (unknown & unknown);
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Open an incident */
+    post: operations['createIncident'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6091,330 +190,8 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
-            /** @enum {string} */
-            severity?: 'critical' | 'high' | 'medium' | 'low';
-            title?: string & (unknown & unknown);
-            description?: string;
-            /** @description added to the incident timeline */
-            note?: string & (unknown & unknown);
-            affectedAgents?: string[];
-            affectedCalls?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Change an incident’s status or severity, or add a note */
+    patch: operations['updateIncident'];
     trace?: never;
   };
   '/api/v1/alerts': {
@@ -6424,224 +201,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          status?: 'firing' | 'resolved';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                ruleId: string;
-                ruleName: string | null;
-                metric: string;
-                comparison: ('gt' | 'gte' | 'lt' | 'lte') | null;
-                threshold: number | null;
-                value: number | null;
-                windowMs: number | null;
-                severity: ('critical' | 'warning' | 'info') | null;
-                agentId: string | null;
-                message: string | null;
-                /** @enum {string} */
-                status: 'firing' | 'resolved';
-                firedAt: string | null;
-                resolvedAt: string | null;
-                resolvedValue: number | null;
-                resolution: string | null;
-                resolvedBy: string | null;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List fired and resolved alerts */
+    get: operations['listAlerts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -6657,557 +218,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                name: string | null;
-                metric: string;
-                agentId: string | null;
-                /** @enum {string} */
-                comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                threshold: number;
-                windowMs: number;
-                forMs: number;
-                severity: ('critical' | 'warning' | 'info') | null;
-                enabled: boolean;
-                description: string | null;
-                changedBy: string | null;
-                changedAt: string;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List alert rules */
+    get: operations['listAlertRules'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: string;
-            name?: string & (unknown & unknown);
-            /**
-             * @description a name from the GET /metrics catalogue
-             * @enum {string}
-             */
-            metric:
-              | 'calls.abandoned'
-              | 'calls.completed'
-              | 'calls.escalated'
-              | 'calls.failed'
-              | 'calls.in_progress'
-              | 'calls.success_rate'
-              | 'calls.total'
-              | 'calls.transferred'
-              | 'events.ingested'
-              | 'feedback.rating.avg'
-              | 'latency.asr_ms.avg'
-              | 'latency.asr_ms.p50'
-              | 'latency.asr_ms.p95'
-              | 'latency.asr_ms.p99'
-              | 'latency.llm_ms.avg'
-              | 'latency.llm_ms.p50'
-              | 'latency.llm_ms.p95'
-              | 'latency.llm_ms.p99'
-              | 'latency.total_ms.avg'
-              | 'latency.total_ms.p50'
-              | 'latency.total_ms.p95'
-              | 'latency.total_ms.p99'
-              | 'latency.tts_ms.avg'
-              | 'latency.tts_ms.p50'
-              | 'latency.tts_ms.p95'
-              | 'latency.tts_ms.p99'
-              | 'outcomes.count'
-              | 'provider.errors'
-              | 'quality.avg'
-              | 'revenue.usd'
-              | 'tool_call.duration_ms.p95'
-              | 'tool_calls.failed'
-              | 'turns.count'
-              | 'turns.interrupted';
-            /** @description watch one agent; all agents when left out */
-            agentId?: string;
-            /** @enum {string} */
-            comparison: 'gt' | 'gte' | 'lt' | 'lte';
-            threshold: number;
-            /**
-             * @description the metric is computed over this window, ending at each evaluation
-             * @default 300000
-             */
-            windowMs?: number;
-            /**
-             * @description how long the breach must hold before the alert fires
-             * @default 0
-             */
-            forMs?: number;
-            /**
-             * @default warning
-             * @enum {string}
-             */
-            severity?: 'critical' | 'warning' | 'info';
-            /** @default true */
-            enabled?: boolean;
-            description?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Create an alert rule */
+    post: operations['createAlertRule'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7221,927 +236,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              rule: {
-                id: string;
-                name: string | null;
-                metric: string;
-                agentId: string | null;
-                /** @enum {string} */
-                comparison: 'gt' | 'gte' | 'lt' | 'lte';
-                threshold: number;
-                windowMs: number;
-                forMs: number;
-                severity: ('critical' | 'warning' | 'info') | null;
-                enabled: boolean;
-                description: string | null;
-                changedBy: string | null;
-                changedAt: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** One alert rule */
+    get: operations['getAlertRule'];
     put?: never;
     post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Delete an alert rule */
+    delete: operations['deleteAlertRule'];
     options?: never;
     head?: never;
-    patch: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string & (unknown & unknown);
-            /**
-             * @description a name from the GET /metrics catalogue
-             * @enum {string}
-             */
-            metric?:
-              | 'calls.abandoned'
-              | 'calls.completed'
-              | 'calls.escalated'
-              | 'calls.failed'
-              | 'calls.in_progress'
-              | 'calls.success_rate'
-              | 'calls.total'
-              | 'calls.transferred'
-              | 'events.ingested'
-              | 'feedback.rating.avg'
-              | 'latency.asr_ms.avg'
-              | 'latency.asr_ms.p50'
-              | 'latency.asr_ms.p95'
-              | 'latency.asr_ms.p99'
-              | 'latency.llm_ms.avg'
-              | 'latency.llm_ms.p50'
-              | 'latency.llm_ms.p95'
-              | 'latency.llm_ms.p99'
-              | 'latency.total_ms.avg'
-              | 'latency.total_ms.p50'
-              | 'latency.total_ms.p95'
-              | 'latency.total_ms.p99'
-              | 'latency.tts_ms.avg'
-              | 'latency.tts_ms.p50'
-              | 'latency.tts_ms.p95'
-              | 'latency.tts_ms.p99'
-              | 'outcomes.count'
-              | 'provider.errors'
-              | 'quality.avg'
-              | 'revenue.usd'
-              | 'tool_call.duration_ms.p95'
-              | 'tool_calls.failed'
-              | 'turns.count'
-              | 'turns.interrupted';
-            agentId?: string | null;
-            /** @enum {string} */
-            comparison?: 'gt' | 'gte' | 'lt' | 'lte';
-            threshold?: number;
-            windowMs?: number;
-            forMs?: number;
-            /** @enum {string} */
-            severity?: 'critical' | 'warning' | 'info';
-            enabled?: boolean;
-            description?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Change an alert rule */
+    patch: operations['updateAlertRule'];
     trace?: never;
   };
   '/api/v1/deployments': {
@@ -8151,497 +255,28 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          agent?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                agent: string;
-                version: string;
-                deployedAt: string;
-                previousVersion: string | null;
-                environment: string | null;
-                description: string | null;
-                deployedBy: string | null;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List deployments */
+    get: operations['listDeployments'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: string;
-            agent: string & (unknown & unknown);
-            version: string & (unknown & unknown);
-            /** @description defaults to when the request arrived */
-            deployedAt?: string & (unknown & unknown);
-            previousVersion?: string & (unknown & unknown);
-            environment?: string & (unknown & unknown);
-            description?: string;
-            deployedBy?: string & (unknown & unknown);
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              id: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** Record a deployment */
+    post: operations['createDeployment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** One deployment */
+    get: operations['getDeployment'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -8655,275 +290,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description length of each window, before and after the deployment */
-          windowMinutes?: number;
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              deployment: {
-                id: string;
-                agent: string;
-                version: string;
-                deployedAt: string;
-              };
-              before: {
-                from: string;
-                to: string;
-              };
-              after: {
-                from: string;
-                to: string;
-              };
-              metrics: {
-                metric: string;
-                unit: string;
-                before: {
-                  value: number | null;
-                  samples: number;
-                };
-                after: {
-                  value: number | null;
-                  samples: number;
-                };
-                change: number | null;
-                changePercent: number | null;
-                /** @enum {string} */
-                test: 'mann-whitney' | 'two-proportion-z';
-                pValue: number | null;
-                significant: boolean;
-                regression: boolean;
-              }[];
-              outcomes: {
-                type: string;
-                before: number;
-                after: number;
-              }[];
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** A deployment’s impact: metrics before and after */
+    get: operations['getDeploymentImpact'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8939,249 +307,42 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          name:
-            | 'calls.abandoned'
-            | 'calls.completed'
-            | 'calls.escalated'
-            | 'calls.failed'
-            | 'calls.in_progress'
-            | 'calls.success_rate'
-            | 'calls.total'
-            | 'calls.transferred'
-            | 'events.ingested'
-            | 'feedback.rating.avg'
-            | 'latency.asr_ms.avg'
-            | 'latency.asr_ms.p50'
-            | 'latency.asr_ms.p95'
-            | 'latency.asr_ms.p99'
-            | 'latency.llm_ms.avg'
-            | 'latency.llm_ms.p50'
-            | 'latency.llm_ms.p95'
-            | 'latency.llm_ms.p99'
-            | 'latency.total_ms.avg'
-            | 'latency.total_ms.p50'
-            | 'latency.total_ms.p95'
-            | 'latency.total_ms.p99'
-            | 'latency.tts_ms.avg'
-            | 'latency.tts_ms.p50'
-            | 'latency.tts_ms.p95'
-            | 'latency.tts_ms.p99'
-            | 'outcomes.count'
-            | 'provider.errors'
-            | 'quality.avg'
-            | 'revenue.usd'
-            | 'tool_call.duration_ms.p95'
-            | 'tool_calls.failed'
-            | 'turns.count'
-            | 'turns.interrupted';
-          /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
-          from?: string & (unknown & unknown);
-          /** @description defaults to now */
-          to?: string & (unknown & unknown);
-          /** @description defaults to the finest that keeps the series within 1,000 points */
-          interval?: '1m' | '5m' | '15m' | '1h' | '6h' | '1d';
-          /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
-          agentId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              name: string;
-              description: string;
-              unit: string;
-              /** @enum {string} */
-              interval: '1m' | '5m' | '15m' | '1h' | '6h' | '1d';
-              from: string;
-              to: string;
-              agentId: string | null;
-              points: {
-                t: string;
-                value: number | null;
-              }[];
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** One metric as a time series */
+    get: operations['getMetric'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/metrics/catalogue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** Every metric name, with what it measures and its unit */
+    get: operations['getMetricCatalogue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the agents the calls and deployments name, with their latest version */
+    get: operations['listAgents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9197,236 +358,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          from?: string & (unknown & unknown);
-          to?: string & (unknown & unknown);
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                day: string;
-                eventsIngested: number;
-                calls: number;
-                callMinutes: number;
-                apiRequests: number;
-                storedBytes: number;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-              period: {
-                start: string;
-                end: string;
-                planId: string;
-                currency: string;
-                meters: {
-                  /** @enum {string} */
-                  meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
-                  description: string;
-                  quantity: number;
-                  included: number;
-                  billable: number;
-                  unitSize: number;
-                  unitPriceCents: number;
-                  amountCents: number;
-                  limit: number | null;
-                  projectedQuantity: number;
-                  projectedAmountCents: number;
-                }[];
-                baseFeeCents: number;
-                totalCents: number;
-                projectedTotalCents: number;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Metered usage by period */
+    get: operations['listUsage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9442,228 +375,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                number: number;
-                periodStart: string;
-                periodEnd: string;
-                /** @enum {string} */
-                status: 'draft' | 'issued' | 'paid' | 'void';
-                planId: string;
-                currency: string;
-                lines: {
-                  /** @enum {string} */
-                  meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
-                  description: string;
-                  quantity: number;
-                  included: number;
-                  billable: number;
-                  unitSize: number;
-                  unitPriceCents: number;
-                  amountCents: number;
-                }[];
-                subtotalCents: number;
-                baseFeeCents: number;
-                totalCents: number;
-                issuedAt: string;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List invoices */
+    get: operations['listInvoices'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9679,221 +392,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          action?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                at: string;
-                actor: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                  keyName: string | null;
-                };
-                action: string;
-                target: string | null;
-                ip: string | null;
-                requestId: string | null;
-                detail: {
-                  [key: string]: unknown;
-                };
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** The tenant audit log */
+    get: operations['listAuditEntries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9909,164 +409,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The delivery audit log (operator) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** The delivery audit log */
+    get: operations['listDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10082,164 +426,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The dead-letter store (operator) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** The dead-letter store */
+    get: operations['listDeadLetters'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10255,166 +443,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One dead letter (operator) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** One dead letter */
+    get: operations['getDeadLetter'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10432,166 +462,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replay a dead letter through the intake (operator) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Replay a dead letter through the intake */
+    post: operations['replayDeadLetter'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10605,610 +477,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-          workspace?: string;
-          status?: 'active' | 'expired' | 'revoked' | 'rotating';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @description the leading characters of the key, enough to recognise it */
-                prefix: string;
-                scopes: (
-                  | 'events:write'
-                  | 'calls:read'
-                  | 'metrics:read'
-                  | 'exports:read'
-                  | 'outcomes:read'
-                  | 'outcomes:write'
-                  | 'incidents:read'
-                  | 'incidents:write'
-                  | 'deployments:read'
-                  | 'deployments:write'
-                  | 'alerts:read'
-                  | 'alerts:write'
-                  | 'usage:read'
-                  | 'billing:read'
-                  | 'audit:read'
-                  | 'keys:read'
-                  | 'keys:write'
-                )[];
-                /** @enum {string} */
-                environment: 'production' | 'staging';
-                /** @description CIDRs the key may be used from; empty means any address */
-                ipAllowlist: string[];
-                lastUsedAt: string | null;
-                /** @description requests in the last 24 hours, to the minute */
-                usage24h: number;
-                /** @enum {string} */
-                status: 'active' | 'expired' | 'revoked' | 'rotating';
-                workspace: string;
-                expiresAt: string | null;
-                /** @description while rotating: when the previous secret stops working */
-                previousSecretValidUntil: string | null;
-                createdAt: string;
-                createdBy: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                };
-                revokedAt: string | null;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** List API keys */
+    get: operations['listApiKeys'];
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string & (unknown & unknown);
-            /** @description at most the scopes of the key that creates it */
-            scopes: (
-              | 'events:write'
-              | 'calls:read'
-              | 'metrics:read'
-              | 'exports:read'
-              | 'outcomes:read'
-              | 'outcomes:write'
-              | 'incidents:read'
-              | 'incidents:write'
-              | 'deployments:read'
-              | 'deployments:write'
-              | 'alerts:read'
-              | 'alerts:write'
-              | 'usage:read'
-              | 'billing:read'
-              | 'audit:read'
-              | 'keys:read'
-              | 'keys:write'
-            )[];
-            /**
-             * @default production
-             * @enum {string}
-             */
-            environment?: 'production' | 'staging';
-            /**
-             * @description live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
-             * @enum {string}
-             */
-            kind?: 'live' | 'test';
-            /** @default default */
-            workspace?: string;
-            /**
-             * @description addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
-             * @default any
-             */
-            ipAllowlist?: 'any' | string[];
-            /** @description when the key stops working; never when absent */
-            expiresAt?: string & (unknown & unknown);
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              key: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @description the leading characters of the key, enough to recognise it */
-                prefix: string;
-                scopes: (
-                  | 'events:write'
-                  | 'calls:read'
-                  | 'metrics:read'
-                  | 'exports:read'
-                  | 'outcomes:read'
-                  | 'outcomes:write'
-                  | 'incidents:read'
-                  | 'incidents:write'
-                  | 'deployments:read'
-                  | 'deployments:write'
-                  | 'alerts:read'
-                  | 'alerts:write'
-                  | 'usage:read'
-                  | 'billing:read'
-                  | 'audit:read'
-                  | 'keys:read'
-                  | 'keys:write'
-                )[];
-                /** @enum {string} */
-                environment: 'production' | 'staging';
-                /** @description CIDRs the key may be used from; empty means any address */
-                ipAllowlist: string[];
-                lastUsedAt: string | null;
-                /** @description requests in the last 24 hours, to the minute */
-                usage24h: number;
-                /** @enum {string} */
-                status: 'active' | 'expired' | 'revoked' | 'rotating';
-                workspace: string;
-                expiresAt: string | null;
-                /** @description while rotating: when the previous secret stops working */
-                previousSecretValidUntil: string | null;
-                createdAt: string;
-                createdBy: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                };
-                revokedAt: string | null;
-              };
-              /** @description the API key; shown once, never stored */
-              secret: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Issue an API key (its secret is shown once) */
+    post: operations['createApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -11222,319 +495,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              key: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @description the leading characters of the key, enough to recognise it */
-                prefix: string;
-                scopes: (
-                  | 'events:write'
-                  | 'calls:read'
-                  | 'metrics:read'
-                  | 'exports:read'
-                  | 'outcomes:read'
-                  | 'outcomes:write'
-                  | 'incidents:read'
-                  | 'incidents:write'
-                  | 'deployments:read'
-                  | 'deployments:write'
-                  | 'alerts:read'
-                  | 'alerts:write'
-                  | 'usage:read'
-                  | 'billing:read'
-                  | 'audit:read'
-                  | 'keys:read'
-                  | 'keys:write'
-                )[];
-                /** @enum {string} */
-                environment: 'production' | 'staging';
-                /** @description CIDRs the key may be used from; empty means any address */
-                ipAllowlist: string[];
-                lastUsedAt: string | null;
-                /** @description requests in the last 24 hours, to the minute */
-                usage24h: number;
-                /** @enum {string} */
-                status: 'active' | 'expired' | 'revoked' | 'rotating';
-                workspace: string;
-                expiresAt: string | null;
-                /** @description while rotating: when the previous secret stops working */
-                previousSecretValidUntil: string | null;
-                createdAt: string;
-                createdBy: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                };
-                revokedAt: string | null;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** One API key */
+    get: operations['getApiKey'];
     put?: never;
     post?: never;
     delete?: never;
@@ -11552,331 +514,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
-             * @default 86400
-             */
-            overlapSeconds?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              key: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @description the leading characters of the key, enough to recognise it */
-                prefix: string;
-                scopes: (
-                  | 'events:write'
-                  | 'calls:read'
-                  | 'metrics:read'
-                  | 'exports:read'
-                  | 'outcomes:read'
-                  | 'outcomes:write'
-                  | 'incidents:read'
-                  | 'incidents:write'
-                  | 'deployments:read'
-                  | 'deployments:write'
-                  | 'alerts:read'
-                  | 'alerts:write'
-                  | 'usage:read'
-                  | 'billing:read'
-                  | 'audit:read'
-                  | 'keys:read'
-                  | 'keys:write'
-                )[];
-                /** @enum {string} */
-                environment: 'production' | 'staging';
-                /** @description CIDRs the key may be used from; empty means any address */
-                ipAllowlist: string[];
-                lastUsedAt: string | null;
-                /** @description requests in the last 24 hours, to the minute */
-                usage24h: number;
-                /** @enum {string} */
-                status: 'active' | 'expired' | 'revoked' | 'rotating';
-                workspace: string;
-                expiresAt: string | null;
-                /** @description while rotating: when the previous secret stops working */
-                previousSecretValidUntil: string | null;
-                createdAt: string;
-                createdBy: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                };
-                revokedAt: string | null;
-              };
-              /** @description the API key; shown once, never stored */
-              secret: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Rotate an API key; the old one works until the overlap ends */
+    post: operations['rotateApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -11892,319 +531,25 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              key: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @description the leading characters of the key, enough to recognise it */
-                prefix: string;
-                scopes: (
-                  | 'events:write'
-                  | 'calls:read'
-                  | 'metrics:read'
-                  | 'exports:read'
-                  | 'outcomes:read'
-                  | 'outcomes:write'
-                  | 'incidents:read'
-                  | 'incidents:write'
-                  | 'deployments:read'
-                  | 'deployments:write'
-                  | 'alerts:read'
-                  | 'alerts:write'
-                  | 'usage:read'
-                  | 'billing:read'
-                  | 'audit:read'
-                  | 'keys:read'
-                  | 'keys:write'
-                )[];
-                /** @enum {string} */
-                environment: 'production' | 'staging';
-                /** @description CIDRs the key may be used from; empty means any address */
-                ipAllowlist: string[];
-                lastUsedAt: string | null;
-                /** @description requests in the last 24 hours, to the minute */
-                usage24h: number;
-                /** @enum {string} */
-                status: 'active' | 'expired' | 'revoked' | 'rotating';
-                workspace: string;
-                expiresAt: string | null;
-                /** @description while rotating: when the previous secret stops working */
-                previousSecretValidUntil: string | null;
-                createdAt: string;
-                createdBy: {
-                  /** @enum {string} */
-                  kind: 'apiKey' | 'operator';
-                  keyId: string | null;
-                };
-                revokedAt: string | null;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** Revoke an API key */
+    post: operations['revokeApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhook-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** When the latest webhook secret rotation’s overlap ends (never the secret) */
+    get: operations['getWebhookSecretStatus'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -12220,246 +565,26 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
-             * @default 86400
-             */
-            overlapSeconds?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              /** @description the new secret; shown once */
-              webhookSecret: string;
-              /** @description until when signatures made with the previous secret still verify */
-              previousValidUntil: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            /** @description seconds to wait before retrying */
-            'retry-after'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** Rotate the webhook secret; both verify until the overlap ends */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/tenants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** List tenants */
+    get: operations['listTenants'];
+    put?: never;
+    /** Create a tenant with its first API key and webhook secret */
+    post: operations['createTenant'];
     delete?: never;
     options?: never;
     head?: never;
@@ -12473,468 +598,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              tenant: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @enum {string} */
-                status: 'active' | 'suspended';
-                createdAt: string;
-                suspendedAt: string | null;
-                activeKeys: number;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** One tenant */
+    get: operations['getTenant'];
     put?: never;
     post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              /** Format: uuid */
-              id: string;
-              /** @description rows removed from every table holding the tenant’s data */
-              rowsDeleted: number;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Delete a tenant and its data */
+    delete: operations['deleteTenant'];
     options?: never;
     head?: never;
     patch?: never;
@@ -12949,239 +618,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              tenant: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @enum {string} */
-                status: 'active' | 'suspended';
-                createdAt: string;
-                suspendedAt: string | null;
-                activeKeys: number;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Suspend a tenant */
+    post: operations['suspendTenant'];
     delete?: never;
     options?: never;
     head?: never;
@@ -13197,239 +635,112 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              tenant: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @enum {string} */
-                status: 'active' | 'suspended';
-                createdAt: string;
-                suspendedAt: string | null;
-                activeKeys: number;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** Resume a suspended tenant */
+    post: operations['resumeTenant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tenant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The tenant of the calling key */
+    get: operations['getOwnTenant'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List provider connections */
+    get: operations['listProviderConnections'];
+    put?: never;
+    /** Connect a voice provider: the webhook URL to paste there */
+    post: operations['createProviderConnection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/providers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider connection */
+    get: operations['getProviderConnection'];
+    put?: never;
+    post?: never;
+    /** Delete a provider connection */
+    delete: operations['deleteProviderConnection'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/providers/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Rotate a connection’s credentials; both verify until the overlap ends */
+    post: operations['rotateProviderCredentials'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/providers/{id}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop taking a provider’s deliveries */
+    post: operations['disableProviderConnection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/providers/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Take a provider’s deliveries again */
+    post: operations['enableProviderConnection'];
     delete?: never;
     options?: never;
     head?: never;
@@ -13443,315 +754,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              url: string | null;
-              enabled: boolean;
-              updatedAt: string | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: uri */
-            url: string;
-            /** @default true */
-            enabled?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              url: string | null;
-              enabled: boolean;
-              updatedAt: string | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** The webhook alerts are sent to */
+    get: operations['getAlertWebhook'];
+    /** Set the webhook alerts are sent to */
+    put: operations['setAlertWebhook'];
     post?: never;
-    delete?: never;
+    /** Remove the webhook alerts are sent to */
+    delete: operations['deleteAlertWebhook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -13764,175 +773,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          /** @description nextCursor of the previous page: the page after that position */
-          cursor?: string;
-          /** @description items per page, 1 to 200 */
-          limit?: number;
-          /** @description page number (from 1), counted from the cursor when one is given */
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              items: {
-                id: string;
-                eventType: string;
-                alertId: string;
-                attempt: number;
-                url: string;
-                /** @enum {string} */
-                status: 'delivered' | 'failed' | 'retrying';
-                httpStatus: number | null;
-                error: string | null;
-                durationMs: number;
-                at: string;
-              }[];
-              nextCursor: string | null;
-              page?: number;
-              nextPage?: number | null;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            /** @description requests allowed per minute for this key or tenant */
-            'ratelimit-limit'?: number;
-            /** @description requests left in the current minute */
-            'ratelimit-remaining'?: number;
-            /** @description seconds until the window resets */
-            'ratelimit-reset'?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /** Alert notifications sent to the webhook */
+    get: operations['listAlertNotifications'];
     put?: never;
     post?: never;
     delete?: never;
@@ -13949,215 +791,44 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id: string;
-            /** @default USD */
-            currency?: string;
-            /** @default 0 */
-            baseFeeCents?: number;
-            /**
-             * @default month
-             * @enum {string}
-             */
-            period?: 'month' | 'day';
-            prices: {
-              /** @enum {string} */
-              meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
-              /** @default 0 */
-              included?: number;
-              /** @default 1 */
-              unitSize?: number;
-              unitPriceCents: number;
-              /** @default null */
-              limit?: number | null;
-            }[] &
-              (unknown & unknown & unknown & unknown & unknown);
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: true;
-              tenantId: string;
-              plan: {
-                id: string;
-                /** @default USD */
-                currency: string;
-                /** @default 0 */
-                baseFeeCents: number;
-                /**
-                 * @default month
-                 * @enum {string}
-                 */
-                period: 'month' | 'day';
-                prices: {
-                  /** @enum {string} */
-                  meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
-                  /** @default 0 */
-                  included: number;
-                  /** @default 1 */
-                  unitSize: number;
-                  unitPriceCents: number;
-                  /** @default null */
-                  limit: number | null;
-                }[] &
-                  (unknown & unknown & unknown & unknown & unknown);
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              ok: false;
-              error: string;
-              /** @enum {string} */
-              code:
-                | 'UNAUTHORIZED'
-                | 'FORBIDDEN'
-                | 'NOT_FOUND'
-                | 'METHOD_NOT_ALLOWED'
-                | 'VALIDATION_ERROR'
-                | 'PAYLOAD_TOO_LARGE'
-                | 'IDEMPOTENCY_CONFLICT'
-                | 'IDEMPOTENCY_MISMATCH'
-                | 'RATE_LIMITED'
-                | 'PROVIDER_ERROR'
-                | 'UNAVAILABLE'
-                | 'INTERNAL';
-              fields?: {
-                path: string;
-                message: string;
-              }[];
-              deadLetterId?: string;
-              requestId?: string;
-            };
-          };
-        };
-      };
+    /** Set a tenant’s price plan */
+    put: operations['setTenantPlan'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/tenants/{id}/data-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** A tenant’s data settings (abandon-after silence, retention) and what applies */
+    get: operations['getTenantDataSettings'];
+    /** Set a tenant’s abandon-after silence and retention */
+    put: operations['setTenantDataSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plans/{planId}/retention': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What tenants on a price plan keep */
+    get: operations['getPlanRetention'];
+    /** Set what tenants on a price plan keep */
+    put: operations['setPlanRetention'];
     post?: never;
     delete?: never;
     options?: never;
@@ -14169,24 +840,2152 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JsonValueInput:
-      | string
-      | number
-      | boolean
-      | null
-      | components['schemas']['JsonValueInput'][]
-      | {
-          [key: string]: components['schemas']['JsonValueInput'];
+    PricePlanInput: {
+      id: string;
+      /** @default USD */
+      currency?: string;
+      /** @default 0 */
+      baseFeeCents?: number;
+      /**
+       * @default month
+       * @enum {string}
+       */
+      period?: 'month' | 'day';
+      prices: {
+        /** @enum {string} */
+        meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
+        /** @default 0 */
+        included?: number;
+        /** @default 1 */
+        unitSize?: number;
+        unitPriceCents: number;
+        /** @default null */
+        limit?: number | null;
+      }[] &
+        (unknown & unknown & unknown & unknown & unknown);
+    };
+    ErrorBody: {
+      /** @constant */
+      ok: false;
+      error: string;
+      /** @enum {string} */
+      code:
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'NOT_FOUND'
+        | 'METHOD_NOT_ALLOWED'
+        | 'VALIDATION_ERROR'
+        | 'REQUEST_TIMEOUT'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'HEADERS_TOO_LARGE'
+        | 'IDEMPOTENCY_CONFLICT'
+        | 'IDEMPOTENCY_MISMATCH'
+        | 'CREDENTIALS_MISMATCH'
+        | 'RATE_LIMITED'
+        | 'PROVIDER_ERROR'
+        | 'UNAVAILABLE'
+        | 'INTERNAL';
+      fields?: {
+        path: string;
+        message: string;
+      }[];
+      deadLetterId?: string;
+      requestId?: string;
+    };
+    Health: {
+      /** @constant */
+      ok: true;
+      service: string;
+      database: {
+        connected: boolean;
+        latencyMs: number;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    HealthDegraded: {
+      /** @constant */
+      ok: false;
+      error: string;
+      code: string;
+      service: string;
+      database: {
+        connected: boolean;
+        latencyMs: number;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    AcceptedWrite: {
+      /** @constant */
+      ok: true;
+      id: string;
+    };
+    AcceptedEvent: {
+      /** @constant */
+      ok: true;
+      id: string;
+      duplicate: boolean;
+    };
+    Call: {
+      /** Format: uuid */
+      id: string;
+      agentId: string;
+      /** @enum {string} */
+      status: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
+      startedAt: string;
+      answeredAt: string | null;
+      endedAt: string | null;
+      durationMs: number | null;
+      qualityScore: number | null;
+      /** @description median of each part over the call’s turns */
+      latency: {
+        asrMs: number | null;
+        llmMs: number | null;
+        ttsMs: number | null;
+        totalMs: number | null;
+      };
+      provider: string;
+      providerCallId: string;
+      endReason: string | null;
+      turnCount: number;
+      interruptions: number;
+      toolCallCount: number;
+      providerErrorCount: number;
+      costUsd: number | null;
+      success: boolean | null;
+      direction: string | null;
+      agentVersion: string | null;
+      customerId: string | null;
+      recordingUrl: string | null;
+      summary: string | null;
+    };
+    CallTurn: {
+      turnId: string;
+      occurredAt: string;
+      /** @description the parts as reported; null until a report of the turn carried one */
+      latency: {
+        asrMs: number | null;
+        llmMs: number | null;
+        ttsMs: number | null;
+        totalMs: number | null;
+      };
+      /** @description the turn’s stages */
+      breakdown: {
+        /** @description end of the customer’s speech to the end-of-turn decision */
+        eouMs: number | null;
+        /** @description end of the customer’s speech to the final transcript; runs alongside eouMs */
+        sttMs: number | null;
+        /** @description language model time to first token (the turn’s first model call) */
+        llmTtftMs: number | null;
+        /** @description speech synthesis time to first byte (the turn’s first synthesis) */
+        ttsTtfbMs: number | null;
+        /** @description end of the customer’s speech to the first agent audio */
+        e2eMs: number | null;
+        /** @description what no stage accounts for: eouMs + llmTtftMs + ttsTtfbMs + unattributedMs = e2eMs (a stage not reported counts as 0) */
+        unattributedMs: number | null;
+      };
+      interrupted: boolean;
+      text: string | null;
+      model: string | null;
+    };
+    TranscriptSegment: {
+      turnId: string;
+      speaker: string;
+      text: string;
+      isFinal: boolean;
+      startMs: number | null;
+      endMs: number | null;
+      occurredAt: string;
+    };
+    TraceReference: {
+      kind: string;
+      traceId: string;
+      name: string;
+      status: string;
+      turnId: string | null;
+      startedAt: string | null;
+      endedAt: string | null;
+      durationMs: number | null;
+    };
+    CallDetail: {
+      /** @constant */
+      ok: true;
+      call: {
+        /** Format: uuid */
+        id: string;
+        agentId: string;
+        /** @enum {string} */
+        status: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
+        startedAt: string;
+        answeredAt: string | null;
+        endedAt: string | null;
+        durationMs: number | null;
+        qualityScore: number | null;
+        /** @description median of each part over the call’s turns */
+        latency: {
+          asrMs: number | null;
+          llmMs: number | null;
+          ttsMs: number | null;
+          totalMs: number | null;
         };
-    JsonValue:
-      | string
-      | number
-      | boolean
-      | null
-      | components['schemas']['JsonValue'][]
-      | {
-          [key: string]: components['schemas']['JsonValue'];
+        provider: string;
+        providerCallId: string;
+        endReason: string | null;
+        turnCount: number;
+        interruptions: number;
+        toolCallCount: number;
+        providerErrorCount: number;
+        costUsd: number | null;
+        success: boolean | null;
+        direction: string | null;
+        agentVersion: string | null;
+        customerId: string | null;
+        recordingUrl: string | null;
+        summary: string | null;
+        turns: components['schemas']['CallTurn'][];
+        transcript: components['schemas']['TranscriptSegment'][];
+        traces: components['schemas']['TraceReference'][];
+      };
+    };
+    CallPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Call'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    Outcome: {
+      id: string;
+      callId: string;
+      agent: string | null;
+      type: string;
+      value: string | null;
+      source: string | null;
+      revenueUsd: number | null;
+      recordedAt: string;
+    };
+    OutcomePage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Outcome'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+      source: string;
+    };
+    Incident: {
+      id: string;
+      title: string;
+      severity: string;
+      status: string;
+      description: string | null;
+      affectedAgents: string[];
+      affectedCalls: string[];
+      startedAt: string | null;
+      openedBy: string | null;
+      resolvedAt: string | null;
+      createdAt: string | null;
+      updatedAt: string | null;
+      notes: {
+        at: string;
+        note: string;
+        by: string | null;
+      }[];
+    };
+    IncidentPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Incident'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    Deployment: {
+      id: string;
+      agent: string;
+      version: string;
+      deployedAt: string;
+      previousVersion: string | null;
+      environment: string | null;
+      description: string | null;
+      deployedBy: string | null;
+    };
+    DeploymentPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Deployment'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    DeploymentImpact: {
+      /** @constant */
+      ok: true;
+      deployment: {
+        id: string;
+        agent: string;
+        version: string;
+        deployedAt: string;
+      };
+      before: {
+        from: string;
+        to: string;
+      };
+      after: {
+        from: string;
+        to: string;
+      };
+      metrics: {
+        metric: string;
+        unit: string;
+        before: {
+          value: number | null;
+          samples: number;
         };
+        after: {
+          value: number | null;
+          samples: number;
+        };
+        change: number | null;
+        changePercent: number | null;
+        /** @enum {string} */
+        test: 'mann-whitney' | 'two-proportion-z';
+        pValue: number | null;
+        significant: boolean;
+        regression: boolean;
+      }[];
+      outcomes: {
+        type: string;
+        before: number;
+        after: number;
+      }[];
+    };
+    Alert: {
+      id: string;
+      ruleId: string;
+      ruleName: string | null;
+      metric: string;
+      comparison: ('gt' | 'gte' | 'lt' | 'lte') | null;
+      threshold: number | null;
+      value: number | null;
+      windowMs: number | null;
+      severity: ('critical' | 'warning' | 'info') | null;
+      agentId: string | null;
+      message: string | null;
+      /** @enum {string} */
+      status: 'firing' | 'resolved';
+      firedAt: string | null;
+      resolvedAt: string | null;
+      resolvedValue: number | null;
+      resolution: string | null;
+      resolvedBy: string | null;
+    };
+    AlertPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Alert'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    AlertRule: {
+      id: string;
+      name: string | null;
+      metric: string;
+      agentId: string | null;
+      /** @enum {string} */
+      comparison: 'gt' | 'gte' | 'lt' | 'lte';
+      threshold: number;
+      windowMs: number;
+      forMs: number;
+      severity: ('critical' | 'warning' | 'info') | null;
+      enabled: boolean;
+      description: string | null;
+      changedBy: string | null;
+      changedAt: string;
+    };
+    AlertRulePage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['AlertRule'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    AlertWebhook: {
+      /** @constant */
+      ok: true;
+      url: string | null;
+      enabled: boolean;
+      updatedAt: string | null;
+    };
+    AlertNotification: {
+      id: string;
+      eventType: string;
+      alertId: string;
+      attempt: number;
+      url: string;
+      /** @enum {string} */
+      status: 'delivered' | 'failed' | 'retrying';
+      httpStatus: number | null;
+      error: string | null;
+      durationMs: number;
+      at: string;
+    };
+    AlertNotificationPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['AlertNotification'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    MetricSeries: {
+      /** @constant */
+      ok: true;
+      name: string;
+      description: string;
+      unit: string;
+      /** @enum {string} */
+      interval: '1m' | '5m' | '15m' | '1h' | '6h' | '1d';
+      from: string;
+      to: string;
+      agentId: string | null;
+      points: {
+        t: string;
+        value: number | null;
+      }[];
+    };
+    MetricCatalogue: {
+      /** @constant */
+      ok: true;
+      items: {
+        /** @enum {string} */
+        name:
+          | 'calls.abandoned'
+          | 'calls.completed'
+          | 'calls.escalated'
+          | 'calls.failed'
+          | 'calls.in_progress'
+          | 'calls.success_rate'
+          | 'calls.total'
+          | 'calls.transferred'
+          | 'events.ingested'
+          | 'feedback.rating.avg'
+          | 'latency.asr_ms.avg'
+          | 'latency.asr_ms.p50'
+          | 'latency.asr_ms.p95'
+          | 'latency.asr_ms.p99'
+          | 'latency.llm_ms.avg'
+          | 'latency.llm_ms.p50'
+          | 'latency.llm_ms.p95'
+          | 'latency.llm_ms.p99'
+          | 'latency.total_ms.avg'
+          | 'latency.total_ms.p50'
+          | 'latency.total_ms.p95'
+          | 'latency.total_ms.p99'
+          | 'latency.tts_ms.avg'
+          | 'latency.tts_ms.p50'
+          | 'latency.tts_ms.p95'
+          | 'latency.tts_ms.p99'
+          | 'latency.eou_ms.avg'
+          | 'latency.eou_ms.p50'
+          | 'latency.eou_ms.p95'
+          | 'latency.eou_ms.p99'
+          | 'latency.stt_ms.avg'
+          | 'latency.stt_ms.p50'
+          | 'latency.stt_ms.p95'
+          | 'latency.stt_ms.p99'
+          | 'latency.llm_ttft_ms.avg'
+          | 'latency.llm_ttft_ms.p50'
+          | 'latency.llm_ttft_ms.p95'
+          | 'latency.llm_ttft_ms.p99'
+          | 'latency.tts_ttfb_ms.avg'
+          | 'latency.tts_ttfb_ms.p50'
+          | 'latency.tts_ttfb_ms.p95'
+          | 'latency.tts_ttfb_ms.p99'
+          | 'latency.e2e_ms.avg'
+          | 'latency.e2e_ms.p50'
+          | 'latency.e2e_ms.p95'
+          | 'latency.e2e_ms.p99'
+          | 'outcomes.count'
+          | 'provider.errors'
+          | 'quality.avg'
+          | 'revenue.usd'
+          | 'tool_call.duration_ms.p95'
+          | 'tool_calls.failed'
+          | 'turns.count'
+          | 'turns.interrupted'
+          | 'turns.interruption_rate';
+        description: string;
+        unit: string;
+      }[];
+    };
+    Agent: {
+      id: string;
+      calls: number;
+      lastCallAt: string | null;
+      /** @description the version of its latest deployment; null when none was recorded */
+      version: string | null;
+      deployedAt: string | null;
+    };
+    AgentPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Agent'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    LiveSnapshot: {
+      /** @constant */
+      ok: true;
+      live: {
+        concurrentCalls: number;
+        successRate: number;
+        p95LatencyMs: number;
+        endedCalls: number;
+        windowSeconds: number;
+        asOf: string;
+      };
+    };
+    UsageMeter: {
+      day: string;
+      eventsIngested: number;
+      calls: number;
+      callMinutes: number;
+      apiRequests: number;
+      storedBytes: number;
+    };
+    UsagePage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['UsageMeter'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+      period: {
+        start: string;
+        end: string;
+        planId: string;
+        currency: string;
+        meters: {
+          /** @enum {string} */
+          meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
+          description: string;
+          quantity: number;
+          included: number;
+          billable: number;
+          unitSize: number;
+          unitPriceCents: number;
+          amountCents: number;
+          limit: number | null;
+          projectedQuantity: number;
+          projectedAmountCents: number;
+        }[];
+        baseFeeCents: number;
+        totalCents: number;
+        projectedTotalCents: number;
+      };
+    };
+    Invoice: {
+      id: string;
+      number: number;
+      periodStart: string;
+      periodEnd: string;
+      /** @enum {string} */
+      status: 'draft' | 'issued' | 'paid' | 'void';
+      planId: string;
+      currency: string;
+      lines: {
+        /** @enum {string} */
+        meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
+        description: string;
+        quantity: number;
+        included: number;
+        billable: number;
+        unitSize: number;
+        unitPriceCents: number;
+        amountCents: number;
+      }[];
+      subtotalCents: number;
+      baseFeeCents: number;
+      totalCents: number;
+      issuedAt: string;
+    };
+    InvoicePage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Invoice'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    PricePlan: {
+      id: string;
+      /** @default USD */
+      currency: string;
+      /** @default 0 */
+      baseFeeCents: number;
+      /**
+       * @default month
+       * @enum {string}
+       */
+      period: 'month' | 'day';
+      prices: {
+        /** @enum {string} */
+        meter: 'events_ingested' | 'calls' | 'call_minutes' | 'api_requests' | 'stored_megabytes';
+        /** @default 0 */
+        included: number;
+        /** @default 1 */
+        unitSize: number;
+        unitPriceCents: number;
+        /** @default null */
+        limit: number | null;
+      }[] &
+        (unknown & unknown & unknown & unknown & unknown);
+    };
+    AuditEntry: {
+      id: string;
+      at: string;
+      actor: {
+        /** @enum {string} */
+        kind: 'apiKey' | 'operator';
+        keyId: string | null;
+        keyName: string | null;
+      };
+      action: string;
+      target: string | null;
+      ip: string | null;
+      requestId: string | null;
+      detail: {
+        [key: string]: unknown;
+      };
+    };
+    AuditPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['AuditEntry'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    ApiKey: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description the leading characters of the key, enough to recognise it */
+      prefix: string;
+      scopes: (
+        | 'events:write'
+        | 'traces:write'
+        | 'calls:read'
+        | 'metrics:read'
+        | 'exports:read'
+        | 'outcomes:read'
+        | 'outcomes:write'
+        | 'incidents:read'
+        | 'incidents:write'
+        | 'deployments:read'
+        | 'deployments:write'
+        | 'alerts:read'
+        | 'alerts:write'
+        | 'usage:read'
+        | 'billing:read'
+        | 'audit:read'
+        | 'keys:read'
+        | 'keys:write'
+        | 'providers:read'
+        | 'providers:write'
+        | 'calls:write'
+      )[];
+      /** @enum {string} */
+      environment: 'production' | 'staging';
+      /** @description CIDRs the key may be used from; empty means any address */
+      ipAllowlist: string[];
+      lastUsedAt: string | null;
+      /** @description requests in the last 24 hours, to the minute */
+      usage24h: number;
+      /** @enum {string} */
+      status: 'active' | 'expired' | 'revoked' | 'rotating';
+      workspace: string;
+      expiresAt: string | null;
+      /** @description while rotating: when the previous secret stops working */
+      previousSecretValidUntil: string | null;
+      createdAt: string;
+      createdBy: {
+        /** @enum {string} */
+        kind: 'apiKey' | 'operator';
+        keyId: string | null;
+      };
+      revokedAt: string | null;
+    };
+    IssuedApiKey: {
+      /** @constant */
+      ok: true;
+      key: components['schemas']['ApiKey'];
+      /** @description the API key; shown once, never stored */
+      secret: string;
+    };
+    ApiKeyPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['ApiKey'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    WebhookSecretRotated: {
+      /** @constant */
+      ok: true;
+      /** @description the new secret; shown once */
+      webhookSecret: string;
+      /** @description until when signatures made with the previous secret still verify */
+      previousValidUntil: string;
+    };
+    WebhookSecretStatus: {
+      /** @constant */
+      ok: true;
+      /** @description until when the previous secret verifies, as the latest rotation set it; null if never rotated */
+      previousValidUntil: string | null;
+    };
+    ProviderConnection: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      provider: 'retell' | 'vapi' | 'twilio' | 'elevenlabs' | 'bland' | 'standard-webhooks';
+      name: string;
+      /** @enum {string} */
+      status: 'active' | 'disabled';
+      /** @description paste it where the provider asks for its webhook (server) URL */
+      webhookUrl: string;
+      mapping: components['schemas']['EventMapping'] | null;
+      createdAt: string;
+      updatedAt: string;
+      credentialsRotatedAt: string | null;
+      /** @description after a rotation: until when the previous credentials still verify */
+      previousCredentialsValidUntil: string | null;
+    };
+    EventMapping: {
+      /** @description where the sender’s event name is, e.g. /type */
+      type: string;
+      /** @description the sender’s event names and the Earshot event type each becomes */
+      events: {
+        [key: string]:
+          | 'call.started'
+          | 'call.ringing'
+          | 'call.answered'
+          | 'call.ended'
+          | 'call.transferred'
+          | 'call.failed'
+          | 'audio.stream.started'
+          | 'audio.stream.stopped'
+          | 'transcript.partial'
+          | 'transcript.final'
+          | 'agent.response.generated'
+          | 'tool.call.started'
+          | 'tool.call.completed'
+          | 'tool.call.failed'
+          | 'workflow.state.changed'
+          | 'handoff.initiated'
+          | 'handoff.completed'
+          | 'recording.available'
+          | 'customer.feedback.submitted'
+          | 'provider.error.received'
+          | 'call.completed';
+      };
+      /** @description where the call’s id is */
+      providerCallId: string;
+      /** @description where the agent’s id is; the connection’s name when absent */
+      agentId?: string;
+      /** @description where the event’s ISO 8601 time is; webhook-timestamp when absent */
+      occurredAt?: string;
+      /** @description the object that becomes the event’s data; {} when absent */
+      data?: string;
+    };
+    IssuedProviderConnection: {
+      /** @constant */
+      ok: true;
+      connection: components['schemas']['ProviderConnection'];
+      /** @description Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given */
+      secret: string | null;
+    };
+    ProviderConnectionPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['ProviderConnection'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    ProviderDelivery: {
+      /** @constant */
+      ok: true;
+      /** @description one result per event the delivery became, in order: accepted (or a duplicate), dead-lettered, or still in flight elsewhere */
+      events: (
+        | components['schemas']['AcceptedEvent']
+        | {
+            /** @constant */
+            ok: false;
+            /** @constant */
+            code: 'VALIDATION_ERROR';
+            error: string;
+            fields: {
+              path: string;
+              message: string;
+            }[];
+            deadLetterId: string;
+          }
+        | components['schemas']['ErrorBody']
+      )[];
+      /** @description every event had been taken before: a retry or a replay */
+      duplicate: boolean;
+      /** @description set when the delivery was kept whole as a dead letter (an event type with no mapping) */
+      deadLetterId: string | null;
+      reason: string | null;
+    };
+    Tenant: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      status: 'active' | 'suspended';
+      createdAt: string;
+      suspendedAt: string | null;
+      activeKeys: number;
+    };
+    TenantPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['Tenant'][];
+      nextCursor: string | null;
+      page?: number;
+      nextPage?: number | null;
+    };
+    /** @description Any JSON value: object, array, string, number, boolean or null. */
+    JsonValue: unknown;
+    IncomingEvent:
+      | components['schemas']['CallStartedEvent']
+      | components['schemas']['CallRingingEvent']
+      | components['schemas']['CallAnsweredEvent']
+      | components['schemas']['CallEndedEvent']
+      | components['schemas']['CallTransferredEvent']
+      | components['schemas']['CallFailedEvent']
+      | components['schemas']['AudioStreamStartedEvent']
+      | components['schemas']['AudioStreamStoppedEvent']
+      | components['schemas']['TranscriptPartialEvent']
+      | components['schemas']['TranscriptFinalEvent']
+      | components['schemas']['AgentResponseGeneratedEvent']
+      | components['schemas']['ToolCallStartedEvent']
+      | components['schemas']['ToolCallCompletedEvent']
+      | components['schemas']['ToolCallFailedEvent']
+      | components['schemas']['WorkflowStateChangedEvent']
+      | components['schemas']['HandoffInitiatedEvent']
+      | components['schemas']['HandoffCompletedEvent']
+      | components['schemas']['RecordingAvailableEvent']
+      | components['schemas']['CustomerFeedbackSubmittedEvent']
+      | components['schemas']['ProviderErrorReceivedEvent']
+      | components['schemas']['CallCompletedEvent']
+      | components['schemas']['OutcomeRecordedEvent']
+      | components['schemas']['IncidentCreatedEvent']
+      | components['schemas']['IncidentUpdatedEvent']
+      | components['schemas']['DeploymentRecordedEvent']
+      | components['schemas']['AlertFiredEvent']
+      | components['schemas']['AlertResolvedEvent']
+      | components['schemas']['AlertRuleChangedEvent']
+      | components['schemas']['InvoiceIssuedEvent']
+      | components['schemas']['BillingPlanChangedEvent'];
+    EventCall: {
+      provider_call_id: string;
+      agent_id: string;
+      /** @default null */
+      direction?: ('inbound' | 'outbound') | null;
+      /** @default null */
+      from_number?: string | null;
+      /** @default null */
+      to_number?: string | null;
+      /** @default null */
+      agent_version?: string | null;
+      /** @default null */
+      workflow_id?: string | null;
+      /** @default null */
+      customer_id?: string | null;
+      /** @default null */
+      metadata?: {
+        [key: string]: string;
+      } | null;
+    } & {
+      [key: string]: unknown;
+    };
+    WebhookEvent: {
+      /** @enum {string} */
+      type:
+        | 'call.started'
+        | 'call.ringing'
+        | 'call.answered'
+        | 'call.ended'
+        | 'call.transferred'
+        | 'call.failed'
+        | 'audio.stream.started'
+        | 'audio.stream.stopped'
+        | 'transcript.partial'
+        | 'transcript.final'
+        | 'agent.response.generated'
+        | 'tool.call.started'
+        | 'tool.call.completed'
+        | 'tool.call.failed'
+        | 'workflow.state.changed'
+        | 'handoff.initiated'
+        | 'handoff.completed'
+        | 'recording.available'
+        | 'customer.feedback.submitted'
+        | 'provider.error.received'
+        | 'call.completed';
+      agent_id: string;
+      provider_call_id: string;
+      latency_ms: number;
+    };
+    NewOutcome: {
+      id?: string;
+      callId: string & (unknown & unknown);
+      agent?: string & (unknown & unknown);
+      type: string & (unknown & unknown);
+      value?: string;
+      source?: string & (unknown & unknown);
+      /** @description US dollars, ±1,000,000,000 */
+      revenueUsd?: number;
+    };
+    NewIncident: {
+      id?: string;
+      title: string & (unknown & unknown);
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low';
+      /**
+       * @default open
+       * @enum {string}
+       */
+      status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
+      description?: string;
+      /** @default [] */
+      affectedAgents?: (string & (unknown & unknown))[];
+      /** @default [] */
+      affectedCalls?: (string & (unknown & unknown))[];
+      startedAt?: string & (unknown & unknown);
+      openedBy?: string & (unknown & unknown);
+    };
+    NewDeployment: {
+      id?: string;
+      agent: string & (unknown & unknown);
+      version: string & (unknown & unknown);
+      /** @description defaults to when the request arrived */
+      deployedAt?: string & (unknown & unknown);
+      previousVersion?: string & (unknown & unknown);
+      environment?: string & (unknown & unknown);
+      description?: string;
+      deployedBy?: string & (unknown & unknown);
+    };
+    NewAlertRule: {
+      id?: string;
+      name?: string & (unknown & unknown);
+      /**
+       * @description a name from the GET /metrics catalogue
+       * @enum {string}
+       */
+      metric:
+        | 'calls.abandoned'
+        | 'calls.completed'
+        | 'calls.escalated'
+        | 'calls.failed'
+        | 'calls.in_progress'
+        | 'calls.success_rate'
+        | 'calls.total'
+        | 'calls.transferred'
+        | 'events.ingested'
+        | 'feedback.rating.avg'
+        | 'latency.asr_ms.avg'
+        | 'latency.asr_ms.p50'
+        | 'latency.asr_ms.p95'
+        | 'latency.asr_ms.p99'
+        | 'latency.llm_ms.avg'
+        | 'latency.llm_ms.p50'
+        | 'latency.llm_ms.p95'
+        | 'latency.llm_ms.p99'
+        | 'latency.total_ms.avg'
+        | 'latency.total_ms.p50'
+        | 'latency.total_ms.p95'
+        | 'latency.total_ms.p99'
+        | 'latency.tts_ms.avg'
+        | 'latency.tts_ms.p50'
+        | 'latency.tts_ms.p95'
+        | 'latency.tts_ms.p99'
+        | 'latency.eou_ms.avg'
+        | 'latency.eou_ms.p50'
+        | 'latency.eou_ms.p95'
+        | 'latency.eou_ms.p99'
+        | 'latency.stt_ms.avg'
+        | 'latency.stt_ms.p50'
+        | 'latency.stt_ms.p95'
+        | 'latency.stt_ms.p99'
+        | 'latency.llm_ttft_ms.avg'
+        | 'latency.llm_ttft_ms.p50'
+        | 'latency.llm_ttft_ms.p95'
+        | 'latency.llm_ttft_ms.p99'
+        | 'latency.tts_ttfb_ms.avg'
+        | 'latency.tts_ttfb_ms.p50'
+        | 'latency.tts_ttfb_ms.p95'
+        | 'latency.tts_ttfb_ms.p99'
+        | 'latency.e2e_ms.avg'
+        | 'latency.e2e_ms.p50'
+        | 'latency.e2e_ms.p95'
+        | 'latency.e2e_ms.p99'
+        | 'outcomes.count'
+        | 'provider.errors'
+        | 'quality.avg'
+        | 'revenue.usd'
+        | 'tool_call.duration_ms.p95'
+        | 'tool_calls.failed'
+        | 'turns.count'
+        | 'turns.interrupted'
+        | 'turns.interruption_rate';
+      /** @description watch one agent; all agents when left out */
+      agentId?: string;
+      /** @enum {string} */
+      comparison: 'gt' | 'gte' | 'lt' | 'lte';
+      threshold: number;
+      /**
+       * @description the metric is computed over this window, ending at each evaluation
+       * @default 300000
+       */
+      windowMs?: number;
+      /**
+       * @description how long the breach must hold before the alert fires
+       * @default 0
+       */
+      forMs?: number;
+      /**
+       * @default warning
+       * @enum {string}
+       */
+      severity?: 'critical' | 'warning' | 'info';
+      /** @default true */
+      enabled?: boolean;
+      description?: string;
+    };
+    AlertRuleChange: {
+      name?: string & (unknown & unknown);
+      /**
+       * @description a name from the GET /metrics catalogue
+       * @enum {string}
+       */
+      metric?:
+        | 'calls.abandoned'
+        | 'calls.completed'
+        | 'calls.escalated'
+        | 'calls.failed'
+        | 'calls.in_progress'
+        | 'calls.success_rate'
+        | 'calls.total'
+        | 'calls.transferred'
+        | 'events.ingested'
+        | 'feedback.rating.avg'
+        | 'latency.asr_ms.avg'
+        | 'latency.asr_ms.p50'
+        | 'latency.asr_ms.p95'
+        | 'latency.asr_ms.p99'
+        | 'latency.llm_ms.avg'
+        | 'latency.llm_ms.p50'
+        | 'latency.llm_ms.p95'
+        | 'latency.llm_ms.p99'
+        | 'latency.total_ms.avg'
+        | 'latency.total_ms.p50'
+        | 'latency.total_ms.p95'
+        | 'latency.total_ms.p99'
+        | 'latency.tts_ms.avg'
+        | 'latency.tts_ms.p50'
+        | 'latency.tts_ms.p95'
+        | 'latency.tts_ms.p99'
+        | 'latency.eou_ms.avg'
+        | 'latency.eou_ms.p50'
+        | 'latency.eou_ms.p95'
+        | 'latency.eou_ms.p99'
+        | 'latency.stt_ms.avg'
+        | 'latency.stt_ms.p50'
+        | 'latency.stt_ms.p95'
+        | 'latency.stt_ms.p99'
+        | 'latency.llm_ttft_ms.avg'
+        | 'latency.llm_ttft_ms.p50'
+        | 'latency.llm_ttft_ms.p95'
+        | 'latency.llm_ttft_ms.p99'
+        | 'latency.tts_ttfb_ms.avg'
+        | 'latency.tts_ttfb_ms.p50'
+        | 'latency.tts_ttfb_ms.p95'
+        | 'latency.tts_ttfb_ms.p99'
+        | 'latency.e2e_ms.avg'
+        | 'latency.e2e_ms.p50'
+        | 'latency.e2e_ms.p95'
+        | 'latency.e2e_ms.p99'
+        | 'outcomes.count'
+        | 'provider.errors'
+        | 'quality.avg'
+        | 'revenue.usd'
+        | 'tool_call.duration_ms.p95'
+        | 'tool_calls.failed'
+        | 'turns.count'
+        | 'turns.interrupted'
+        | 'turns.interruption_rate';
+      agentId?: string | null;
+      /** @enum {string} */
+      comparison?: 'gt' | 'gte' | 'lt' | 'lte';
+      threshold?: number;
+      windowMs?: number;
+      forMs?: number;
+      /** @enum {string} */
+      severity?: 'critical' | 'warning' | 'info';
+      enabled?: boolean;
+      description?: string;
+    };
+    AlertWebhookSettings: {
+      /** Format: uri */
+      url: string;
+      /** @default true */
+      enabled?: boolean;
+    };
+    NewApiKey: {
+      name: string & (unknown & unknown);
+      /** @description at most the scopes of the key that creates it */
+      scopes: (
+        | 'events:write'
+        | 'traces:write'
+        | 'calls:read'
+        | 'metrics:read'
+        | 'exports:read'
+        | 'outcomes:read'
+        | 'outcomes:write'
+        | 'incidents:read'
+        | 'incidents:write'
+        | 'deployments:read'
+        | 'deployments:write'
+        | 'alerts:read'
+        | 'alerts:write'
+        | 'usage:read'
+        | 'billing:read'
+        | 'audit:read'
+        | 'keys:read'
+        | 'keys:write'
+        | 'providers:read'
+        | 'providers:write'
+        | 'calls:write'
+      )[];
+      /**
+       * @default production
+       * @enum {string}
+       */
+      environment?: 'production' | 'staging';
+      /**
+       * @description live (ear_live_) keys are for production, test (ear_test_) keys for staging; follows the environment when absent
+       * @enum {string}
+       */
+      kind?: 'live' | 'test';
+      /** @default default */
+      workspace?: string;
+      /**
+       * @description addresses or CIDRs (IPv4 or IPv6) the key may be used from, or "any"
+       * @default any
+       */
+      ipAllowlist?: 'any' | string[];
+      /** @description when the key stops working; never when absent */
+      expiresAt?: string & (unknown & unknown);
+    };
+    Rotation: {
+      /**
+       * @description how long the previous secret keeps working, in seconds (0 to 2592000; default one day)
+       * @default 86400
+       */
+      overlapSeconds?: number;
+    };
+    NewProviderConnection:
+      | components['schemas']['NewRetellConnection']
+      | components['schemas']['NewVapiConnection']
+      | components['schemas']['NewTwilioConnection']
+      | components['schemas']['NewElevenLabsConnection']
+      | components['schemas']['NewBlandConnection']
+      | components['schemas']['NewStandardWebhooksConnection'];
+    RetellCredentials: {
+      /** @description the Retell API key with the webhook badge */
+      apiKey: string;
+    };
+    VapiCredentials:
+      components['schemas']['VapiHmacCredentials'] | components['schemas']['VapiBearerCredentials'] | components['schemas']['VapiSecretCredentials'];
+    TwilioCredentials: {
+      /** @description the Twilio Auth Token of the account that sends */
+      authToken: string;
+    };
+    SharedSecretCredentials: {
+      /** @description the webhook signing secret the provider generated */
+      secret: string;
+    };
+    CredentialRotation: {
+      credentials?:
+        | components['schemas']['RetellCredentials']
+        | components['schemas']['TwilioCredentials']
+        | components['schemas']['SharedSecretCredentials']
+        | components['schemas']['VapiCredentials'];
+      /**
+       * @description how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+       * @default 86400
+       */
+      overlapSeconds?: number;
+    };
+    NewTenant: {
+      name: string;
+      /**
+       * @default production
+       * @enum {string}
+       */
+      environment?: 'production' | 'staging';
+    };
+    CallStartedEvent: {
+      /** @constant */
+      type: 'call.started';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallStartedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallStartedData: {
+      /** @default null */
+      call_type?: string | null;
+      /** @default null */
+      telephony_provider?: string | null;
+      /** @default null */
+      telephony_call_id?: string | null;
+      /** @default null */
+      llm_model?: string | null;
+      /** @default null */
+      asr_model?: string | null;
+      /** @default null */
+      tts_voice?: string | null;
+      /** @default null */
+      language?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallRingingEvent: {
+      /** @constant */
+      type: 'call.ringing';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallRingingData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallRingingData: {
+      /** @default null */
+      telephony_provider?: string | null;
+      /** @default null */
+      telephony_call_id?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallAnsweredEvent: {
+      /** @constant */
+      type: 'call.answered';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallAnsweredData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallAnsweredData: {
+      /** @default null */
+      telephony_call_id?: string | null;
+      /** @default null */
+      ring_duration_ms?: number | null;
+      /** @default null */
+      answered_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallEndedEvent: {
+      /** @constant */
+      type: 'call.ended';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallEndedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallEndedData: {
+      /** @default null */
+      ended_reason?: string | null;
+      /** @default null */
+      disconnection_reason?: string | null;
+      /** @default null */
+      duration_ms?: number | null;
+      /** @default null */
+      cost_usd?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallTransferredEvent: {
+      /** @constant */
+      type: 'call.transferred';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallTransferredData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallTransferredData: {
+      to: string;
+      /** @default null */
+      reason?: string | null;
+      /** @default null */
+      transfer_type?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallFailedEvent: {
+      /** @constant */
+      type: 'call.failed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallFailedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallFailedData: {
+      /** @default null */
+      error_code?: string | null;
+      /** @default null */
+      message?: string | null;
+      /** @default null */
+      stage?: string | null;
+      /** @default null */
+      sip_status_code?: number | null;
+      /** @default null */
+      retryable?: boolean | null;
+    } & {
+      [key: string]: unknown;
+    };
+    AudioStreamStartedEvent: {
+      /** @constant */
+      type: 'audio.stream.started';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['AudioStreamStartedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AudioStreamStartedData: {
+      stream_id: string;
+      /** @default null */
+      codec?: string | null;
+      /** @default null */
+      sample_rate?: number | null;
+      /** @default null */
+      channels?: number | null;
+      /** @default null */
+      direction?: ('inbound' | 'outbound' | 'both') | null;
+    } & {
+      [key: string]: unknown;
+    };
+    AudioStreamStoppedEvent: {
+      /** @constant */
+      type: 'audio.stream.stopped';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['AudioStreamStoppedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AudioStreamStoppedData: {
+      stream_id: string;
+      /** @default null */
+      codec?: string | null;
+      /** @default null */
+      sample_rate?: number | null;
+      /** @default null */
+      channels?: number | null;
+      /** @default null */
+      direction?: ('inbound' | 'outbound' | 'both') | null;
+      /** @default null */
+      duration_ms?: number | null;
+      /** @default null */
+      reason?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    TranscriptPartialEvent: {
+      /** @constant */
+      type: 'transcript.partial';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['TranscriptPartialData'];
+    } & {
+      [key: string]: unknown;
+    };
+    TranscriptPartialData: {
+      turn_id: string;
+      /** @enum {string} */
+      speaker: 'agent' | 'customer';
+      text: string;
+      /** @default null */
+      start_ms?: number | null;
+      /** @default null */
+      end_ms?: number | null;
+      /** @default null */
+      confidence?: number | null;
+      /** @default null */
+      language?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    TranscriptFinalEvent: {
+      /** @constant */
+      type: 'transcript.final';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['TranscriptPartialData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AgentResponseGeneratedEvent: {
+      /** @constant */
+      type: 'agent.response.generated';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['AgentResponseGeneratedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AgentResponseGeneratedData: {
+      turn_id: string;
+      latency: {
+        /** @default null */
+        asr_ms?: number | null;
+        /** @default null */
+        llm_ms?: number | null;
+        /** @default null */
+        tts_ms?: number | null;
+        /** @default null */
+        total_ms?: number | null;
+      } & {
+        [key: string]: unknown;
+      };
+      /** @default null */
+      text?: string | null;
+      /** @default null */
+      model?: string | null;
+      /** @default null */
+      tokens_in?: number | null;
+      /** @default null */
+      tokens_out?: number | null;
+      /** @default null */
+      llm_ttft_ms?: number | null;
+      /** @default null */
+      tts_ttfb_ms?: number | null;
+      /** @default null */
+      eou_delay_ms?: number | null;
+      /** @default null */
+      interrupted?: boolean | null;
+      /** @default null */
+      transcription_delay_ms?: number | null;
+      /** @default null */
+      e2e_ms?: number | null;
+      /** @default null */
+      unattributed_ms?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallStartedEvent: {
+      /** @constant */
+      type: 'tool.call.started';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['ToolCallStartedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallStartedData: {
+      tool_call_id: string;
+      name: string;
+      /** @default null */
+      arguments?: components['schemas']['JsonValue'] | null;
+      /** @default null */
+      turn_id?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallCompletedEvent: {
+      /** @constant */
+      type: 'tool.call.completed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['ToolCallCompletedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallCompletedData: {
+      tool_call_id: string;
+      name: string;
+      /** @default null */
+      arguments?: components['schemas']['JsonValue'] | null;
+      /** @default null */
+      turn_id?: string | null;
+      /** @default null */
+      result?: components['schemas']['JsonValue'] | null;
+      /** @default null */
+      duration_ms?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallFailedEvent: {
+      /** @constant */
+      type: 'tool.call.failed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['ToolCallFailedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    ToolCallFailedData: {
+      tool_call_id: string;
+      name: string;
+      /** @default null */
+      arguments?: components['schemas']['JsonValue'] | null;
+      /** @default null */
+      turn_id?: string | null;
+      /** @default null */
+      error?: string | null;
+      /** @default null */
+      duration_ms?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    WorkflowStateChangedEvent: {
+      /** @constant */
+      type: 'workflow.state.changed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['WorkflowStateChangedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    WorkflowStateChangedData: {
+      /** @default null */
+      from_state?: string | null;
+      to_state: string;
+      /** @default null */
+      node?: string | null;
+      /** @default null */
+      trigger?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    HandoffInitiatedEvent: {
+      /** @constant */
+      type: 'handoff.initiated';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['HandoffInitiatedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    HandoffInitiatedData: {
+      handoff_id: string;
+      target: string;
+      /** @default null */
+      target_kind?: ('agent' | 'human') | null;
+      /** @default null */
+      reason?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    HandoffCompletedEvent: {
+      /** @constant */
+      type: 'handoff.completed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['HandoffCompletedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    HandoffCompletedData: {
+      handoff_id: string;
+      target: string;
+      /** @default null */
+      target_kind?: ('agent' | 'human') | null;
+      /** @default null */
+      reason?: string | null;
+      /** @default null */
+      wait_ms?: number | null;
+      /** @default null */
+      accepted_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    RecordingAvailableEvent: {
+      /** @constant */
+      type: 'recording.available';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['RecordingAvailableData'];
+    } & {
+      [key: string]: unknown;
+    };
+    RecordingAvailableData: {
+      recording_id: string;
+      url: string;
+      /** @default null */
+      duration_ms?: number | null;
+      /** @default null */
+      format?: string | null;
+      /** @default null */
+      channels?: number | null;
+      /** @default null */
+      expires_at?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CustomerFeedbackSubmittedEvent: {
+      /** @constant */
+      type: 'customer.feedback.submitted';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CustomerFeedbackSubmittedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CustomerFeedbackSubmittedData: {
+      /** @default null */
+      rating?: number | null;
+      /** @default null */
+      rating_scale?: number | null;
+      /** @default null */
+      comment?: string | null;
+      /** @default null */
+      channel?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    ProviderErrorReceivedEvent: {
+      /** @constant */
+      type: 'provider.error.received';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['ProviderErrorReceivedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    ProviderErrorReceivedData: {
+      /** @enum {string} */
+      component: 'asr' | 'llm' | 'tts' | 'telephony' | 'other';
+      /** @default null */
+      provider_error_code?: string | null;
+      /** @default null */
+      message?: string | null;
+      /** @default null */
+      vendor?: string | null;
+      /** @default null */
+      http_status?: number | null;
+      /** @default null */
+      retryable?: boolean | null;
+    } & {
+      [key: string]: unknown;
+    };
+    CallCompletedEvent: {
+      /** @constant */
+      type: 'call.completed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      call: components['schemas']['EventCall'];
+      data: components['schemas']['CallCompletedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    CallCompletedData: {
+      /** @default null */
+      duration_ms?: number | null;
+      /** @default null */
+      ended_reason?: string | null;
+      /** @default null */
+      success?: boolean | null;
+      /** @default null */
+      quality_score?: number | null;
+      /** @default null */
+      summary?: string | null;
+      /** @default null */
+      sentiment?: string | null;
+      /** @default null */
+      cost_usd?: number | null;
+      /** @default null */
+      recording_url?: string | null;
+      /** @default null */
+      structured_data?: components['schemas']['JsonValue'] | null;
+    } & {
+      [key: string]: unknown;
+    };
+    OutcomeRecordedEvent: {
+      /** @constant */
+      type: 'outcome.recorded';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['OutcomeRecordedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    OutcomeRecordedData: {
+      outcome_id: string;
+      call_id: string;
+      /** @default null */
+      agent?: string | null;
+      outcome_type: string;
+      /** @default null */
+      value?: string | null;
+      /** @default null */
+      source?: string | null;
+      /** @default null */
+      revenue_usd?: number | null;
+    } & {
+      [key: string]: unknown;
+    };
+    IncidentCreatedEvent: {
+      /** @constant */
+      type: 'incident.created';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['IncidentCreatedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    IncidentCreatedData: {
+      incident_id: string;
+      title: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low';
+      /** @enum {string} */
+      status: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
+      /** @default null */
+      description?: string | null;
+      /** @default [] */
+      affected_agents?: string[];
+      /** @default [] */
+      affected_calls?: string[];
+      /** @default null */
+      started_at?: string | null;
+      /** @default null */
+      opened_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    IncidentUpdatedEvent: {
+      /** @constant */
+      type: 'incident.updated';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['IncidentUpdatedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    IncidentUpdatedData: {
+      incident_id: string;
+      /** @default null */
+      title?: string | null;
+      /** @default null */
+      severity?: ('critical' | 'high' | 'medium' | 'low') | null;
+      /** @default null */
+      status?: ('open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved') | null;
+      /** @default null */
+      description?: string | null;
+      /** @default null */
+      note?: string | null;
+      /** @default null */
+      affected_agents?: string[] | null;
+      /** @default null */
+      affected_calls?: string[] | null;
+      /** @default null */
+      resolved_at?: string | null;
+      /** @default null */
+      updated_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    DeploymentRecordedEvent: {
+      /** @constant */
+      type: 'deployment.recorded';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['DeploymentRecordedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    DeploymentRecordedData: {
+      deployment_id: string;
+      agent: string;
+      version: string;
+      /** Format: date-time */
+      deployed_at: string;
+      /** @default null */
+      previous_version?: string | null;
+      /** @default null */
+      environment?: string | null;
+      /** @default null */
+      description?: string | null;
+      /** @default null */
+      deployed_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    AlertFiredEvent: {
+      /** @constant */
+      type: 'alert.fired';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['AlertFiredData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AlertFiredData: {
+      alert_id: string;
+      rule_id: string;
+      /** @default null */
+      rule_name?: string | null;
+      metric: string;
+      /** @enum {string} */
+      comparison: 'gt' | 'gte' | 'lt' | 'lte';
+      threshold: number;
+      value: number;
+      window_ms: number;
+      /** @default null */
+      severity?: ('critical' | 'warning' | 'info') | null;
+      /** @default null */
+      agent_id?: string | null;
+      /** @default null */
+      message?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    AlertResolvedEvent: {
+      /** @constant */
+      type: 'alert.resolved';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['AlertResolvedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AlertResolvedData: {
+      alert_id: string;
+      rule_id: string;
+      /** @default null */
+      metric?: string | null;
+      /** @default null */
+      value?: number | null;
+      /** @default null */
+      fired_at?: string | null;
+      /** @default null */
+      resolution?: string | null;
+      /** @default null */
+      resolved_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    AlertRuleChangedEvent: {
+      /** @constant */
+      type: 'alert.rule.changed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['AlertRuleChangedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    AlertRuleChangedData: {
+      rule_id: string;
+      /** @enum {string} */
+      action: 'created' | 'updated' | 'deleted';
+      /** @default null */
+      name?: string | null;
+      metric: string;
+      /** @default null */
+      agent_id?: string | null;
+      /** @enum {string} */
+      comparison: 'gt' | 'gte' | 'lt' | 'lte';
+      threshold: number;
+      window_ms: number;
+      for_ms: number;
+      /** @default null */
+      severity?: ('critical' | 'warning' | 'info') | null;
+      enabled: boolean;
+      /** @default null */
+      description?: string | null;
+      /** @default null */
+      changed_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    InvoiceIssuedEvent: {
+      /** @constant */
+      type: 'invoice.issued';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['InvoiceIssuedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    InvoiceIssuedData: {
+      invoice_id: string;
+      number: number;
+      /** Format: date-time */
+      period_start: string;
+      /** Format: date-time */
+      period_end: string;
+      /** @enum {string} */
+      status: 'draft' | 'issued' | 'paid' | 'void';
+      plan_id: string;
+      currency: string;
+      lines: components['schemas']['JsonValue'];
+      subtotal_cents: number;
+      base_fee_cents: number;
+      total_cents: number;
+    } & {
+      [key: string]: unknown;
+    };
+    BillingPlanChangedEvent: {
+      /** @constant */
+      type: 'billing.plan.changed';
+      /** @enum {string} */
+      version: '2026-01-01' | '2026-11-22' | '2026-11-24';
+      idempotency_key: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /** @default null */
+      call?: components['schemas']['EventCall'] | null;
+      data: components['schemas']['BillingPlanChangedData'];
+    } & {
+      [key: string]: unknown;
+    };
+    BillingPlanChangedData: {
+      plan_id: string;
+      currency: string;
+      base_fee_cents: number;
+      /** @enum {string} */
+      period: 'month' | 'day';
+      prices: components['schemas']['JsonValue'];
+      /** @default null */
+      changed_by?: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    NewRetellConnection: {
+      /** @constant */
+      provider: 'retell';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      credentials: components['schemas']['RetellCredentials'];
+    };
+    NewVapiConnection: {
+      /** @constant */
+      provider: 'vapi';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      credentials: components['schemas']['VapiCredentials'];
+    };
+    NewTwilioConnection: {
+      /** @constant */
+      provider: 'twilio';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      credentials: components['schemas']['TwilioCredentials'];
+    };
+    NewElevenLabsConnection: {
+      /** @constant */
+      provider: 'elevenlabs';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      credentials: components['schemas']['SharedSecretCredentials'];
+    };
+    NewBlandConnection: {
+      /** @constant */
+      provider: 'bland';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      credentials: components['schemas']['SharedSecretCredentials'];
+    };
+    NewStandardWebhooksConnection: {
+      /** @constant */
+      provider: 'standard-webhooks';
+      /** @description what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland) */
+      name: string & (unknown & unknown);
+      mapping?: components['schemas']['EventMapping'];
+    };
+    VapiHmacCredentials: {
+      /** @constant */
+      type: 'hmac';
+      secretKey: string;
+      /**
+       * @default sha256
+       * @enum {string}
+       */
+      algorithm?: 'sha256' | 'sha512' | 'sha1';
+      signatureHeader?: string;
+      timestampHeader?: string;
+      /** @default  */
+      signaturePrefix?: string;
+      /** @default true */
+      includeTimestamp?: boolean;
+      /** @description placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp */
+      payloadFormat?: string;
+      messageIdHeader?: string;
+      /**
+       * @default hex
+       * @enum {string}
+       */
+      signatureEncoding?: 'hex' | 'base64';
+      /** @default false */
+      secretIsBase64?: boolean;
+    };
+    VapiBearerCredentials: {
+      /** @constant */
+      type: 'bearer';
+      token: string;
+      headerName?: string;
+      /** @default true */
+      bearerPrefixEnabled?: boolean;
+    };
+    VapiSecretCredentials: {
+      /** @constant */
+      type: 'secret';
+      /** @description the legacy server secret Vapi sends as X-Vapi-Secret */
+      secret: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -14195,4 +2994,6959 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthDegraded'];
+        };
+      };
+    };
+  };
+  getApiHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthDegraded'];
+        };
+      };
+    };
+  };
+  ingestEvents: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
+        'x-earshot-timestamp': string;
+        /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
+        'x-earshot-signature': string;
+        /** @description the sending provider, e.g. vapi, retell, twilio */
+        'x-earshot-provider': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "call.started",
+         *       "version": "2026-11-24",
+         *       "idempotency_key": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21:call.started",
+         *       "occurred_at": "2026-01-08T09:30:02.500Z",
+         *       "call": {
+         *         "provider_call_id": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
+         *         "agent_id": "agent_support",
+         *         "direction": "inbound",
+         *         "from_number": "+14155550123",
+         *         "to_number": "+14155550199",
+         *         "agent_version": "v42",
+         *         "workflow_id": "wf_billing",
+         *         "customer_id": "cus_1029",
+         *         "metadata": {
+         *           "campaign": "spring-renewals",
+         *           "locale": "en-US"
+         *         }
+         *       },
+         *       "data": {
+         *         "call_type": "phone",
+         *         "telephony_provider": "twilio",
+         *         "telephony_call_id": "CA5f1e7d2b9c4a48e0b1d6f3a2c7e9b410",
+         *         "llm_model": "gpt-4o-mini",
+         *         "asr_model": "deepgram nova-3",
+         *         "tts_voice": "elevenlabs rachel",
+         *         "language": "en-US"
+         *       },
+         *       "received_at": "2026-01-08T09:30:02.740Z",
+         *       "tenant": "7b0c6a52-4f0e-4c59-9a57-0d5c1a9e3b11",
+         *       "provider": "vapi"
+         *     }
+         */
+        'application/json': components['schemas']['IncomingEvent'] | components['schemas']['IncomingEvent'][];
+      };
+    };
+    responses: {
+      /** @description Accepted: appended to the event log */
+      202: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['AcceptedEvent']
+            | {
+                /** @enum {boolean} */
+                ok: true;
+                results: (components['schemas']['AcceptedEvent'] | components['schemas']['ErrorBody'])[];
+              };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ingestWebhookEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Unix time in seconds; rejected outside ±5 minutes of server time */
+        'x-timestamp': string;
+        /** @description lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the tenant webhook secret */
+        'x-signature': string;
+        'idempotency-key': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "call.ended",
+         *       "agent_id": "agent_support",
+         *       "provider_call_id": "call_4f2a",
+         *       "latency_ms": 840
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  receiveProviderWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: 'retell' | 'vapi' | 'twilio' | 'elevenlabs' | 'bland' | 'standard-webhooks';
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    /** @description the provider’s payload as it sends it (Twilio: form parameters), signed its way; see the Providers tag */
+    requestBody: {
+      content: {
+        'application/json': unknown;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderDelivery'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is too large (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getRealtime: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LiveSnapshot'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listCalls: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        status?: 'completed' | 'failed' | 'in_progress' | 'abandoned' | 'escalated';
+        agentId?: string;
+        /** @description calls started at or after */
+        from?: string & (unknown & unknown);
+        /** @description calls started before */
+        to?: string & (unknown & unknown);
+        sort?: 'startedAt' | '-startedAt' | 'durationMs' | '-durationMs' | 'qualityScore' | '-qualityScore';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallDetail'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  eraseCall: {
+    parameters: {
+      query: {
+        /** @description why the call is erased (kept in the audit log) */
+        reason: string;
+      };
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            id: string;
+            /** @description false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before */
+            dataKeyDestroyed: boolean;
+            /** @description rows of the call, its turns, transcript and traces */
+            rowsDeleted: number;
+            /** @description true when an earlier erasure had already removed it */
+            alreadyErased: boolean;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listOutcomes: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        callId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OutcomePage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createOutcome: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "callId": "3f6b0c5e-8a8d-4a57-b1f4-2c6e9d0a7b21",
+         *       "type": "appointment_booked",
+         *       "value": "tuesday 10:00",
+         *       "source": "crm",
+         *       "revenueUsd": 120
+         *     }
+         */
+        'application/json': components['schemas']['NewOutcome'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listIncidents: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IncidentPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createIncident: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "ASR latency above 800 ms",
+         *       "severity": "high",
+         *       "status": "open",
+         *       "affectedAgents": [],
+         *       "affectedCalls": []
+         *     }
+         */
+        'application/json': components['schemas']['NewIncident'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateIncident: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "acknowledged",
+         *       "note": "ASR vendor confirmed a regional slowdown"
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          status?: 'open' | 'acknowledged' | 'investigating' | 'identified' | 'monitoring' | 'resolved';
+          /** @enum {string} */
+          severity?: 'critical' | 'high' | 'medium' | 'low';
+          title?: string & (unknown & unknown);
+          description?: string;
+          /** @description added to the incident timeline */
+          note?: string & (unknown & unknown);
+          affectedAgents?: string[];
+          affectedCalls?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAlerts: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        status?: 'firing' | 'resolved';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAlertRules: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertRulePage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createAlertRule: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "more than 10 failed calls",
+         *       "metric": "calls.failed",
+         *       "comparison": "gt",
+         *       "threshold": 10,
+         *       "windowMs": 300000,
+         *       "forMs": 0,
+         *       "severity": "warning",
+         *       "enabled": true
+         *     }
+         */
+        'application/json': components['schemas']['NewAlertRule'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            rule: components['schemas']['AlertRule'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAlertRule: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateAlertRule: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "threshold": 20
+         *     }
+         */
+        'application/json': components['schemas']['AlertRuleChange'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listDeployments: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        agent?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeploymentPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createDeployment: {
+    parameters: {
+      query?: never;
+      header?: {
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "agent": "agent_support",
+         *       "version": "v42",
+         *       "previousVersion": "v41",
+         *       "environment": "production",
+         *       "deployedBy": "ci"
+         *     }
+         */
+        'application/json': components['schemas']['NewDeployment'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedWrite'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            deployment: components['schemas']['Deployment'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDeploymentImpact: {
+    parameters: {
+      query?: {
+        /** @description length of each window, before and after the deployment */
+        windowMinutes?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeploymentImpact'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMetric: {
+    parameters: {
+      query: {
+        name:
+          | 'calls.abandoned'
+          | 'calls.completed'
+          | 'calls.escalated'
+          | 'calls.failed'
+          | 'calls.in_progress'
+          | 'calls.success_rate'
+          | 'calls.total'
+          | 'calls.transferred'
+          | 'events.ingested'
+          | 'feedback.rating.avg'
+          | 'latency.asr_ms.avg'
+          | 'latency.asr_ms.p50'
+          | 'latency.asr_ms.p95'
+          | 'latency.asr_ms.p99'
+          | 'latency.llm_ms.avg'
+          | 'latency.llm_ms.p50'
+          | 'latency.llm_ms.p95'
+          | 'latency.llm_ms.p99'
+          | 'latency.total_ms.avg'
+          | 'latency.total_ms.p50'
+          | 'latency.total_ms.p95'
+          | 'latency.total_ms.p99'
+          | 'latency.tts_ms.avg'
+          | 'latency.tts_ms.p50'
+          | 'latency.tts_ms.p95'
+          | 'latency.tts_ms.p99'
+          | 'latency.eou_ms.avg'
+          | 'latency.eou_ms.p50'
+          | 'latency.eou_ms.p95'
+          | 'latency.eou_ms.p99'
+          | 'latency.stt_ms.avg'
+          | 'latency.stt_ms.p50'
+          | 'latency.stt_ms.p95'
+          | 'latency.stt_ms.p99'
+          | 'latency.llm_ttft_ms.avg'
+          | 'latency.llm_ttft_ms.p50'
+          | 'latency.llm_ttft_ms.p95'
+          | 'latency.llm_ttft_ms.p99'
+          | 'latency.tts_ttfb_ms.avg'
+          | 'latency.tts_ttfb_ms.p50'
+          | 'latency.tts_ttfb_ms.p95'
+          | 'latency.tts_ttfb_ms.p99'
+          | 'latency.e2e_ms.avg'
+          | 'latency.e2e_ms.p50'
+          | 'latency.e2e_ms.p95'
+          | 'latency.e2e_ms.p99'
+          | 'outcomes.count'
+          | 'provider.errors'
+          | 'quality.avg'
+          | 'revenue.usd'
+          | 'tool_call.duration_ms.p95'
+          | 'tool_calls.failed'
+          | 'turns.count'
+          | 'turns.interrupted'
+          | 'turns.interruption_rate';
+        /** @description defaults to 24 hours before `to`; moved back to the start of its bucket, as buckets lie on the interval’s UTC grid (days start at 00:00 UTC, hours on the hour); a range of more than 1,000 points at the interval answers its last 1,000 (the answer’s `from` says where they start), one from `to` on answers none */
+        from?: string & (unknown & unknown);
+        /** @description defaults to now */
+        to?: string & (unknown & unknown);
+        /** @description defaults to the finest that keeps the series within 1,000 points */
+        interval?: '1m' | '5m' | '15m' | '1h' | '6h' | '1d';
+        /** @description one agent’s series; a metric not kept per agent (events.ingested) answers null points */
+        agentId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MetricSeries'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMetricCatalogue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MetricCatalogue'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAgents: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listUsage: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        from?: string & (unknown & unknown);
+        to?: string & (unknown & unknown);
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsagePage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listInvoices: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoicePage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        action?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listDeadLetters: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDeadLetter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  replayDeadLetter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        workspace?: string;
+        status?: 'active' | 'expired' | 'revoked' | 'rotating';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "dashboard read-only",
+         *       "scopes": [
+         *         "calls:read",
+         *         "metrics:read"
+         *       ],
+         *       "environment": "production",
+         *       "workspace": "default",
+         *       "ipAllowlist": "any"
+         *     }
+         */
+        'application/json': components['schemas']['NewApiKey'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKey'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            key: components['schemas']['ApiKey'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotateApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "overlapSeconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['Rotation'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKey'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            key: components['schemas']['ApiKey'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookSecretStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecretStatus'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "overlapSeconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['Rotation'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecretRotated'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTenants: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        status?: 'active' | 'suspended';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Acme Voice",
+         *       "environment": "production"
+         *     }
+         */
+        'application/json': components['schemas']['NewTenant'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenant: components['schemas']['Tenant'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            /** Format: uuid */
+            id: string;
+            /** @description rows removed from every table holding the tenant’s data */
+            rowsDeleted: number;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  suspendTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenant: components['schemas']['Tenant'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  resumeTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenant: components['schemas']['Tenant'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getOwnTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenant: components['schemas']['Tenant'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listProviderConnections: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+        provider?: 'retell' | 'vapi' | 'twilio' | 'elevenlabs' | 'bland' | 'standard-webhooks';
+        status?: 'active' | 'disabled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderConnectionPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createProviderConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "provider": "retell",
+         *       "name": "support line",
+         *       "credentials": {
+         *         "apiKey": "key_0f2c6a1b9d8e7f6a5b4c3d2e"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['NewProviderConnection'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedProviderConnection'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getProviderConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            connection: components['schemas']['ProviderConnection'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteProviderConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            /** Format: uuid */
+            id: string;
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotateProviderCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "credentials": {
+         *         "apiKey": "key_7e1d3c5b9a8f6e4d2c0b1a3f"
+         *       },
+         *       "overlapSeconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['CredentialRotation'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedProviderConnection'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  disableProviderConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            connection: components['schemas']['ProviderConnection'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  enableProviderConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            connection: components['schemas']['ProviderConnection'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAlertWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertWebhook'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setAlertWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/earshot-alerts",
+         *       "enabled": true
+         *     }
+         */
+        'application/json': components['schemas']['AlertWebhookSettings'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertWebhook'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAlertWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertWebhook'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAlertNotifications: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page: the page after that position */
+        cursor?: string;
+        /** @description items per page, 1 to 200 */
+        limit?: number;
+        /** @description page number (from 1), counted from the cursor when one is given */
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertNotificationPage'];
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The key lacks the scope, environment or address the route needs (FORBIDDEN) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A rate limit is reached (RATE_LIMITED); wait for Retry-After */
+      429: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          /** @description seconds to wait before retrying */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          /** @description requests allowed per minute for this key or tenant */
+          'ratelimit-limit'?: number;
+          /** @description requests left in the current minute */
+          'ratelimit-remaining'?: number;
+          /** @description seconds until the window resets */
+          'ratelimit-reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setTenantPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "growth",
+         *       "currency": "USD",
+         *       "baseFeeCents": 9900,
+         *       "period": "month",
+         *       "prices": [
+         *         {
+         *           "meter": "call_minutes",
+         *           "included": 1000,
+         *           "unitSize": 1,
+         *           "unitPriceCents": 2,
+         *           "limit": null
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['PricePlanInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenantId: string;
+            plan: components['schemas']['PricePlan'];
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTenantDataSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenantId: string;
+            settings: {
+              /** @default null */
+              abandonAfterMs: number | null;
+              /**
+               * @default {
+               *       "calls": null,
+               *       "deliveries": null,
+               *       "deadLetters": null,
+               *       "auditEntries": null
+               *     }
+               */
+              retention: {
+                /** @default null */
+                calls: (number | 'forever') | null;
+                /** @default null */
+                deliveries: (number | 'forever') | null;
+                /** @default null */
+                deadLetters: (number | 'forever') | null;
+                /** @default null */
+                auditEntries: (number | 'forever') | null;
+              };
+            };
+            effective: {
+              planId: string;
+              abandonAfterMs: number;
+              retention: {
+                calls: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                deliveries: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                deadLetters: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                auditEntries: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setTenantDataSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "abandonAfterMs": 1800000,
+         *       "retention": {
+         *         "calls": 365,
+         *         "deliveries": 14,
+         *         "deadLetters": null,
+         *         "auditEntries": "forever"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @default null */
+          abandonAfterMs?: number | null;
+          /**
+           * @default {
+           *       "calls": null,
+           *       "deliveries": null,
+           *       "deadLetters": null,
+           *       "auditEntries": null
+           *     }
+           */
+          retention?: {
+            /** @default null */
+            calls?: (number | 'forever') | null;
+            /** @default null */
+            deliveries?: (number | 'forever') | null;
+            /** @default null */
+            deadLetters?: (number | 'forever') | null;
+            /** @default null */
+            auditEntries?: (number | 'forever') | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            tenantId: string;
+            settings: {
+              /** @default null */
+              abandonAfterMs: number | null;
+              /**
+               * @default {
+               *       "calls": null,
+               *       "deliveries": null,
+               *       "deadLetters": null,
+               *       "auditEntries": null
+               *     }
+               */
+              retention: {
+                /** @default null */
+                calls: (number | 'forever') | null;
+                /** @default null */
+                deliveries: (number | 'forever') | null;
+                /** @default null */
+                deadLetters: (number | 'forever') | null;
+                /** @default null */
+                auditEntries: (number | 'forever') | null;
+              };
+            };
+            effective: {
+              planId: string;
+              abandonAfterMs: number;
+              retention: {
+                calls: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                deliveries: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                deadLetters: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+                auditEntries: {
+                  keep: number | 'forever';
+                  /** @enum {string} */
+                  from: 'tenant' | 'plan' | 'deployment';
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPlanRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            planId: string;
+            retention: {
+              /** @default null */
+              calls: (number | 'forever') | null;
+              /** @default null */
+              deliveries: (number | 'forever') | null;
+              /** @default null */
+              deadLetters: (number | 'forever') | null;
+              /** @default null */
+              auditEntries: (number | 'forever') | null;
+            };
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setPlanRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "retention": {
+         *         "calls": 90,
+         *         "deliveries": 30,
+         *         "deadLetters": 30,
+         *         "auditEntries": 400
+         *       }
+         *     }
+         */
+        'application/json': {
+          retention: {
+            /** @default null */
+            calls?: (number | 'forever') | null;
+            /** @default null */
+            deliveries?: (number | 'forever') | null;
+            /** @default null */
+            deadLetters?: (number | 'forever') | null;
+            /** @default null */
+            auditEntries?: (number | 'forever') | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            planId: string;
+            retention: {
+              /** @default null */
+              calls: (number | 'forever') | null;
+              /** @default null */
+              deliveries: (number | 'forever') | null;
+              /** @default null */
+              deadLetters: (number | 'forever') | null;
+              /** @default null */
+              auditEntries: (number | 'forever') | null;
+            };
+          };
+        };
+      };
+      /** @description The request is invalid (VALIDATION_ERROR, with the fields at fault) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid API key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such resource in this tenant (NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A dependency is unavailable (UNAVAILABLE) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}

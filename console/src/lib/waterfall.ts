@@ -39,15 +39,15 @@ function stageMs(latency: Latency, field: string): number | null {
 }
 
 /** The largest total among turns, rounded up to a tidy figure: one scale for every turn of a call, so bars compare. */
-export function waterfallScale(totals: readonly number[]): number {
-  const largest = Math.max(0, ...totals);
+export function waterfallScale(totals: readonly (number | null)[]): number {
+  const largest = Math.max(0, ...totals.map((total) => total ?? 0));
   if (largest === 0) return 1000;
   const step = largest <= 2000 ? 250 : largest <= 5000 ? 500 : 1000;
   return Math.ceil(largest / step) * step;
 }
 
-/** A turn's latency as the API gives it: the total, and the stages it reports. */
-export type Latency = { readonly totalMs: number } & Readonly<Record<string, unknown>>;
+/** A turn's latency as the API gives it: the total (null for a turn reported in parts without one), and its stages. */
+export type Latency = { readonly totalMs: number | null } & Readonly<Record<string, unknown>>;
 
 export function turnWaterfall(latency: Latency, scaleMs: number): TurnWaterfall {
   const segments: StageSegment[] = [];
@@ -60,7 +60,7 @@ export function turnWaterfall(latency: Latency, scaleMs: number): TurnWaterfall 
     segments.push({ id: stage.id, label: stage.label, ms, offset: percent(at), width: ms === null ? 0 : percent(ms) });
     at += ms ?? 0;
   }
-  const totalMs = Math.max(latency.totalMs, at);
+  const totalMs = Math.max(latency.totalMs ?? 0, at);
   const rest = totalMs - at;
   segments.push({ id: 'unattributed', label: 'Unattributed', ms: rest, offset: percent(at), width: percent(rest) });
   return { totalMs, segments, missing };

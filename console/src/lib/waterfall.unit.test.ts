@@ -22,6 +22,14 @@ describe('waterfall', () => {
     expect(turn.segments[4]?.ms).toBe(0);
   });
 
+  it('draws a turn reported in parts without a total as the sum of its stages', () => {
+    const turn = turnWaterfall({ asrMs: 200, llmMs: null, ttsMs: 100, totalMs: null }, 1000);
+    expect(turn.totalMs).toBe(300);
+    expect(turn.missing).toEqual(['End of utterance', 'LLM to first token']);
+    expect(turn.segments[4]).toMatchObject({ ms: 0, width: 0 });
+    expect(waterfallScale([null, 300, null])).toBe(500);
+  });
+
   it('never draws a negative rest when the stages exceed the reported total', () => {
     const turn = turnWaterfall({ asrMs: 600, llmMs: 600, ttsMs: 600, totalMs: 1000 }, 2000);
     expect(turn.totalMs).toBe(1800);
