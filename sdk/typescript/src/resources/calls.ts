@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { Call, CallDetail, CallListParams, Success } from '../models.js';
+import type { Call, CallDetail, CallErased, CallListParams, Success } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource, segment } from './resource.js';
 
@@ -13,5 +13,13 @@ export class Calls extends Resource {
   /** One call with its turns, transcript and traces; NotFoundError when the tenant has no such call. */
   async retrieve(id: string, options?: RequestOptions): Promise<CallDetail> {
     return (await this.read<Success<'/api/v1/calls/{id}', 'get'>>(`/calls/${segment(id)}`, undefined, options)).call;
+  }
+
+  /**
+   * Erases a call: its data key is destroyed, so its events' personal fields in the log can no longer be read, and
+   * its rows go. `reason` is kept in the audit log. Needs `calls:write`; NotFoundError when the tenant has no such call.
+   */
+  erase(id: string, params: { reason: string }, options?: RequestOptions): Promise<CallErased> {
+    return this.transport.request<CallErased>({ method: 'DELETE', path: `/calls/${segment(id)}`, query: { reason: params.reason } }, options);
   }
 }

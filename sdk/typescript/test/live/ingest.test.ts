@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IngestEvent } from '../../src/index.js';
+import { NotFoundError, type IngestEvent } from '../../src/index.js';
 import { callEvents, client, eventually, faults, proxied, unique } from './target.js';
 
 describe('ingest', () => {
@@ -22,6 +22,21 @@ describe('ingest', () => {
     expect(call).toMatchObject({ id: listed.id, providerCallId, agentId: 'agent_support', provider: 'sdk' });
     expect(call.turns).toHaveLength(1);
     expect(call.turns[0]).toMatchObject({ turnId: 't1' });
+  });
+
+  it('erases a call with a reason: its key and rows go, and it reads as not found (TypeScript so far)', async () => {
+    const earshot = client();
+    const providerCallId = unique('erase');
+    await earshot.ingest.send(callEvents(providerCallId, 'agent_erase'));
+    const listed = await eventually(async () => {
+      for await (const call of earshot.calls.list({ agentId: 'agent_erase', limit: 100 })) if (call.providerCallId === providerCallId) return call;
+      return undefined;
+    }, 'the call to be listed');
+    const erased = await earshot.calls.erase(listed.id, { reason: 'the caller asked to be forgotten' });
+    expect(erased).toMatchObject({ ok: true, id: listed.id, alreadyErased: false });
+    expect(erased.rowsDeleted).toBeGreaterThan(0);
+    await expect(earshot.calls.retrieve(listed.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(earshot.calls.erase('00000000-0000-4000-8000-000000000000', { reason: 'never was' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('[ingest-batches] sends 1,200 events as 3 signed requests and answers 1,200 results in order, duplicates and dead letters included', async () => {
