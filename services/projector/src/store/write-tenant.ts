@@ -71,10 +71,10 @@ export async function writeTenants(tx: Tx, folds: readonly TenantFold[], refold:
 }
 
 /** Writes every table, the counters only `withCounters` (else it returns their writes); the tenant is already set. */
-async function writeTenant(tx: Tx, claimed: TenantFold, refold: Refold, withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
-  if (claimed.records.size === 0) return { applied: 0, counters: [] };
-  const { fresh, stored } = await claimAndRead(tx, claimed);
-  const fold = fresh.size === claimed.records.size ? claimed : refold(claimed, fresh);
+async function writeTenant(tx: Tx, folded: TenantFold, refold: Refold, withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
+  if (folded.records.size === 0) return { applied: 0, counters: [] };
+  const { fresh, stored } = await claimAndRead(tx, folded);
+  const fold = fresh.size === folded.records.size ? folded : refold(folded, fresh);
   const { tenantId } = fold;
 
   const counters = new Map(fold.counters);
