@@ -4,7 +4,7 @@
  * without a page changing.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './schema';
+import type { paths } from '@earshot/sdk';
 import type { AlertRuleChange, CallQuery, IncidentChange, MetricQuery, NewAlertRule, NewApiKey } from './types';
 
 /** An API answer that is not a success, in the API's one Error shape. */

@@ -3,7 +3,7 @@
  * cannot set headers on a WebSocket, so the key rides as a second subprotocol, `bearer.<key>`.
  * After a drop it reconnects with `after=` the last position it read, so no event is missed.
  */
-import type { paths } from './schema';
+import type { paths } from '@earshot/sdk';
 import type { BodyOf } from './types';
 
 type Envelope = Exclude<BodyOf<paths['/api/v1/webhooks/ingest']['post']>, readonly unknown[]>;

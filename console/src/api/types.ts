@@ -1,5 +1,5 @@
 /** The resources as the console reads them, all taken from the generated OpenAPI types (schema.d.ts), never written by hand. */
-import type { paths } from './schema';
+import type { paths } from '@earshot/sdk';
 
 type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 /** The body of an operation's success response (200 or 201). */
