@@ -1,4 +1,4 @@
-import { v5 as uuidV5 } from 'uuid';
+import { nameUuid } from './name-uuid';
 
 /** Fixed namespace of call ids: the same (tenant, provider, provider call id) gives the same id in every process and every replay. */
 const CALL_ID_NAMESPACE = '3c0f6a52-8a3e-4d0b-9f51-2f6f3f0c7a11';
@@ -10,7 +10,7 @@ export function callIdOf(tenantId: string, provider: string, providerCallId: str
   if (id === undefined) {
     // A call's events come in runs, so a small cache spares most of the SHA-1s.
     if (recentCallIds.size >= 10_000) recentCallIds.clear();
-    id = uuidV5(name, CALL_ID_NAMESPACE);
+    id = nameUuid(name, CALL_ID_NAMESPACE);
     recentCallIds.set(name, id);
   }
   return id;

@@ -1,7 +1,7 @@
-import { v5 as uuidv5 } from 'uuid';
 import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent, schemaFingerprint } from './default-codec';
 import type { DataKey } from './field-sealing';
+import { nameUuid } from './name-uuid';
 
 /** Kafka headers on every event, so a consumer can route or skip one without decoding it. */
 export const EVENT_HEADERS = {
@@ -24,7 +24,7 @@ const EVENT_ID_NAMESPACE = '6f1d3c2e-8b4a-4f7e-9a51-2c0d7e4b9f18';
  * stored event's tenant and idempotency_key.
  */
 export function eventId(tenantId: string, idempotencyKey: string): string {
-  return uuidv5(`${tenantId}:${idempotencyKey}`, EVENT_ID_NAMESPACE);
+  return nameUuid(`${tenantId}:${idempotencyKey}`, EVENT_ID_NAMESPACE);
 }
 
 export interface EventMessage {

@@ -16,5 +16,6 @@ export { readSchemaFiles, SCHEMAS_ROOT, type SchemaFile } from './schema-files';
 export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
 export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';
 export { callIdOf } from './call-id';
+export { nameUuid } from './name-uuid';
 export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
 export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';

@@ -1,4 +1,4 @@
-import { v5 as uuidV5 } from 'uuid';
+import { nameUuid } from '@earshot/events';
 import type { AlertRule, TenantEventType } from '@earshot/contracts';
 import { inTenant, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
@@ -77,7 +77,7 @@ async function evaluateTenant(
     const decision = decide(rule, value, state, now);
     let next = decision.state;
     if (decision.action === 'fire' && value !== null) {
-      const alertId = uuidV5(`${tenantId}\n${rule.id}\n${decision.breachingSince.toISOString()}`, ALERT_ID_NAMESPACE);
+      const alertId = nameUuid(`${tenantId}\n${rule.id}\n${decision.breachingSince.toISOString()}`, ALERT_ID_NAMESPACE);
       const message = describe(rule, value);
       events.push({
         type: 'alert.fired',

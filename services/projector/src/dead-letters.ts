@@ -1,6 +1,6 @@
+import { nameUuid } from '@earshot/events';
 import type { LogRecord, OutgoingRecord } from '@earshot/log';
 import { deadLettersTopic } from '@earshot/topics';
-import { v5 as uuidV5 } from 'uuid';
 
 const DEAD_LETTER_NAMESPACE = 'b0f3e1a4-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
 
@@ -12,7 +12,7 @@ const DEAD_LETTER_NAMESPACE = 'b0f3e1a4-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
 export function deadLetterOf(record: LogRecord, reason: string, now: Date): OutgoingRecord {
   const tenant = record.headers.tenant ?? null;
   return deadLettersTopic.record({
-    id: uuidV5(`${record.topic}:${record.partition}:${record.offset}`, DEAD_LETTER_NAMESPACE),
+    id: nameUuid(`${record.topic}:${record.partition}:${record.offset}`, DEAD_LETTER_NAMESPACE),
     tenant,
     provider: null,
     received_at: now.toISOString(),

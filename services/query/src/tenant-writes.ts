@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { v5 as uuidV5 } from 'uuid';
 import { recordAudit } from '@earshot/audit-trail';
+import { nameUuid } from '@earshot/events';
 import {
   ApiError,
   CURRENT_EVENT_VERSION,
@@ -65,7 +65,7 @@ export class TenantWrites {
     const tenantId = caller.tenant.id;
     const key = idempotencyKeyOf(request);
     const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-    const id = write.id ?? (key === undefined ? randomUUID() : uuidV5(`${tenantId}\n${route}\n${key}`, WRITE_ID_NAMESPACE));
+    const id = write.id ?? (key === undefined ? randomUUID() : nameUuid(`${tenantId}\n${route}\n${key}`, WRITE_ID_NAMESPACE));
     if (key === undefined) return { status: 201, body: await this.append(request, write, id, `api:${write.type}:${randomUUID()}`), replayed: false };
 
     const requestHash = createHash('sha256')
