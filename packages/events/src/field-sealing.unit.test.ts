@@ -1,0 +1,33 @@
+import { createDecipheriv, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { openValue, sealValue, sealedWith, SEALED_PREFIX, type DataKey } from './field-sealing';
+
+const dataKey: DataKey = { id: 'call-key-1', key: randomBytes(32) };
+const holding = (id: string) => (id === dataKey.id ? dataKey.key : undefined);
+
+describe('sealValue', () => {
+  it('gives every seal a nonce of its own, across many draws of the nonce pool', () => {
+    const sealed = Array.from({ length: 2_000 }, () => sealValue('the same words', dataKey, 'data.text'));
+    const nonces = new Set(
+      sealed.map((value) =>
+        Buffer.from(value.slice(`${SEALED_PREFIX}${dataKey.id}:`.length), 'base64url')
+          .subarray(0, 12)
+          .toString('hex'),
+      ),
+    );
+    expect(nonces.size).toBe(sealed.length);
+    expect(sealed.every((value) => openValue(value, holding, 'data.text') === 'the same words')).toBe(true);
+  });
+
+  it('writes nonce, tag and ciphertext as standard AES-256-GCM with the key id and path as associated data', () => {
+    const text = 'Héllo, I need to move my appointment 👋';
+    const value = sealValue(text, dataKey, 'data.text');
+    expect(sealedWith(value)).toBe(dataKey.id);
+    const bytes = Buffer.from(value.slice(`${SEALED_PREFIX}${dataKey.id}:`.length), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', dataKey.key, bytes.subarray(0, 12));
+    decipher.setAAD(Buffer.from(`${dataKey.id}|data.text`));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    expect(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')).toBe(text);
+    expect(openValue(sealValue('', dataKey, 'data.text'), holding, 'data.text')).toBe('');
+  });
+});
