@@ -26,21 +26,22 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
     const notes = request.deliveryNotes ?? [
       { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
     ];
-    const base = {
-      time: request.arrivedAt.toISOString(),
-      tenant: sender.tenant,
-      provider: sender.provider === null ? null : storableText(sender.provider, NOTED_CHARS),
-      http_status: reply.statusCode,
-      duration_ms: Math.round(reply.elapsedTime),
-    };
+    const time = request.arrivedAt.toISOString();
+    const provider = sender.provider === null ? null : storableText(sender.provider, NOTED_CHARS);
+    const duration = Math.round(reply.elapsedTime);
     recorder.record(
+      // A literal per record rather than a spread of shared fields: a batch of 500 makes 500 of them.
       notes.map((note): Delivery => ({
-        ...base,
         id: randomUUID(),
+        time,
+        tenant: sender.tenant,
+        provider,
         event_type: note.eventType,
         idempotency_key: note.idempotencyKey,
         outcome: note.outcome,
         event_id: note.eventId,
+        http_status: reply.statusCode,
+        duration_ms: duration,
         // An error's message may quote what the sender sent; the audit stores it in PostgreSQL.
         reason: note.reason === null ? null : storableText(note.reason, 4 * NOTED_CHARS),
       })),
