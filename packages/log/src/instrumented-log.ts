@@ -15,7 +15,10 @@ export function instrumentLog(log: EventLog, metrics: Metrics): EventLog {
       return inSpan('earshot.log append', { kind: SpanKind.PRODUCER, attributes }, async () => {
         const timer = metrics.logAppendDuration.startTimer();
         try {
-          const positions = await log.append(records.map((record) => ({ ...record, headers: withTraceHeaders(record.headers ?? {}) })));
+          // Every record of an append carries the same context; with tracing off there is none, and the records go as they are.
+          const trace = withTraceHeaders({});
+          const carried = Object.keys(trace).length === 0 ? records : records.map((record) => ({ ...record, headers: { ...record.headers, ...trace } }));
+          const positions = await log.append(carried);
           timer({ outcome: 'ok' });
           const byTopic = new Map<TopicName, number>();
           for (const { topic } of records) byTopic.set(topic, (byTopic.get(topic) ?? 0) + 1);
