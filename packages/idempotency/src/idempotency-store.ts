@@ -63,8 +63,12 @@ interface Lingering {
 }
 
 const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
-const byIdentity = (a: Pick<IdempotencyRequest, 'tenantId' | 'key'>, b: Pick<IdempotencyRequest, 'tenantId' | 'key'>) =>
-  identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0;
+/** In identity order, each identity built once rather than twice per comparison. */
+const byIdentity = <T extends Pick<IdempotencyRequest, 'tenantId' | 'key'>>(items: readonly T[]): T[] =>
+  items
+    .map((item) => ({ id: identity(item), item }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ item }) => item);
 
 const DEFAULT_LEASE_MS = 30_000;
 
@@ -195,7 +199,7 @@ export class IdempotencyStore {
   }
 
   private async claimNow(requests: readonly IdempotencyRequest[], unorderedAnswers: readonly Answer[]): Promise<Claim[]> {
-    const answers = [...unorderedAnswers].sort(byIdentity);
+    const answers = byIdentity(unorderedAnswers);
     const answering =
       answers.length === 0
         ? null
@@ -209,15 +213,15 @@ export class IdempotencyStore {
     }
     const now = this.options.now();
     const seen = new Set<string>();
-    const firsts: IdempotencyRequest[] = [];
+    const unique: IdempotencyRequest[] = [];
     for (const request of requests) {
       const id = identity(request);
       if (seen.has(id)) continue;
       seen.add(id);
-      firsts.push(request);
+      unique.push(request);
     }
     // Concurrent statements take row locks in one order, so they queue instead of deadlocking.
-    firsts.sort(byIdentity);
+    const firsts = byIdentity(unique);
     // A data-modifying WITH runs to completion even though nothing reads it.
     const claimedRows = (await platformQuery(
       this.db,
