@@ -710,6 +710,24 @@ func (e Severity) Valid() bool {
 	}
 }
 
+// Defines values for TenantStatus.
+const (
+	TenantStatusActive    TenantStatus = "active"
+	TenantStatusSuspended TenantStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the TenantStatus enum.
+func (e TenantStatus) Valid() bool {
+	switch e {
+	case TenantStatusActive:
+		return true
+	case TenantStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
 // APIKey defines model for APIKey.
 type APIKey struct {
 	CreatedAt   string          `json:"createdAt"`
@@ -1026,6 +1044,25 @@ type CallDetailTurnLatency struct {
 
 // CallDirection defines model for CallDirection.
 type CallDirection string
+
+// CallEraseParams defines model for CallEraseParams.
+type CallEraseParams struct {
+	// Reason why the call is erased (kept in the audit log)
+	Reason string `json:"reason"`
+}
+
+// CallErased defines model for CallErased.
+type CallErased struct {
+	// AlreadyErased true when an earlier erasure had already removed it
+	AlreadyErased bool `json:"alreadyErased"`
+
+	// DataKeyDestroyed false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before
+	DataKeyDestroyed bool   `json:"dataKeyDestroyed"`
+	ID               string `json:"id"`
+
+	// RowsDeleted rows of the call, its turns, transcript and traces
+	RowsDeleted int `json:"rowsDeleted"`
+}
 
 // CallLatency median of each part over the call’s turns
 type CallLatency struct {
@@ -1441,6 +1478,19 @@ type Scope string
 
 // Severity defines model for Severity.
 type Severity string
+
+// Tenant defines model for Tenant.
+type Tenant struct {
+	ActiveKeys  int          `json:"activeKeys"`
+	CreatedAt   string       `json:"createdAt"`
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Status      TenantStatus `json:"status"`
+	SuspendedAt *string      `json:"suspendedAt"`
+}
+
+// TenantStatus defines model for TenantStatus.
+type TenantStatus string
 
 // Usage defines model for Usage.
 type Usage struct {

@@ -797,6 +797,38 @@ class CallEndedData(BaseModel):
     ] = None
 
 
+class CallEraseParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    reason: Annotated[str, Field(max_length=500, min_length=1, pattern='^[^\\u0000]*$')]
+    """
+    why the call is erased (kept in the audit log)
+    """
+
+
+class CallErased(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    already_erased: Annotated[bool, Field(alias='alreadyErased')]
+    """
+    true when an earlier erasure had already removed it
+    """
+    data_key_destroyed: Annotated[bool, Field(alias='dataKeyDestroyed')]
+    """
+    false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before
+    """
+    id: str
+    ok: Literal[True]
+    rows_deleted: Annotated[int, Field(alias='rowsDeleted')]
+    """
+    rows of the call, its turns, transcript and traces
+    """
+
+
 class CallFailedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
