@@ -5,7 +5,7 @@ from __future__ import annotations
 from earshot import AsyncEarshot, Earshot
 from earshot.models import Call
 
-from .conftest import call_events, eventually, scenario, unique
+from .conftest import call_events, eventually, required, scenario, unique
 
 
 @scenario("every-resource")
@@ -64,6 +64,8 @@ def test_each_resource_answers_its_generated_model(_scenario: str, client: Earsh
     assert client.webhook_secret.rotate(overlap_seconds=3600).webhook_secret.startswith("whsec_")
     health = client.health.retrieve()
     assert health.ok is True and health.database.connected is True
+    tenant = client.tenant.retrieve()
+    assert (str(tenant.id), tenant.status) == (required("EARSHOT_TENANT_ID"), "active")
 
 
 async def test_the_async_client_reaches_the_same_resources() -> None:
@@ -73,3 +75,4 @@ async def test_the_async_client_reaches_the_same_resources() -> None:
         deployment = await earshot.deployments.create(agent="agent_async_py", version="v1")
         assert (await earshot.deployments.retrieve(deployment.id)).version == "v1"
         assert (await earshot.keys.list().first_page()).items
+        assert str((await earshot.tenant.retrieve()).id) == required("EARSHOT_TENANT_ID")

@@ -18,6 +18,7 @@ from .resources.ingest import AsyncIngest, Ingest
 from .resources.keys import AsyncKeys, AsyncWebhookSecret, Keys, WebhookSecret
 from .resources.metrics import AsyncHealthCheck, AsyncMetrics, AsyncRealtimeSnapshot, AsyncUsageMeters, HealthCheck, Metrics, RealtimeSnapshot, UsageMeters
 from .resources.records import AsyncAuditLog, AsyncInvoices, AuditLog, Invoices
+from .resources.tenant import AsyncOwnTenant, OwnTenant
 
 
 class Stream:
@@ -94,6 +95,7 @@ class Earshot:
         self.keys = Keys(self._transport)
         self.webhook_secret = WebhookSecret(self._transport)
         self.health = HealthCheck(self._transport)
+        self.tenant = OwnTenant(self._transport)
         self.ingest = Ingest(self._transport, self._options.webhook_secret)
         self.stream = Stream(self._options)
         self.webhooks = Webhooks(self._options.webhook_secret)
@@ -156,6 +158,7 @@ class AsyncEarshot:
         self.keys = AsyncKeys(self._transport)
         self.webhook_secret = AsyncWebhookSecret(self._transport)
         self.health = AsyncHealthCheck(self._transport)
+        self.tenant = AsyncOwnTenant(self._transport)
         self.ingest = AsyncIngest(self._transport, self._options.webhook_secret)
         self.stream = AsyncStream(self._options)
         self.webhooks = Webhooks(self._options.webhook_secret)
