@@ -39,6 +39,7 @@ type Client struct {
 	Keys          *KeyService
 	WebhookSecret *WebhookSecretService
 	Health        *HealthService
+	Tenant        *TenantService
 	Ingest        *IngestService
 	Stream        *StreamService
 	Webhooks      *WebhookService
@@ -101,6 +102,7 @@ func NewClient(apiKey string, options ...Option) (*Client, error) {
 	c.Keys = &KeyService{c}
 	c.WebhookSecret = &WebhookSecretService{c}
 	c.Health = &HealthService{c}
+	c.Tenant = &TenantService{c}
 	c.Ingest = &IngestService{c}
 	c.Stream = &StreamService{c}
 	c.Webhooks = &WebhookService{c}

@@ -121,5 +121,8 @@ func TestEveryResource(t *testing.T) {
 		if health := must[*earshot.Health](t, "health.retrieve")(client.Health.Retrieve(ctx)); !health.Database.Connected {
 			t.Fatalf("health %+v", health)
 		}
+		if tenant := must[*earshot.Tenant](t, "tenant.retrieve")(client.Tenant.Retrieve(ctx)); tenant.ID != tg.tenantID || tenant.Status != earshot.TenantStatusActive {
+			t.Fatalf("tenant %+v, not %s", tenant, tg.tenantID)
+		}
 	})
 }
