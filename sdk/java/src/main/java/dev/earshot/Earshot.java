@@ -36,6 +36,7 @@ public final class Earshot {
   private final KeyService keys;
   private final WebhookSecretService webhookSecretResource;
   private final HealthService health;
+  private final TenantService tenant;
   private final IngestService ingest;
   private final StreamService stream;
   private final WebhookService webhooks;
@@ -62,6 +63,7 @@ public final class Earshot {
     this.keys = new KeyService(transport);
     this.webhookSecretResource = new WebhookSecretService(transport);
     this.health = new HealthService(transport);
+    this.tenant = new TenantService(transport);
     this.ingest = new IngestService(transport, webhookSecret);
     this.stream = new StreamService(transport);
     this.webhooks = new WebhookService(webhookSecret);
@@ -77,7 +79,7 @@ public final class Earshot {
     return transport.baseUrl();
   }
 
-  /** Calls: list and retrieve. */
+  /** Calls: list, retrieve, erase. */
   public CallService calls() {
     return calls;
   }
@@ -145,6 +147,11 @@ public final class Earshot {
   /** The service's health. */
   public HealthService health() {
     return health;
+  }
+
+  /** The calling key's tenant. */
+  public TenantService tenant() {
+    return tenant;
   }
 
   /** Signed event ingest and the batcher. */

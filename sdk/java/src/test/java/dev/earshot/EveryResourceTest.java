@@ -29,6 +29,7 @@ import dev.earshot.models.MetricSeriesParams;
 import dev.earshot.models.OutcomeCreateParams;
 import dev.earshot.models.OutcomeListParams;
 import dev.earshot.models.Scope;
+import dev.earshot.models.TenantStatus;
 import dev.earshot.models.WebhookSecretRotateParams;
 import java.time.Duration;
 import java.util.List;
@@ -103,5 +104,8 @@ class EveryResourceTest {
     LiveTarget.rotatedSecret = rotation.webhookSecret();
     target.client(b -> b.webhookSecret(rotation.webhookSecret())).ingest().send(LiveTarget.conversation(unique("call"), agent));
     assertTrue(client.health().retrieve().database().connected());
+    var tenant = client.tenant().retrieve();
+    assertEquals(target.tenantId, tenant.id());
+    assertEquals(TenantStatus.ACTIVE, tenant.status());
   }
 }
