@@ -38,6 +38,7 @@ type Client struct {
 	Audit         *AuditService
 	Keys          *KeyService
 	WebhookSecret *WebhookSecretService
+	Providers     *ProviderService
 	Health        *HealthService
 	Tenant        *TenantService
 	Ingest        *IngestService
@@ -101,6 +102,7 @@ func NewClient(apiKey string, options ...Option) (*Client, error) {
 	c.Audit = &AuditService{c}
 	c.Keys = &KeyService{c}
 	c.WebhookSecret = &WebhookSecretService{c}
+	c.Providers = &ProviderService{c}
 	c.Health = &HealthService{c}
 	c.Tenant = &TenantService{c}
 	c.Ingest = &IngestService{c}
