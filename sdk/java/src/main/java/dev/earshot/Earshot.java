@@ -35,6 +35,7 @@ public final class Earshot {
   private final AuditService audit;
   private final KeyService keys;
   private final WebhookSecretService webhookSecretResource;
+  private final ProviderService providers;
   private final HealthService health;
   private final TenantService tenant;
   private final IngestService ingest;
@@ -62,6 +63,7 @@ public final class Earshot {
     this.audit = new AuditService(transport);
     this.keys = new KeyService(transport);
     this.webhookSecretResource = new WebhookSecretService(transport);
+    this.providers = new ProviderService(transport);
     this.health = new HealthService(transport);
     this.tenant = new TenantService(transport);
     this.ingest = new IngestService(transport, webhookSecret);
@@ -142,6 +144,11 @@ public final class Earshot {
   /** The webhook secret: rotate. */
   public WebhookSecretService webhookSecret() {
     return webhookSecretResource;
+  }
+
+  /** Provider connections: connect, list, retrieve, rotate, disable, enable, delete. */
+  public ProviderService providers() {
+    return providers;
   }
 
   /** The service's health. */
