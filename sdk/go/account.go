@@ -71,3 +71,12 @@ type WebhookSecretService struct{ client *Client }
 func (s *WebhookSecretService) Rotate(ctx context.Context, params WebhookSecretRotateParams, options ...RequestOption) (*WebhookSecretRotation, error) {
 	return answer[WebhookSecretRotation](ctx, s.client, "POST", "/webhook-secret/rotate", nil, params, options)
 }
+
+// TenantService reads the calling key's tenant: GET /tenant.
+type TenantService struct{ client *Client }
+
+// Retrieve answers the key's tenant: its id, name and status. Any key may
+// ask, whatever its scopes.
+func (s *TenantService) Retrieve(ctx context.Context, options ...RequestOption) (*Tenant, error) {
+	return member[Tenant](ctx, s.client, "GET", "/tenant", "tenant", nil, options)
+}

@@ -5,7 +5,7 @@ import (
 	"iter"
 )
 
-// CallService reads calls: GET /calls and GET /calls/{id}.
+// CallService reads and erases calls: GET /calls, GET /calls/{id} and DELETE /calls/{id}.
 type CallService struct{ client *Client }
 
 // List iterates the calls that match params (nil for all), newest first by default, page after page.
@@ -21,6 +21,14 @@ func (s *CallService) ListPage(ctx context.Context, params *CallListParams) (*Li
 // Retrieve fetches one call with its turns, transcript and traces.
 func (s *CallService) Retrieve(ctx context.Context, id string, options ...RequestOption) (*CallDetail, error) {
 	return member[CallDetail](ctx, s.client, "GET", pathOf("/calls/%s", id), "call", nil, options)
+}
+
+// Erase erases a call: its data key is destroyed, so its events' personal
+// fields in the log can no longer be read, and its rows go. The reason is kept
+// in the audit log. It needs calls:write; a NOT_FOUND *Error when the tenant
+// has no such call.
+func (s *CallService) Erase(ctx context.Context, id string, params CallEraseParams, options ...RequestOption) (*CallErased, error) {
+	return answer[CallErased](ctx, s.client, "DELETE", pathOf("/calls/%s", id), params, nil, options)
 }
 
 // OutcomeService reads and records call outcomes: GET and POST /outcomes.

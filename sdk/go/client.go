@@ -38,7 +38,9 @@ type Client struct {
 	Audit         *AuditService
 	Keys          *KeyService
 	WebhookSecret *WebhookSecretService
+	Providers     *ProviderService
 	Health        *HealthService
+	Tenant        *TenantService
 	Ingest        *IngestService
 	Stream        *StreamService
 	Webhooks      *WebhookService
@@ -100,7 +102,9 @@ func NewClient(apiKey string, options ...Option) (*Client, error) {
 	c.Audit = &AuditService{c}
 	c.Keys = &KeyService{c}
 	c.WebhookSecret = &WebhookSecretService{c}
+	c.Providers = &ProviderService{c}
 	c.Health = &HealthService{c}
+	c.Tenant = &TenantService{c}
 	c.Ingest = &IngestService{c}
 	c.Stream = &StreamService{c}
 	c.Webhooks = &WebhookService{c}

@@ -43,6 +43,37 @@ func TestIngest(t *testing.T) {
 		}
 	})
 
+	t.Run("erasing a call with a reason destroys its key and rows, and it reads as not found", func(t *testing.T) {
+		tg := liveTarget(t)
+		client := tg.client(t)
+		ctx := timeout(t, 60*time.Second)
+		agent, providerCall := unique("agent_erase"), unique("erase")
+		if _, err := client.Ingest.Send(ctx, conversation(providerCall, agent)); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		eventually(t, 20*time.Second, func() (err error) {
+			ids, err = callsOf(ctx, client, agent)
+			if err == nil {
+				err = expectCount(ids, 1)
+			}
+			return err
+		})
+		erased, err := client.Calls.Erase(ctx, ids[0], earshot.CallEraseParams{Reason: "the caller asked to be forgotten"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if erased.ID != ids[0] || erased.AlreadyErased || erased.RowsDeleted <= 0 {
+			t.Fatalf("erasing answered %+v", erased)
+		}
+		if _, err := client.Calls.Retrieve(ctx, ids[0]); !earshot.IsNotFound(err) {
+			t.Fatalf("an erased call answered %v", err)
+		}
+		if _, err := client.Calls.Erase(ctx, "00000000-0000-4000-8000-000000000000", earshot.CallEraseParams{Reason: "never was"}); !earshot.IsNotFound(err) {
+			t.Fatalf("erasing a call that never was answered %v", err)
+		}
+	})
+
 	t.Run("[ingest-batches] 1,200 events go out as 3 signed requests and answer in order; a resend is a duplicate, an invalid one a dead letter", func(t *testing.T) {
 		tg := liveTarget(t)
 		client := tg.proxied(t)

@@ -19,7 +19,7 @@ import (
 // The suite runs against a live Earshot: npm test starts one with a fresh
 // tenant and the fault proxy in front of it, and passes them in these.
 type target struct {
-	apiKey, baseURL, webhookSecret, proxyURL string
+	apiKey, baseURL, webhookSecret, proxyURL, tenantID string
 }
 
 // rotatedSecret is the webhook secret after [every-resource] rotated it, so
@@ -33,6 +33,7 @@ func liveTarget(t *testing.T) target {
 		baseURL:       os.Getenv("EARSHOT_BASE_URL"),
 		webhookSecret: firstNonEmpty(rotatedSecret, os.Getenv("EARSHOT_WEBHOOK_SECRET")),
 		proxyURL:      os.Getenv("EARSHOT_FAULT_PROXY_URL"),
+		tenantID:      os.Getenv("EARSHOT_TENANT_ID"),
 	}
 	if tg.apiKey == "" || tg.baseURL == "" || tg.webhookSecret == "" || tg.proxyURL == "" {
 		t.Fatal("this test needs a live Earshot: run it through npm test (test/sdk/go.int.test.ts), or set EARSHOT_API_KEY, EARSHOT_BASE_URL, EARSHOT_WEBHOOK_SECRET and EARSHOT_FAULT_PROXY_URL")

@@ -614,6 +614,264 @@ func (e MetricName) Valid() bool {
 	}
 }
 
+// Defines values for Provider.
+const (
+	ProviderBland            Provider = "bland"
+	ProviderElevenlabs       Provider = "elevenlabs"
+	ProviderRetell           Provider = "retell"
+	ProviderStandardWebhooks Provider = "standard-webhooks"
+	ProviderTwilio           Provider = "twilio"
+	ProviderVapi             Provider = "vapi"
+)
+
+// Valid indicates whether the value is a known member of the Provider enum.
+func (e Provider) Valid() bool {
+	switch e {
+	case ProviderBland:
+		return true
+	case ProviderElevenlabs:
+		return true
+	case ProviderRetell:
+		return true
+	case ProviderStandardWebhooks:
+		return true
+	case ProviderTwilio:
+		return true
+	case ProviderVapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderConnectionCreateParamsMappingEvents.
+const (
+	ProviderConnectionCreateParamsMappingEventsAgentResponseGenerated    ProviderConnectionCreateParamsMappingEvents = "agent.response.generated"
+	ProviderConnectionCreateParamsMappingEventsAudioStreamStarted        ProviderConnectionCreateParamsMappingEvents = "audio.stream.started"
+	ProviderConnectionCreateParamsMappingEventsAudioStreamStopped        ProviderConnectionCreateParamsMappingEvents = "audio.stream.stopped"
+	ProviderConnectionCreateParamsMappingEventsCallAnswered              ProviderConnectionCreateParamsMappingEvents = "call.answered"
+	ProviderConnectionCreateParamsMappingEventsCallCompleted             ProviderConnectionCreateParamsMappingEvents = "call.completed"
+	ProviderConnectionCreateParamsMappingEventsCallEnded                 ProviderConnectionCreateParamsMappingEvents = "call.ended"
+	ProviderConnectionCreateParamsMappingEventsCallFailed                ProviderConnectionCreateParamsMappingEvents = "call.failed"
+	ProviderConnectionCreateParamsMappingEventsCallRinging               ProviderConnectionCreateParamsMappingEvents = "call.ringing"
+	ProviderConnectionCreateParamsMappingEventsCallStarted               ProviderConnectionCreateParamsMappingEvents = "call.started"
+	ProviderConnectionCreateParamsMappingEventsCallTransferred           ProviderConnectionCreateParamsMappingEvents = "call.transferred"
+	ProviderConnectionCreateParamsMappingEventsCustomerFeedbackSubmitted ProviderConnectionCreateParamsMappingEvents = "customer.feedback.submitted"
+	ProviderConnectionCreateParamsMappingEventsHandoffCompleted          ProviderConnectionCreateParamsMappingEvents = "handoff.completed"
+	ProviderConnectionCreateParamsMappingEventsHandoffInitiated          ProviderConnectionCreateParamsMappingEvents = "handoff.initiated"
+	ProviderConnectionCreateParamsMappingEventsProviderErrorReceived     ProviderConnectionCreateParamsMappingEvents = "provider.error.received"
+	ProviderConnectionCreateParamsMappingEventsRecordingAvailable        ProviderConnectionCreateParamsMappingEvents = "recording.available"
+	ProviderConnectionCreateParamsMappingEventsToolCallCompleted         ProviderConnectionCreateParamsMappingEvents = "tool.call.completed"
+	ProviderConnectionCreateParamsMappingEventsToolCallFailed            ProviderConnectionCreateParamsMappingEvents = "tool.call.failed"
+	ProviderConnectionCreateParamsMappingEventsToolCallStarted           ProviderConnectionCreateParamsMappingEvents = "tool.call.started"
+	ProviderConnectionCreateParamsMappingEventsTranscriptFinal           ProviderConnectionCreateParamsMappingEvents = "transcript.final"
+	ProviderConnectionCreateParamsMappingEventsTranscriptPartial         ProviderConnectionCreateParamsMappingEvents = "transcript.partial"
+	ProviderConnectionCreateParamsMappingEventsWorkflowStateChanged      ProviderConnectionCreateParamsMappingEvents = "workflow.state.changed"
+)
+
+// Valid indicates whether the value is a known member of the ProviderConnectionCreateParamsMappingEvents enum.
+func (e ProviderConnectionCreateParamsMappingEvents) Valid() bool {
+	switch e {
+	case ProviderConnectionCreateParamsMappingEventsAgentResponseGenerated:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsAudioStreamStarted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsAudioStreamStopped:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallAnswered:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallCompleted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallEnded:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallFailed:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallRinging:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallStarted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCallTransferred:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsCustomerFeedbackSubmitted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsHandoffCompleted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsHandoffInitiated:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsProviderErrorReceived:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsRecordingAvailable:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsToolCallCompleted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsToolCallFailed:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsToolCallStarted:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsTranscriptFinal:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsTranscriptPartial:
+		return true
+	case ProviderConnectionCreateParamsMappingEventsWorkflowStateChanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderConnectionMappingEvents.
+const (
+	ProviderConnectionMappingEventsAgentResponseGenerated    ProviderConnectionMappingEvents = "agent.response.generated"
+	ProviderConnectionMappingEventsAudioStreamStarted        ProviderConnectionMappingEvents = "audio.stream.started"
+	ProviderConnectionMappingEventsAudioStreamStopped        ProviderConnectionMappingEvents = "audio.stream.stopped"
+	ProviderConnectionMappingEventsCallAnswered              ProviderConnectionMappingEvents = "call.answered"
+	ProviderConnectionMappingEventsCallCompleted             ProviderConnectionMappingEvents = "call.completed"
+	ProviderConnectionMappingEventsCallEnded                 ProviderConnectionMappingEvents = "call.ended"
+	ProviderConnectionMappingEventsCallFailed                ProviderConnectionMappingEvents = "call.failed"
+	ProviderConnectionMappingEventsCallRinging               ProviderConnectionMappingEvents = "call.ringing"
+	ProviderConnectionMappingEventsCallStarted               ProviderConnectionMappingEvents = "call.started"
+	ProviderConnectionMappingEventsCallTransferred           ProviderConnectionMappingEvents = "call.transferred"
+	ProviderConnectionMappingEventsCustomerFeedbackSubmitted ProviderConnectionMappingEvents = "customer.feedback.submitted"
+	ProviderConnectionMappingEventsHandoffCompleted          ProviderConnectionMappingEvents = "handoff.completed"
+	ProviderConnectionMappingEventsHandoffInitiated          ProviderConnectionMappingEvents = "handoff.initiated"
+	ProviderConnectionMappingEventsProviderErrorReceived     ProviderConnectionMappingEvents = "provider.error.received"
+	ProviderConnectionMappingEventsRecordingAvailable        ProviderConnectionMappingEvents = "recording.available"
+	ProviderConnectionMappingEventsToolCallCompleted         ProviderConnectionMappingEvents = "tool.call.completed"
+	ProviderConnectionMappingEventsToolCallFailed            ProviderConnectionMappingEvents = "tool.call.failed"
+	ProviderConnectionMappingEventsToolCallStarted           ProviderConnectionMappingEvents = "tool.call.started"
+	ProviderConnectionMappingEventsTranscriptFinal           ProviderConnectionMappingEvents = "transcript.final"
+	ProviderConnectionMappingEventsTranscriptPartial         ProviderConnectionMappingEvents = "transcript.partial"
+	ProviderConnectionMappingEventsWorkflowStateChanged      ProviderConnectionMappingEvents = "workflow.state.changed"
+)
+
+// Valid indicates whether the value is a known member of the ProviderConnectionMappingEvents enum.
+func (e ProviderConnectionMappingEvents) Valid() bool {
+	switch e {
+	case ProviderConnectionMappingEventsAgentResponseGenerated:
+		return true
+	case ProviderConnectionMappingEventsAudioStreamStarted:
+		return true
+	case ProviderConnectionMappingEventsAudioStreamStopped:
+		return true
+	case ProviderConnectionMappingEventsCallAnswered:
+		return true
+	case ProviderConnectionMappingEventsCallCompleted:
+		return true
+	case ProviderConnectionMappingEventsCallEnded:
+		return true
+	case ProviderConnectionMappingEventsCallFailed:
+		return true
+	case ProviderConnectionMappingEventsCallRinging:
+		return true
+	case ProviderConnectionMappingEventsCallStarted:
+		return true
+	case ProviderConnectionMappingEventsCallTransferred:
+		return true
+	case ProviderConnectionMappingEventsCustomerFeedbackSubmitted:
+		return true
+	case ProviderConnectionMappingEventsHandoffCompleted:
+		return true
+	case ProviderConnectionMappingEventsHandoffInitiated:
+		return true
+	case ProviderConnectionMappingEventsProviderErrorReceived:
+		return true
+	case ProviderConnectionMappingEventsRecordingAvailable:
+		return true
+	case ProviderConnectionMappingEventsToolCallCompleted:
+		return true
+	case ProviderConnectionMappingEventsToolCallFailed:
+		return true
+	case ProviderConnectionMappingEventsToolCallStarted:
+		return true
+	case ProviderConnectionMappingEventsTranscriptFinal:
+		return true
+	case ProviderConnectionMappingEventsTranscriptPartial:
+		return true
+	case ProviderConnectionMappingEventsWorkflowStateChanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderConnectionStatus.
+const (
+	ProviderConnectionStatusActive   ProviderConnectionStatus = "active"
+	ProviderConnectionStatusDisabled ProviderConnectionStatus = "disabled"
+)
+
+// Valid indicates whether the value is a known member of the ProviderConnectionStatus enum.
+func (e ProviderConnectionStatus) Valid() bool {
+	switch e {
+	case ProviderConnectionStatusActive:
+		return true
+	case ProviderConnectionStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderCredentialsAlgorithm.
+const (
+	ProviderCredentialsAlgorithmSha1   ProviderCredentialsAlgorithm = "sha1"
+	ProviderCredentialsAlgorithmSha256 ProviderCredentialsAlgorithm = "sha256"
+	ProviderCredentialsAlgorithmSha512 ProviderCredentialsAlgorithm = "sha512"
+)
+
+// Valid indicates whether the value is a known member of the ProviderCredentialsAlgorithm enum.
+func (e ProviderCredentialsAlgorithm) Valid() bool {
+	switch e {
+	case ProviderCredentialsAlgorithmSha1:
+		return true
+	case ProviderCredentialsAlgorithmSha256:
+		return true
+	case ProviderCredentialsAlgorithmSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderCredentialsSignatureEncoding.
+const (
+	ProviderCredentialsSignatureEncodingBase64 ProviderCredentialsSignatureEncoding = "base64"
+	ProviderCredentialsSignatureEncodingHex    ProviderCredentialsSignatureEncoding = "hex"
+)
+
+// Valid indicates whether the value is a known member of the ProviderCredentialsSignatureEncoding enum.
+func (e ProviderCredentialsSignatureEncoding) Valid() bool {
+	switch e {
+	case ProviderCredentialsSignatureEncodingBase64:
+		return true
+	case ProviderCredentialsSignatureEncodingHex:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderCredentialsType.
+const (
+	ProviderCredentialsTypeBearer ProviderCredentialsType = "bearer"
+	ProviderCredentialsTypeHmac   ProviderCredentialsType = "hmac"
+	ProviderCredentialsTypeSecret ProviderCredentialsType = "secret"
+)
+
+// Valid indicates whether the value is a known member of the ProviderCredentialsType enum.
+func (e ProviderCredentialsType) Valid() bool {
+	switch e {
+	case ProviderCredentialsTypeBearer:
+		return true
+	case ProviderCredentialsTypeHmac:
+		return true
+	case ProviderCredentialsTypeSecret:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Scope.
 const (
 	ScopeAlertsRead       Scope = "alerts:read"
@@ -704,6 +962,24 @@ func (e Severity) Valid() bool {
 	case SeverityInfo:
 		return true
 	case SeverityWarning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TenantStatus.
+const (
+	TenantStatusActive    TenantStatus = "active"
+	TenantStatusSuspended TenantStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the TenantStatus enum.
+func (e TenantStatus) Valid() bool {
+	switch e {
+	case TenantStatusActive:
+		return true
+	case TenantStatusSuspended:
 		return true
 	default:
 		return false
@@ -1026,6 +1302,25 @@ type CallDetailTurnLatency struct {
 
 // CallDirection defines model for CallDirection.
 type CallDirection string
+
+// CallEraseParams defines model for CallEraseParams.
+type CallEraseParams struct {
+	// Reason why the call is erased (kept in the audit log)
+	Reason string `json:"reason"`
+}
+
+// CallErased defines model for CallErased.
+type CallErased struct {
+	// AlreadyErased true when an earlier erasure had already removed it
+	AlreadyErased bool `json:"alreadyErased"`
+
+	// DataKeyDestroyed false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before
+	DataKeyDestroyed bool   `json:"dataKeyDestroyed"`
+	ID               string `json:"id"`
+
+	// RowsDeleted rows of the call, its turns, transcript and traces
+	RowsDeleted int `json:"rowsDeleted"`
+}
 
 // CallLatency median of each part over the call’s turns
 type CallLatency struct {
@@ -1436,11 +1731,172 @@ type OutcomeListParams struct {
 	Limit *int `json:"limit,omitempty"`
 }
 
+// Provider defines model for Provider.
+type Provider string
+
+// ProviderConnection defines model for ProviderConnection.
+type ProviderConnection struct {
+	CreatedAt            string                     `json:"createdAt"`
+	CredentialsRotatedAt *string                    `json:"credentialsRotatedAt"`
+	ID                   string                     `json:"id"`
+	Mapping              *ProviderConnectionMapping `json:"mapping"`
+	Name                 string                     `json:"name"`
+
+	// PreviousCredentialsValidUntil after a rotation: until when the previous credentials still verify
+	PreviousCredentialsValidUntil *string                  `json:"previousCredentialsValidUntil"`
+	Provider                      Provider                 `json:"provider"`
+	Status                        ProviderConnectionStatus `json:"status"`
+	UpdatedAt                     string                   `json:"updatedAt"`
+
+	// WebhookURL paste it where the provider asks for its webhook (server) URL
+	WebhookURL string `json:"webhookUrl"`
+}
+
+// ProviderConnectionCreateParams defines model for ProviderConnectionCreateParams.
+type ProviderConnectionCreateParams struct {
+	Credentials *ProviderCredentials                   `json:"credentials,omitempty"`
+	Mapping     *ProviderConnectionCreateParamsMapping `json:"mapping,omitempty"`
+
+	// Name what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
+	Name     string   `json:"name"`
+	Provider Provider `json:"provider"`
+}
+
+// ProviderConnectionCreateParamsMapping defines model for ProviderConnectionCreateParamsMapping.
+type ProviderConnectionCreateParamsMapping struct {
+	// AgentID where the agent’s id is; the connection’s name when absent
+	AgentID *string `json:"agentId,omitempty"`
+
+	// Data the object that becomes the event’s data; {} when absent
+	Data *string `json:"data,omitempty"`
+
+	// Events the sender’s event names and the Earshot event type each becomes
+	Events map[string]ProviderConnectionCreateParamsMappingEvents `json:"events"`
+
+	// OccurredAt where the event’s ISO 8601 time is; webhook-timestamp when absent
+	OccurredAt *string `json:"occurredAt,omitempty"`
+
+	// ProviderCallID where the call’s id is
+	ProviderCallID string `json:"providerCallId"`
+
+	// Type where the sender’s event name is, e.g. /type
+	Type string `json:"type"`
+}
+
+// ProviderConnectionCreateParamsMappingEvents defines model for ProviderConnectionCreateParamsMapping.Events.
+type ProviderConnectionCreateParamsMappingEvents string
+
+// ProviderConnectionDeleted defines model for ProviderConnectionDeleted.
+type ProviderConnectionDeleted struct {
+	ID string `json:"id"`
+}
+
+// ProviderConnectionIssued defines model for ProviderConnectionIssued.
+type ProviderConnectionIssued struct {
+	Connection ProviderConnection `json:"connection"`
+
+	// Secret Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given
+	Secret *string `json:"secret"`
+}
+
+// ProviderConnectionListParams defines model for ProviderConnectionListParams.
+type ProviderConnectionListParams struct {
+	// Limit items per page, 1 to 200
+	Limit    *int                      `json:"limit,omitempty"`
+	Provider *Provider                 `json:"provider,omitempty"`
+	Status   *ProviderConnectionStatus `json:"status,omitempty"`
+}
+
+// ProviderConnectionMapping defines model for ProviderConnectionMapping.
+type ProviderConnectionMapping struct {
+	// AgentID where the agent’s id is; the connection’s name when absent
+	AgentID *string `json:"agentId,omitempty"`
+
+	// Data the object that becomes the event’s data; {} when absent
+	Data *string `json:"data,omitempty"`
+
+	// Events the sender’s event names and the Earshot event type each becomes
+	Events map[string]ProviderConnectionMappingEvents `json:"events"`
+
+	// OccurredAt where the event’s ISO 8601 time is; webhook-timestamp when absent
+	OccurredAt *string `json:"occurredAt,omitempty"`
+
+	// ProviderCallID where the call’s id is
+	ProviderCallID string `json:"providerCallId"`
+
+	// Type where the sender’s event name is, e.g. /type
+	Type                 string                 `json:"type"`
+	AdditionalProperties map[string]interface{} `json:"-"`
+}
+
+// ProviderConnectionMappingEvents defines model for ProviderConnectionMapping.Events.
+type ProviderConnectionMappingEvents string
+
+// ProviderConnectionStatus defines model for ProviderConnectionStatus.
+type ProviderConnectionStatus string
+
+// ProviderCredentialRotateParams defines model for ProviderCredentialRotateParams.
+type ProviderCredentialRotateParams struct {
+	Credentials *ProviderCredentials `json:"credentials,omitempty"`
+
+	// OverlapSeconds how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+	OverlapSeconds *int `json:"overlapSeconds,omitempty"`
+}
+
+// ProviderCredentials defines model for ProviderCredentials.
+type ProviderCredentials struct {
+	Algorithm *ProviderCredentialsAlgorithm `json:"algorithm,omitempty"`
+
+	// APIKey the Retell API key with the webhook badge
+	APIKey *string `json:"apiKey,omitempty"`
+
+	// AuthToken the Twilio Auth Token of the account that sends
+	AuthToken           *string `json:"authToken,omitempty"`
+	BearerPrefixEnabled *bool   `json:"bearerPrefixEnabled,omitempty"`
+	HeaderName          *string `json:"headerName,omitempty"`
+	IncludeTimestamp    *bool   `json:"includeTimestamp,omitempty"`
+	MessageIDHeader     *string `json:"messageIdHeader,omitempty"`
+
+	// PayloadFormat placeholders {body}, {timestamp}, {method}, {url}, {svix-id}; {timestamp}.{body} by default, {body} without a timestamp
+	PayloadFormat     *string                               `json:"payloadFormat,omitempty"`
+	Secret            *string                               `json:"secret,omitempty"`
+	SecretIsBase64    *bool                                 `json:"secretIsBase64,omitempty"`
+	SecretKey         *string                               `json:"secretKey,omitempty"`
+	SignatureEncoding *ProviderCredentialsSignatureEncoding `json:"signatureEncoding,omitempty"`
+	SignatureHeader   *string                               `json:"signatureHeader,omitempty"`
+	SignaturePrefix   *string                               `json:"signaturePrefix,omitempty"`
+	TimestampHeader   *string                               `json:"timestampHeader,omitempty"`
+	Token             *string                               `json:"token,omitempty"`
+	Type              *ProviderCredentialsType              `json:"type,omitempty"`
+}
+
+// ProviderCredentialsAlgorithm defines model for ProviderCredentialsAlgorithm.
+type ProviderCredentialsAlgorithm string
+
+// ProviderCredentialsSignatureEncoding defines model for ProviderCredentialsSignatureEncoding.
+type ProviderCredentialsSignatureEncoding string
+
+// ProviderCredentialsType defines model for ProviderCredentialsType.
+type ProviderCredentialsType string
+
 // Scope defines model for Scope.
 type Scope string
 
 // Severity defines model for Severity.
 type Severity string
+
+// Tenant defines model for Tenant.
+type Tenant struct {
+	ActiveKeys  int          `json:"activeKeys"`
+	CreatedAt   string       `json:"createdAt"`
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Status      TenantStatus `json:"status"`
+	SuspendedAt *string      `json:"suspendedAt"`
+}
+
+// TenantStatus defines model for TenantStatus.
+type TenantStatus string
 
 // Usage defines model for Usage.
 type Usage struct {
@@ -1769,6 +2225,145 @@ func (a Health) MarshalJSON() ([]byte, error) {
 	object["service"], err = json.Marshal(a.Service)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'service': %w", err)
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ProviderConnectionMapping. Returns the specified
+// element and whether it was found
+func (a ProviderConnectionMapping) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ProviderConnectionMapping
+func (a *ProviderConnectionMapping) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ProviderConnectionMapping to handle AdditionalProperties
+func (a *ProviderConnectionMapping) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["agentId"]; found {
+		err = json.Unmarshal(raw, &a.AgentID)
+		if err != nil {
+			return fmt.Errorf("error reading 'agentId': %w", err)
+		}
+		delete(object, "agentId")
+	}
+
+	if raw, found := object["data"]; found {
+		err = json.Unmarshal(raw, &a.Data)
+		if err != nil {
+			return fmt.Errorf("error reading 'data': %w", err)
+		}
+		delete(object, "data")
+	}
+
+	if raw, found := object["events"]; found {
+		err = json.Unmarshal(raw, &a.Events)
+		if err != nil {
+			return fmt.Errorf("error reading 'events': %w", err)
+		}
+		delete(object, "events")
+	}
+
+	if raw, found := object["occurredAt"]; found {
+		err = json.Unmarshal(raw, &a.OccurredAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'occurredAt': %w", err)
+		}
+		delete(object, "occurredAt")
+	}
+
+	if raw, found := object["providerCallId"]; found {
+		err = json.Unmarshal(raw, &a.ProviderCallID)
+		if err != nil {
+			return fmt.Errorf("error reading 'providerCallId': %w", err)
+		}
+		delete(object, "providerCallId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ProviderConnectionMapping to handle AdditionalProperties
+func (a ProviderConnectionMapping) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.AgentID != nil {
+		object["agentId"], err = json.Marshal(a.AgentID)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'agentId': %w", err)
+		}
+	}
+
+	if a.Data != nil {
+		object["data"], err = json.Marshal(a.Data)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'data': %w", err)
+		}
+	}
+
+	if a.Events != nil {
+		object["events"], err = json.Marshal(a.Events)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'events': %w", err)
+		}
+	}
+
+	if a.OccurredAt != nil {
+		object["occurredAt"], err = json.Marshal(a.OccurredAt)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'occurredAt': %w", err)
+		}
+	}
+
+	object["providerCallId"], err = json.Marshal(a.ProviderCallID)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'providerCallId': %w", err)
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {

@@ -1,6 +1,8 @@
 package earshot_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,6 +112,40 @@ func TestEveryResource(t *testing.T) {
 			t.Fatalf("revoked key %+v", revoked)
 		}
 
+		line := must[*earshot.ProviderConnectionIssued](t, "providers.connect")(client.Providers.Connect(ctx, earshot.ProviderConnectionCreateParams{
+			Provider: earshot.ProviderTwilio, Name: unique("line"), Credentials: &earshot.ProviderCredentials{AuthToken: earshot.String("sdk_twilio_token_0123456789")},
+		}))
+		if line.Secret != nil || line.Connection.Status != earshot.ProviderConnectionStatusActive || !strings.Contains(line.Connection.WebhookURL, line.Connection.ID) {
+			t.Fatalf("connected %+v", line)
+		}
+		if got := must[*earshot.ProviderConnection](t, "providers.retrieve")(client.Providers.Retrieve(ctx, line.Connection.ID)); got.ID != line.Connection.ID || got.PreviousCredentialsValidUntil != nil {
+			t.Fatalf("retrieved %+v", got)
+		}
+		twilio := earshot.ProviderTwilio
+		lines := must[*earshot.ListPage[earshot.ProviderConnection]](t, "providers.list")(client.Providers.ListPage(ctx, &earshot.ProviderConnectionListParams{Provider: &twilio}))
+		if !slices.ContainsFunc(lines.Items, func(c earshot.ProviderConnection) bool { return c.ID == line.Connection.ID }) {
+			t.Fatalf("listed %+v", lines.Items)
+		}
+		rotatedLine := must[*earshot.ProviderConnectionIssued](t, "providers.rotate")(client.Providers.Rotate(ctx, line.Connection.ID, earshot.ProviderCredentialRotateParams{
+			Credentials: &earshot.ProviderCredentials{AuthToken: earshot.String("sdk_twilio_token_rotated_0")}, OverlapSeconds: earshot.Int(60),
+		}))
+		if rotatedLine.Connection.PreviousCredentialsValidUntil == nil {
+			t.Fatalf("rotated %+v", rotatedLine.Connection)
+		}
+		if got := must[*earshot.ProviderConnection](t, "providers.disable")(client.Providers.Disable(ctx, line.Connection.ID)); got.Status != earshot.ProviderConnectionStatusDisabled {
+			t.Fatalf("disabled %+v", got)
+		}
+		if got := must[*earshot.ProviderConnection](t, "providers.enable")(client.Providers.Enable(ctx, line.Connection.ID)); got.Status != earshot.ProviderConnectionStatusActive {
+			t.Fatalf("enabled %+v", got)
+		}
+		if deleted := must[*earshot.ProviderConnectionDeleted](t, "providers.delete")(client.Providers.Delete(ctx, line.Connection.ID)); deleted.ID != line.Connection.ID {
+			t.Fatalf("deleted %+v", deleted)
+		}
+		bot := must[*earshot.ProviderConnectionIssued](t, "providers.connect")(client.Providers.Connect(ctx, earshot.ProviderConnectionCreateParams{Provider: earshot.ProviderStandardWebhooks, Name: unique("bot")}))
+		if bot.Secret == nil || !strings.HasPrefix(*bot.Secret, "whsec_") {
+			t.Fatalf("a Standard Webhooks sender's secret: %v", bot.Secret)
+		}
+
 		rotation := must[*earshot.WebhookSecretRotation](t, "webhookSecret.rotate")(client.WebhookSecret.Rotate(ctx, earshot.WebhookSecretRotateParams{OverlapSeconds: earshot.Int(3600)}))
 		if rotation.WebhookSecret == tg.webhookSecret {
 			t.Fatal("the secret did not change")
@@ -120,6 +156,9 @@ func TestEveryResource(t *testing.T) {
 		}
 		if health := must[*earshot.Health](t, "health.retrieve")(client.Health.Retrieve(ctx)); !health.Database.Connected {
 			t.Fatalf("health %+v", health)
+		}
+		if tenant := must[*earshot.Tenant](t, "tenant.retrieve")(client.Tenant.Retrieve(ctx)); tenant.ID != tg.tenantID || tenant.Status != earshot.TenantStatusActive {
+			t.Fatalf("tenant %+v, not %s", tenant, tg.tenantID)
 		}
 	})
 }

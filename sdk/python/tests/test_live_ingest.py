@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional
 
-from earshot import AsyncEarshot, Earshot
+import pytest
+
+from earshot import AsyncEarshot, Earshot, NotFoundError
 from earshot.models import Call, CallDetail
 
 from .conftest import Faults, call_events, eventually, scenario, unique
@@ -31,6 +33,23 @@ def test_a_call_sent_signed_reads_back_with_its_turn(_scenario: str, client: Ear
     detail = eventually(ended, "the call to end with its turn")
     assert (detail.provider_call_id, detail.agent_id, detail.provider) == (provider_call_id, "agent_support", "sdk")
     assert [t.turn_id for t in detail.turns] == ["t1"]
+
+
+def test_erasing_a_call_with_a_reason_removes_its_key_and_rows_and_it_reads_as_not_found(client: Earshot) -> None:
+    provider_call_id = unique("erase")
+    client.ingest.send(call_events(provider_call_id, "agent_erase_py"))
+
+    def listed() -> Optional[Call]:
+        return next((c for c in client.calls.list(agent_id="agent_erase_py", limit=100) if c.provider_call_id == provider_call_id), None)
+
+    call = eventually(listed, "the call to be listed")
+    erased = client.calls.erase(call.id, reason="the caller asked to be forgotten")
+    assert (erased.ok, erased.id, erased.already_erased) == (True, str(call.id), False)
+    assert erased.rows_deleted > 0
+    with pytest.raises(NotFoundError):
+        client.calls.retrieve(call.id)
+    with pytest.raises(NotFoundError):
+        client.calls.erase("00000000-0000-4000-8000-000000000000", reason="never was")
 
 
 @scenario("ingest-batches")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from earshot import AsyncEarshot, Earshot
-from earshot.models import Call
+from earshot.models import Call, TwilioCredentials
 
-from .conftest import call_events, eventually, scenario, unique
+from .conftest import call_events, eventually, required, scenario, unique
 
 
 @scenario("every-resource")
@@ -60,10 +60,26 @@ def test_each_resource_answers_its_generated_model(_scenario: str, client: Earsh
     assert client.keys.rotate(key.key.id, overlap_seconds=60).secret != key.secret
     assert client.keys.revoke(key.key.id).status == "revoked"
 
+    line = client.providers.connect(provider="twilio", name=unique("line"), credentials=TwilioCredentials(auth_token="sdk_twilio_token_0123456789"))
+    assert (line.secret, line.connection.provider, line.connection.status) == (None, "twilio", "active")
+    assert str(line.connection.id) in line.connection.webhook_url
+    assert client.providers.retrieve(line.connection.id).previous_credentials_valid_until is None
+    assert line.connection.id in [c.id for c in client.providers.list(provider="twilio")]
+    rotated = client.providers.rotate(line.connection.id, credentials={"authToken": "sdk_twilio_token_rotated_0"}, overlap_seconds=60)
+    assert rotated.connection.previous_credentials_valid_until is not None
+    assert client.providers.disable(line.connection.id).status == "disabled"
+    assert client.providers.enable(line.connection.id).status == "active"
+    deleted = client.providers.delete(line.connection.id)
+    assert (deleted.ok, deleted.id) == (True, line.connection.id)
+    bot = client.providers.connect(provider="standard-webhooks", name=unique("bot"))
+    assert (bot.secret or "").startswith("whsec_")
+
     # The old secret keeps verifying for an hour, so the suite's other signed requests still pass.
     assert client.webhook_secret.rotate(overlap_seconds=3600).webhook_secret.startswith("whsec_")
     health = client.health.retrieve()
     assert health.ok is True and health.database.connected is True
+    tenant = client.tenant.retrieve()
+    assert (str(tenant.id), tenant.status) == (required("EARSHOT_TENANT_ID"), "active")
 
 
 async def test_the_async_client_reaches_the_same_resources() -> None:
@@ -73,3 +89,7 @@ async def test_the_async_client_reaches_the_same_resources() -> None:
         deployment = await earshot.deployments.create(agent="agent_async_py", version="v1")
         assert (await earshot.deployments.retrieve(deployment.id)).version == "v1"
         assert (await earshot.keys.list().first_page()).items
+        assert str((await earshot.tenant.retrieve()).id) == required("EARSHOT_TENANT_ID")
+        line = await earshot.providers.connect(provider="standard-webhooks", name=unique("bot_async"))
+        assert line.connection.id in [c.id for c in (await earshot.providers.list(provider="standard-webhooks").first_page()).items]
+        assert (await earshot.providers.delete(line.connection.id)).id == line.connection.id

@@ -18,6 +18,8 @@ from earshot import DEFAULT_BASE_URL, Earshot, WebhookVerificationError, normali
 from earshot._backoff import parse_retry_after
 from earshot._errors import error_from_response
 from earshot._ingest import batches_of
+from earshot.models import ProviderCredentialRotateParams, VapiBearerCredentials
+from earshot.resources._base import body
 
 from .conftest import scenario
 
@@ -88,6 +90,13 @@ def test_errors_follow_the_code_or_else_the_status() -> None:
     assert type(error_from_response(405, {"ok": False, "error": "no", "code": "METHOD_NOT_ALLOWED"}, headers)).__name__ == "APIError"
     proxy = error_from_response(502, "<html>bad gateway</html>", headers)
     assert type(proxy).__name__ == "ProviderError" and proxy.code == "UNKNOWN"
+
+
+def test_a_model_given_as_a_field_sends_only_its_fields_set_not_nulls() -> None:
+    # Vapi's bearer credentials have optional fields; sent as null they would be a VALIDATION_ERROR.
+    credentials = VapiBearerCredentials(type="bearer", token="sdk_vapi_token_0123")
+    rotation = body(ProviderCredentialRotateParams, None, {"credentials": credentials, "overlap_seconds": 60})
+    assert rotation == {"credentials": {"type": "bearer", "token": "sdk_vapi_token_0123"}, "overlapSeconds": 60}
 
 
 def test_the_sources_parse_as_python_3_9() -> None:

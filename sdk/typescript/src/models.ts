@@ -23,6 +23,7 @@ type Item<List> = List extends { items: (infer T)[] } ? T : never;
 export type WriteResult = Success<'/api/v1/outcomes', 'post'>;
 
 export type Call = Item<Success<'/api/v1/calls', 'get'>>;
+export type CallEraseParams = QueryOf<'/api/v1/calls/{id}', 'delete'>;
 export type CallErased = Success<'/api/v1/calls/{id}', 'delete'>;
 /** A call with its turns, transcript and traces (GET /calls/{id}). */
 export type CallDetail = Success<'/api/v1/calls/{id}', 'get'>['call'];

@@ -66,12 +66,16 @@ func ref(name string) map[string]any { return map[string]any{"$ref": "#/componen
 
 // normalize rewrites an OpenAPI 3.1 schema as the 3.0 oapi-codegen reads:
 // nullability as `nullable`, a value-or-null union as the value, a $ref as
-// what it names, free-form JSON (JsonValue) as any value; validation keywords (patterns, bounds,
+// what it names, a choice of objects as one object (choices.go), free-form
+// JSON (JsonValue) as any value; validation keywords (patterns, bounds,
 // formats) are left to the server. The answer's constant `ok` is dropped.
 func (s *schemas) normalize(schema any, name string, top bool) map[string]any {
 	in, _ := schema.(map[string]any)
 	if r, ok := in["$ref"].(string); ok {
 		return s.resolve(strings.TrimPrefix(r, "#/components/schemas/"), in, name, top)
+	}
+	if object := s.choiceOfObjects(in); object != nil {
+		in = object
 	}
 	out := map[string]any{}
 	if d, ok := in["description"].(string); ok {
@@ -116,6 +120,9 @@ func (s *schemas) normalize(schema any, name string, top bool) map[string]any {
 			}
 		case allStrings(kept):
 			out["type"] = "string"
+			if values := stringChoices(kept); values != nil {
+				out["enum"] = values
+			}
 		}
 	}
 	if out["type"] == "number" {

@@ -63,3 +63,39 @@ func TestComponents(t *testing.T) {
 		t.Fatalf("components\n got %s\nwant %s", got, want)
 	}
 }
+
+// A body that is one of several objects, as a provider connection is one per
+// provider: each has a constant discriminator and properties of its own, and
+// one property is again a choice of objects.
+const choices = `{
+  "paths": {"/api/v1/links": {"post": {"requestBody": {"content": {"application/json": {"schema": {
+    "oneOf": [{"$ref": "#/components/schemas/NewA"}, {"$ref": "#/components/schemas/NewB"}]
+  }}}}}}},
+  "components": {"schemas": {
+    "NewA": {"type": "object", "required": ["kind", "name", "key"],
+      "properties": {"kind": {"type": "string", "const": "a"}, "name": {"type": "string"}, "key": {"type": "string"}}},
+    "NewB": {"type": "object", "required": ["kind", "name"],
+      "properties": {"kind": {"type": "string", "const": "b"}, "name": {"type": "string"},
+        "auth": {"anyOf": [{"type": "object", "properties": {"token": {"type": "string"}}}, {"type": "object", "properties": {"secret": {"type": "string"}}}]}}}
+  }}
+}`
+
+func TestChoiceOfObjects(t *testing.T) {
+	var document map[string]any
+	if err := json.Unmarshal([]byte(choices), &document); err != nil {
+		t.Fatal(err)
+	}
+	names := modelNames{Models: []model{{Name: "LinkCreateParams", Operation: "POST /api/v1/links", From: "body"}}}
+	components, err := componentsOf(document, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(components)
+	want := `{"LinkCreateParams":{"properties":{"auth":{"$ref":"#/components/schemas/LinkCreateParamsAuth"},"key":{"type":"string"},` +
+		`"kind":{"$ref":"#/components/schemas/LinkCreateParamsKind"},"name":{"type":"string"}},"required":["kind","name"],"type":"object"},` +
+		`"LinkCreateParamsAuth":{"properties":{"secret":{"type":"string"},"token":{"type":"string"}},"type":"object"},` +
+		`"LinkCreateParamsKind":{"enum":["a","b"],"type":"string"}}`
+	if string(got) != want {
+		t.Fatalf("components\n got %s\nwant %s", got, want)
+	}
+}

@@ -17,7 +17,9 @@ from .resources.incidents import AsyncIncidents, Incidents
 from .resources.ingest import AsyncIngest, Ingest
 from .resources.keys import AsyncKeys, AsyncWebhookSecret, Keys, WebhookSecret
 from .resources.metrics import AsyncHealthCheck, AsyncMetrics, AsyncRealtimeSnapshot, AsyncUsageMeters, HealthCheck, Metrics, RealtimeSnapshot, UsageMeters
+from .resources.providers import AsyncProviders, Providers
 from .resources.records import AsyncAuditLog, AsyncInvoices, AuditLog, Invoices
+from .resources.tenant import AsyncOwnTenant, OwnTenant
 
 
 class Stream:
@@ -93,7 +95,9 @@ class Earshot:
         self.audit = AuditLog(self._transport)
         self.keys = Keys(self._transport)
         self.webhook_secret = WebhookSecret(self._transport)
+        self.providers = Providers(self._transport)
         self.health = HealthCheck(self._transport)
+        self.tenant = OwnTenant(self._transport)
         self.ingest = Ingest(self._transport, self._options.webhook_secret)
         self.stream = Stream(self._options)
         self.webhooks = Webhooks(self._options.webhook_secret)
@@ -155,7 +159,9 @@ class AsyncEarshot:
         self.audit = AsyncAuditLog(self._transport)
         self.keys = AsyncKeys(self._transport)
         self.webhook_secret = AsyncWebhookSecret(self._transport)
+        self.providers = AsyncProviders(self._transport)
         self.health = AsyncHealthCheck(self._transport)
+        self.tenant = AsyncOwnTenant(self._transport)
         self.ingest = AsyncIngest(self._transport, self._options.webhook_secret)
         self.stream = AsyncStream(self._options)
         self.webhooks = Webhooks(self._options.webhook_secret)

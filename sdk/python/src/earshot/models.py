@@ -797,6 +797,38 @@ class CallEndedData(BaseModel):
     ] = None
 
 
+class CallEraseParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    reason: Annotated[str, Field(max_length=500, min_length=1, pattern='^[^\\u0000]*$')]
+    """
+    why the call is erased (kept in the audit log)
+    """
+
+
+class CallErased(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    already_erased: Annotated[bool, Field(alias='alreadyErased')]
+    """
+    true when an earlier erasure had already removed it
+    """
+    data_key_destroyed: Annotated[bool, Field(alias='dataKeyDestroyed')]
+    """
+    false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before
+    """
+    id: str
+    ok: Literal[True]
+    rows_deleted: Annotated[int, Field(alias='rowsDeleted')]
+    """
+    rows of the call, its turns, transcript and traces
+    """
+
+
 class CallFailedData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2451,6 +2483,56 @@ class ProviderConnection(BaseModel):
     """
 
 
+class ProviderConnectionDeleted(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: UUID
+    ok: Literal[True]
+
+
+class ProviderConnectionIssued(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: ProviderConnection
+    ok: Literal[True]
+    secret: Optional[str]
+    """
+    Standard Webhooks: the whsec_ secret to sign with, shown once; null when the provider’s own credentials were given
+    """
+
+
+class ProviderConnectionListParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cursor: Annotated[
+        Optional[str],
+        Field(
+            pattern='^(?:-?\\d{1,16}(?:\\.\\d{1,20})?(?:e[+-]?\\d{1,3})?)~(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$'
+        ),
+    ] = None
+    """
+    nextCursor of the previous page: the page after that position
+    """
+    limit: Annotated[Optional[int], Field(ge=1, le=200)] = None
+    """
+    items per page, 1 to 200
+    """
+    page: Annotated[Optional[int], Field(ge=1, le=1000000)] = None
+    """
+    page number (from 1), counted from the cursor when one is given
+    """
+    provider: Optional[Literal['retell', 'vapi', 'twilio', 'elevenlabs', 'bland', 'standard-webhooks']] = (
+        None
+    )
+    status: Optional[Literal['active', 'disabled']] = None
+
+
 class ProviderConnectionPage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3709,6 +3791,28 @@ class NewVapiConnection(BaseModel):
     what the tenant calls this connection; the agent id of providers that name none (Twilio, Bland)
     """
     provider: Literal['vapi']
+
+
+class ProviderConnectionCreateParams(
+    RootModel[Union[NewRetellConnection, NewVapiConnection, NewTwilioConnection, NewElevenLabsConnection, NewBlandConnection, NewStandardWebhooksConnection]]
+):
+    root: Union[NewRetellConnection, NewVapiConnection, NewTwilioConnection, NewElevenLabsConnection, NewBlandConnection, NewStandardWebhooksConnection]
+
+
+class ProviderCredentialRotateParams(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credentials: Optional[Union[RetellCredentials, TwilioCredentials, SharedSecretCredentials, VapiHmacCredentials, VapiBearerCredentials, VapiSecretCredentials]] = (
+        None
+    )
+    overlap_seconds: Annotated[
+        Optional[int], Field(alias='overlapSeconds', ge=0, le=2592000)
+    ] = None
+    """
+    how long the previous credentials keep verifying, in seconds (0 to 2592000; default one day)
+    """
 
 
 class NewProviderConnection(

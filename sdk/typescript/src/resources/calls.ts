@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../http.js';
-import type { Call, CallDetail, CallErased, CallListParams, Success } from '../models.js';
+import type { Call, CallDetail, CallErased, CallEraseParams, CallListParams, Success } from '../models.js';
 import type { PagedList } from '../pagination.js';
 import { Resource, segment } from './resource.js';
 
@@ -19,7 +19,7 @@ export class Calls extends Resource {
    * Erases a call: its data key is destroyed, so its events' personal fields in the log can no longer be read, and
    * its rows go. `reason` is kept in the audit log. Needs `calls:write`; NotFoundError when the tenant has no such call.
    */
-  erase(id: string, params: { reason: string }, options?: RequestOptions): Promise<CallErased> {
+  erase(id: string, params: CallEraseParams, options?: RequestOptions): Promise<CallErased> {
     return this.transport.request<CallErased>({ method: 'DELETE', path: `/calls/${segment(id)}`, query: { reason: params.reason } }, options);
   }
 }

@@ -24,7 +24,7 @@ describe('ingest', () => {
     expect(call.turns[0]).toMatchObject({ turnId: 't1' });
   });
 
-  it('erases a call with a reason: its key and rows go, and it reads as not found (TypeScript so far)', async () => {
+  it('erases a call with a reason: its key and rows go, and it reads as not found', async () => {
     const earshot = client();
     const providerCallId = unique('erase');
     await earshot.ingest.send(callEvents(providerCallId, 'agent_erase'));

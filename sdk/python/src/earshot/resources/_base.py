@@ -22,8 +22,15 @@ def _api_names(model: Type[BaseModel], values: Mapping[str, Any]) -> Dict[str, A
     # The server is the one judge of a request (its VALIDATION_ERROR names the fields), as in every Earshot SDK:
     # here names are only mapped, snake_case to the API's, and values made JSON.
     aliases = {name: field.alias or name for name, field in model.model_fields.items()}
-    jsonable: Dict[str, Any] = to_jsonable_python({aliases.get(key, key): value for key, value in values.items()})
-    return jsonable
+    return {aliases.get(key, key): _json(value) for key, value in values.items()}
+
+
+def _json(value: Any) -> Any:
+    """A value made JSON; a model given as a field's value (a connection's credentials) keeps only the fields set, so one left out is not sent as null."""
+    if isinstance(value, BaseModel):
+        dumped: Dict[str, Any] = value.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        return dumped
+    return to_jsonable_python(value)
 
 
 def params(model: Type[BaseModel], filters: Mapping[str, Any]) -> Dict[str, Any]:

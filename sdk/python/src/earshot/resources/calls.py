@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Union
 
 from .._pagination import AsyncPagedList, SyncPagedList
-from ..models import WriteResult, Call, CallDetail, CallListParams, Outcome, OutcomeCreateParams, OutcomeListParams
+from .._transport import Request
+from ..models import WriteResult, Call, CallDetail, CallErased, CallEraseParams, CallListParams, Outcome, OutcomeCreateParams, OutcomeListParams
 from ._base import AsyncResource, Id, SyncResource, body, params, segment
 
 
@@ -20,6 +21,14 @@ class Calls(SyncResource):
         """One call with its turns, transcript and traces; NotFoundError when the tenant has no such call."""
         return CallDetail.model_validate(self._get(f"/calls/{segment(id)}")["call"])
 
+    def erase(self, id: Id, *, reason: str, idempotency_key: Optional[str] = None) -> CallErased:
+        """Erases a call: its data key is destroyed, so its events' personal fields in the log can no longer be read, and its rows go.
+
+        ``reason`` is kept in the audit log. Needs ``calls:write``; NotFoundError when the tenant has no such call.
+        """
+        erasure = Request("DELETE", f"/calls/{segment(id)}", params(CallEraseParams, {"reason": reason}))
+        return CallErased.model_validate(self._transport.request(erasure, idempotency_key))
+
 
 class AsyncCalls(AsyncResource):
     """The tenant's calls."""
@@ -31,6 +40,14 @@ class AsyncCalls(AsyncResource):
     async def retrieve(self, id: Id) -> CallDetail:
         """One call with its turns, transcript and traces; NotFoundError when the tenant has no such call."""
         return CallDetail.model_validate((await self._get(f"/calls/{segment(id)}"))["call"])
+
+    async def erase(self, id: Id, *, reason: str, idempotency_key: Optional[str] = None) -> CallErased:
+        """Erases a call: its data key is destroyed, so its events' personal fields in the log can no longer be read, and its rows go.
+
+        ``reason`` is kept in the audit log. Needs ``calls:write``; NotFoundError when the tenant has no such call.
+        """
+        erasure = Request("DELETE", f"/calls/{segment(id)}", params(CallEraseParams, {"reason": reason}))
+        return CallErased.model_validate(await self._transport.request(erasure, idempotency_key))
 
 
 class Outcomes(SyncResource):

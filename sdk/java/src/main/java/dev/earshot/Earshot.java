@@ -35,7 +35,9 @@ public final class Earshot {
   private final AuditService audit;
   private final KeyService keys;
   private final WebhookSecretService webhookSecretResource;
+  private final ProviderService providers;
   private final HealthService health;
+  private final TenantService tenant;
   private final IngestService ingest;
   private final StreamService stream;
   private final WebhookService webhooks;
@@ -61,7 +63,9 @@ public final class Earshot {
     this.audit = new AuditService(transport);
     this.keys = new KeyService(transport);
     this.webhookSecretResource = new WebhookSecretService(transport);
+    this.providers = new ProviderService(transport);
     this.health = new HealthService(transport);
+    this.tenant = new TenantService(transport);
     this.ingest = new IngestService(transport, webhookSecret);
     this.stream = new StreamService(transport);
     this.webhooks = new WebhookService(webhookSecret);
@@ -77,7 +81,7 @@ public final class Earshot {
     return transport.baseUrl();
   }
 
-  /** Calls: list and retrieve. */
+  /** Calls: list, retrieve, erase. */
   public CallService calls() {
     return calls;
   }
@@ -142,9 +146,19 @@ public final class Earshot {
     return webhookSecretResource;
   }
 
+  /** Provider connections: connect, list, retrieve, rotate, disable, enable, delete. */
+  public ProviderService providers() {
+    return providers;
+  }
+
   /** The service's health. */
   public HealthService health() {
     return health;
+  }
+
+  /** The calling key's tenant. */
+  public TenantService tenant() {
+    return tenant;
   }
 
   /** Signed event ingest and the batcher. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,7 +29,14 @@ import dev.earshot.models.MetricName;
 import dev.earshot.models.MetricSeriesParams;
 import dev.earshot.models.OutcomeCreateParams;
 import dev.earshot.models.OutcomeListParams;
+import dev.earshot.models.Provider;
+import dev.earshot.models.ProviderConnectionCreateParams;
+import dev.earshot.models.ProviderConnectionListParams;
+import dev.earshot.models.ProviderConnectionStatus;
+import dev.earshot.models.ProviderCredentialRotateParams;
+import dev.earshot.models.ProviderCredentials;
 import dev.earshot.models.Scope;
+import dev.earshot.models.TenantStatus;
 import dev.earshot.models.WebhookSecretRotateParams;
 import java.time.Duration;
 import java.util.List;
@@ -98,10 +106,30 @@ class EveryResourceTest {
     assertNotEquals(created.secret(), rotated.secret());
     assertEquals(KeyStatus.REVOKED, client.keys().revoke(created.key().id()).status());
 
+    var line = client.providers().connect(ProviderConnectionCreateParams.builder()
+        .provider(Provider.TWILIO).name(unique("line")).credentials(ProviderCredentials.builder().authToken("sdk_twilio_token_0123456789").build()).build());
+    assertNull(line.secret());
+    assertEquals(ProviderConnectionStatus.ACTIVE, line.connection().status());
+    assertTrue(line.connection().webhookUrl().contains(line.connection().id()));
+    assertNull(client.providers().retrieve(line.connection().id()).previousCredentialsValidUntil());
+    var lines = client.providers().list(ProviderConnectionListParams.builder().provider(Provider.TWILIO).build()).stream().map(c -> c.id()).toList();
+    assertTrue(lines.contains(line.connection().id()));
+    var rotatedLine = client.providers().rotate(line.connection().id(), ProviderCredentialRotateParams.builder()
+        .credentials(ProviderCredentials.builder().authToken("sdk_twilio_token_rotated_0").build()).overlapSeconds(60).build());
+    assertNotNull(rotatedLine.connection().previousCredentialsValidUntil());
+    assertEquals(ProviderConnectionStatus.DISABLED, client.providers().disable(line.connection().id()).status());
+    assertEquals(ProviderConnectionStatus.ACTIVE, client.providers().enable(line.connection().id()).status());
+    assertEquals(line.connection().id(), client.providers().delete(line.connection().id()).id());
+    var bot = client.providers().connect(ProviderConnectionCreateParams.builder().provider(Provider.STANDARD_WEBHOOKS).name(unique("bot")).build());
+    assertTrue(bot.secret().startsWith("whsec_"));
+
     var rotation = client.webhookSecret().rotate(WebhookSecretRotateParams.builder().overlapSeconds(3600).build());
     assertNotEquals(target.webhookSecret, rotation.webhookSecret());
     LiveTarget.rotatedSecret = rotation.webhookSecret();
     target.client(b -> b.webhookSecret(rotation.webhookSecret())).ingest().send(LiveTarget.conversation(unique("call"), agent));
     assertTrue(client.health().retrieve().database().connected());
+    var tenant = client.tenant().retrieve();
+    assertEquals(target.tenantId, tenant.id());
+    assertEquals(TenantStatus.ACTIVE, tenant.status());
   }
 }

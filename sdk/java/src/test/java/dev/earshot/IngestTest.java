@@ -3,12 +3,15 @@ package dev.earshot;
 import static dev.earshot.LiveTarget.event;
 import static dev.earshot.LiveTarget.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.earshot.errors.EarshotException;
+import dev.earshot.errors.NotFoundException;
 import dev.earshot.models.CallDetail;
+import dev.earshot.models.CallEraseParams;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +49,26 @@ class IngestTest {
     assertEquals(providerCall, call.providerCallId());
     assertEquals(agent, call.agentId());
     assertEquals(550, call.turns().get(0).latency().totalMs());
+  }
+
+  @Test
+  @DisplayName("erasing a call with a reason destroys its key and rows, and it reads as not found")
+  void erase() {
+    var client = LiveTarget.get().client();
+    String agent = unique("agent_erase");
+    client.ingest().send(LiveTarget.conversation(unique("erase"), agent));
+    String id = LiveTarget.eventually(Duration.ofSeconds(20), () -> {
+      var found = LiveTarget.callsOf(client, agent);
+      assertEquals(1, found.size());
+      return found.get(0);
+    });
+    var erased = client.calls().erase(id, CallEraseParams.builder().reason("the caller asked to be forgotten").build());
+    assertEquals(id, erased.id());
+    assertFalse(erased.alreadyErased());
+    assertTrue(erased.rowsDeleted() > 0);
+    assertThrows(NotFoundException.class, () -> client.calls().retrieve(id));
+    var neverWas = CallEraseParams.builder().reason("never was").build();
+    assertThrows(NotFoundException.class, () -> client.calls().erase("00000000-0000-4000-8000-000000000000", neverWas));
   }
 
   @Test

@@ -34,12 +34,14 @@ final class LiveTarget {
   final String baseUrl;
   final String webhookSecret;
   final String proxyUrl;
+  final String tenantId;
 
   private LiveTarget() {
     apiKey = env("EARSHOT_API_KEY");
     baseUrl = env("EARSHOT_BASE_URL");
     webhookSecret = rotatedSecret != null ? rotatedSecret : env("EARSHOT_WEBHOOK_SECRET");
     proxyUrl = env("EARSHOT_FAULT_PROXY_URL");
+    tenantId = System.getenv("EARSHOT_TENANT_ID");
   }
 
   static LiveTarget get() {

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * Names the schemas of the served API description that the SDK uses (as
  * sdk/models.json lists them) and rewrites them as the OpenAPI 3.0
  * components openapi-generator reads: nullability as {@code nullable}, a
- * value-or-null union as the value, a $ref as what it names, free-form JSON
- * as any value; objects and
+ * value-or-null union as the value, a $ref as what it names, a choice of
+ * objects as one object ({@link Choices}), free-form JSON as any value; objects and
  * choices of strings nested in a model become models of their own, named
  * parent + property, and a shape met twice keeps its first name. The Go
  * SDK's internal/genmodels does the same, so both name every model alike.
@@ -77,6 +77,8 @@ final class ModelSchemas {
   private Map<String, Object> normalize(Object schema, String name, boolean top) {
     Map<String, Object> in = schema instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
     if (in.get("$ref") instanceof String r) return resolve(r.replaceFirst("^#/components/schemas/", ""), in, name, top);
+    Map<String, Object> object = Choices.ofObjects(in, components);
+    if (object != null) in = object;
     var out = new TreeMap<String, Object>();
     if (in.get("description") instanceof String d) out.put("description", d);
     boolean nullable = false;
@@ -103,6 +105,8 @@ final class ModelSchemas {
         }
       } else if (allStrings(kept)) {
         out.put("type", "string");
+        List<Object> values = Choices.stringValues(kept);
+        if (values != null) out.put("enum", values);
       }
     }
     if ("number".equals(out.get("type"))) out.put("format", "double");
