@@ -54,21 +54,46 @@ export function sealedFieldsOf(type: EventType): readonly string[] {
 
 type Change = (value: string, path: string) => string | undefined;
 
+/**
+ * A sealed path taken apart once per event type (an event is sealed on every
+ * append): the record keys down to its parent and its last key; for a map's
+ * values, the prefix of each value's path.
+ */
+interface SealedPath {
+  path: string;
+  parents: readonly string[];
+  last: string;
+  mapPrefix: string | undefined;
+}
+
+const PATHS = new Map<EventType, readonly SealedPath[]>();
+
+function sealedPathsOf(type: EventType): readonly SealedPath[] {
+  let paths = PATHS.get(type);
+  if (paths === undefined) {
+    paths = sealedFieldsOf(type).map((path) => {
+      const map = path.endsWith('{}');
+      const names = (map ? path.slice(0, -2) : path).split('.');
+      return { path, parents: names.slice(0, -1), last: names[names.length - 1] as string, mapPrefix: map ? `${path.slice(0, -2)}.` : undefined };
+    });
+    PATHS.set(type, paths);
+  }
+  return paths;
+}
+
 /** Applies `change` to each string at the type's sealed paths of an Avro record value, in place; undefined leaves a value as it is. */
 function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change): void {
-  for (const path of sealedFieldsOf(type)) {
-    const names = path.replace(/\{\}$/, '').split('.');
-    const last = names.pop() as string;
+  for (const { path, parents, last, mapPrefix } of sealedPathsOf(type)) {
     let parent: unknown = record;
-    for (const name of names) parent = isObject(parent) ? parent[name] : undefined;
+    for (const name of parents) parent = isObject(parent) ? parent[name] : undefined;
     if (!isObject(parent)) continue;
-    if (path.endsWith('{}')) {
+    if (mapPrefix !== undefined) {
       const map = parent[last];
       if (!isObject(map)) continue;
+      const entries = Object.entries(map);
+      if (entries.length === 0) continue;
       // A new map: the Avro value shares plain maps with the caller's event, which sealing must leave as it was.
-      parent[last] = Object.fromEntries(
-        Object.entries(map).map(([key, value]) => [key, typeof value === 'string' ? (change(value, `${path.slice(0, -2)}.${key}`) ?? value) : value]),
-      );
+      parent[last] = Object.fromEntries(entries.map(([key, value]) => [key, typeof value === 'string' ? (change(value, mapPrefix + key) ?? value) : value]));
     } else {
       const value = parent[last];
       if (typeof value === 'string') parent[last] = change(value, path) ?? value;
