@@ -59,6 +59,22 @@ function* produceRequests(records: readonly OutgoingRecord[]): Generator<Outgoin
   if (request.length > 0) yield request;
 }
 
+/** Header names are a handful the topic registry sets on every record: each is encoded once rather than once per record. */
+const headerNames = new Map<string, Buffer>();
+
+function headerBuffers(headers: Readonly<Record<string, string>> | undefined): Map<Buffer, Buffer> {
+  const encoded = new Map<Buffer, Buffer>();
+  for (const name in headers) {
+    let key = headerNames.get(name);
+    if (key === undefined) {
+      key = Buffer.from(name);
+      if (headerNames.size < 256) headerNames.set(name, key);
+    }
+    encoded.set(key, Buffer.from(headers[name] as string));
+  }
+  return encoded;
+}
+
 /**
  * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
  * producer with acks=all, commits after the handler. Its idempotent producer
@@ -111,7 +127,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       key: Buffer.from(record.key),
       value: record.value,
       partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]),
-      headers: new Map(Object.entries(record.headers ?? {}).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+      headers: headerBuffers(record.headers),
     }));
     const written = await producer.send({ messages });
     const nextOffset = new Map((written.offsets ?? []).map((w) => [`${w.topic}:${w.partition}`, BigInt(w.offset)]));
