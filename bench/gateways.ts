@@ -3,16 +3,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 /**
  * Gateway processes for a bench, behind one port: one process as is, or N
  * node:cluster workers sharing the listening socket (the primary hands
- * connections out round robin; its CPU counts with the workers'). A bare
- * Fastify route answering 202 runs beside them, for comparison.
+ * connections out round robin; its CPU counts with the workers').
  */
 export interface Gateways {
   url: string;
-  bareUrl: string;
   /** Every process whose CPU is the gateway's: the workers, and the primary when there is one. */
   pids: number[];
-  /** The bare Fastify process, whose CPU per request is the run's yardstick for the gateway's. */
-  barePid: number;
+  stop(): Promise<void>;
+}
+
+/** A bare Fastify route answering 202, whose CPU per request is a run's yardstick for the gateway's. */
+export interface Bare {
+  url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -30,25 +33,37 @@ const SERVE = ['serve', '--target=gateway,keys', '--port', '0'];
 export async function startGateways(options: GatewaysOptions): Promise<Gateways> {
   const children: ChildProcess[] = [];
   const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
-  const stop = async () => {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
-  };
+  const stop = () => stopAll(children);
   try {
     const env = { ...options.env, BENCH_EARSHOT: earshot, BENCH_GATEWAYS: String(options.processes), BENCH_EXEC_ARGV: JSON.stringify(profile) };
     const started =
       options.processes === 1
         ? await serve(children, [...profile, earshot, ...SERVE], env, /listening on (http:\/\/[\d.]+:\d+)/)
         : await serve(children, ['--input-type=module', '-e', CLUSTER_PRIMARY], env, /gateways listening on (http:\/\/[\d.]+:\d+) pids ([\d,]+)/);
-    const bare = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {}, /listening on (http:\/\/[\d.]+:\d+)/);
     const primary = children[0]?.pid ?? 0;
-    const barePid = children.at(-1)?.pid ?? 0;
     const pids = options.processes === 1 ? [primary] : [primary, ...(started[2] ?? '').split(',').map(Number)];
-    return { url: started[1] ?? '', bareUrl: bare[1] ?? '', pids, barePid, stop };
+    return { url: started[1] ?? '', pids, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+export async function startBare(): Promise<Bare> {
+  const children: ChildProcess[] = [];
+  const stop = () => stopAll(children);
+  try {
+    const started = await serve(children, ['--input-type=module', '-e', BARE_SERVER], {}, /listening on (http:\/\/[\d.]+:\d+)/);
+    return { url: started[1] ?? '', pid: children[0]?.pid ?? 0, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function stopAll(children: readonly ChildProcess[]): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
 }
 
 const BARE_SERVER = `

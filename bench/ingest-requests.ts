@@ -1,25 +1,8 @@
 import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
+import type { Credentials } from './gateway-process';
 import type { PacedRequest } from './paced-load';
 import type { BenchContext } from './run';
-
-/** What the bench's tenant signs and authenticates with. */
-export interface Credentials {
-  apiKey: string;
-  webhookSecret: string;
-}
-
-export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-
-export async function createTenant(gateway: string): Promise<Credentials> {
-  const response = await fetch(`${gateway}/api/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench' }),
-  });
-  if (response.status !== 201) throw new Error(`creating the bench tenant answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as Credentials;
-}
 
 /**
  * A freshly signed request of `batch` new envelopes (a single envelope, not

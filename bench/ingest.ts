@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { openDatabase, sql } from '@earshot/db';
+import { sql } from '@earshot/db';
 import { portAppendRate } from './append-rate';
-import { startGateways, type Gateways } from './gateways';
-import { ADMIN_TOKEN, createTenant, peakLoad, signedRequests } from './ingest-requests';
+import { startGatewayProcess, type GatewayProcess } from './gateway-process';
+import { startBare, type Bare } from './gateways';
+import { peakLoad, signedRequests } from './ingest-requests';
 import { pacedLoad } from './paced-load';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import type { Bench, BenchContext } from './run';
@@ -32,37 +32,20 @@ function options(args: string[]) {
 
 const bench: Bench = async (context) => {
   const { seconds, connections, batches, gateways: processes, profileDir } = options(context.args);
-  const database = `bench_ingest_${randomBytes(4).toString('hex')}`;
-  const admin = openDatabase({ url: context.databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(database)}`);
-  const url = new URL(context.databaseUrl);
-  url.pathname = `/${database}`;
-  let gateways: Gateways | undefined;
+  let started: GatewayProcess | undefined;
+  let bare: Bare | undefined;
   try {
-    gateways = await startGateways({
-      processes,
-      profileDir,
-      env: {
-        NODE_ENV: 'test',
-        DATABASE_URL: url.toString(),
-        KAFKA_BROKERS: context.kafkaBrokers.join(','),
-        EARSHOT_LOG_NAMESPACE: `bench-ingest-${randomBytes(4).toString('hex')}.`,
-        EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
-        EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
-        // The limits would stop the load long before it measures anything.
-        EARSHOT_INGEST_REQUESTS_PER_MIN: '100000000',
-        EARSHOT_INGEST_EVENTS_PER_MIN: '100000000',
-        EARSHOT_KEY_REQUESTS_PER_MIN: '100000000',
-      },
-    });
+    started = await startGatewayProcess(context, 'ingest', { processes, profileDir });
+    bare = await startBare();
+    const { gateways, admin, database } = started;
     const gateway = gateways.url;
-    const credentials = await createTenant(gateway);
+    const credentials = await started.createTenant();
     const figures: Record<string, number | string> = { gateways: processes, connections, seconds, kafka_client: process.env.EARSHOT_KAFKA_CLIENT ?? 'default' };
 
-    const bareBefore = cpuSeconds([gateways.barePid]);
-    const bareRun = await peakLoad(context, gateways.bareUrl, 'bare Fastify 202', signedRequests(credentials, 1, 'bare'), connections, seconds);
+    const bareBefore = cpuSeconds([bare.pid]);
+    const bareRun = await peakLoad(context, bare.url, 'bare Fastify 202', signedRequests(credentials, 1, 'bare'), connections, seconds);
     figures.bare_rps = Math.round(bareRun.requests.average);
-    const bareCpu = cpuMsPerRequest(cpuSeconds([gateways.barePid]), bareBefore, bareRun.requests.total);
+    const bareCpu = cpuMsPerRequest(cpuSeconds([bare.pid]), bareBefore, bareRun.requests.total);
     figures.bare_cpu_ms_per_request = bareCpu;
     const append = await portAppendRate(context.kafkaBrokers);
     context.report(`EventLog port raw append: ${append} events/s`);
@@ -129,9 +112,8 @@ const bench: Bench = async (context) => {
     }
     return figures;
   } finally {
-    await gateways?.stop();
-    await admin.query(sql`drop database if exists ${sql.ident(database)} with (force)`);
-    await admin.dispose();
+    await bare?.stop();
+    await started?.stop();
   }
 };
 
