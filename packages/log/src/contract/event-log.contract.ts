@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventLog, LogRecord } from '../event-log';
 import { TOPICS } from '../topics';
@@ -5,9 +6,11 @@ import { appendNumbered, collect, eventually, numberOf, value } from './fixtures
 
 /**
  * The behaviour every EventLog adapter must show. Each test gets a fresh,
- * isolated log from `open` (its own topics and consumer groups).
+ * isolated log from `open` (its own topics and consumer groups); given a
+ * namespace, `open` starts a log on that one, as replicas of a process share
+ * theirs.
  */
-export function eventLogContract(adapter: string, open: () => Promise<EventLog>): void {
+export function eventLogContract(adapter: string, open: (namespace?: string) => Promise<EventLog>): void {
   describe(`EventLog contract: ${adapter}`, () => {
     const opened: EventLog[] = [];
     const fresh = async () => {
@@ -17,6 +20,15 @@ export function eventLogContract(adapter: string, open: () => Promise<EventLog>)
     };
     afterEach(async () => {
       await Promise.all(opened.splice(0).map((log) => log.close()));
+    });
+
+    it('starts three processes on one namespace at the same moment, each creating what it needs, all serving it', async () => {
+      const namespace = `t-together-${randomBytes(4).toString('hex')}.`;
+      const logs = await Promise.all([1, 2, 3].map(() => open(namespace)));
+      opened.push(...logs);
+      const [position] = await (logs[0] as EventLog).append([{ topic: TOPICS.events, key: 'together', value: Buffer.from('one') }]);
+      expect(position?.offset).toBe('0');
+      expect(await Promise.all(logs.map((log) => log.ping()))).toEqual([true, true, true]);
     });
 
     it('consumes 10,000 appended events back complete and in per-key order, with the bytes and headers unchanged', async () => {

@@ -15,4 +15,4 @@ beforeAll(async () => {
 });
 afterAll(async () => close());
 
-eventLogContract('embedded (PostgreSQL)', () => createEmbeddedLog({ db, url, namespace: uniqueNamespace('log') }));
+eventLogContract('embedded (PostgreSQL)', (namespace = uniqueNamespace('log')) => createEmbeddedLog({ db, url, namespace }));

@@ -59,6 +59,12 @@ function* produceRequests(records: readonly OutgoingRecord[]): Generator<Outgoin
   if (request.length > 0) yield request;
 }
 
+/** Kafka's TOPIC_ALREADY_EXISTS, alone or as every error of a response. */
+function alreadyExists(error: unknown): boolean {
+  const errors: unknown[] = error instanceof Error && 'errors' in error && Array.isArray(error.errors) ? error.errors : [error];
+  return errors.length > 0 && errors.every((e) => typeof e === 'object' && e !== null && 'apiId' in e && e.apiId === 'TOPIC_ALREADY_EXISTS');
+}
+
 /** Header names are a handful the topic registry sets on every record: each is encoded once rather than once per record. */
 const headerNames = new Map<string, Buffer>();
 
@@ -100,12 +106,17 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   const required = requiredDurability(brokers, options.minInsyncReplicas);
   const existing = new Set(await admin.listTopics());
   for (const topic of ALL_TOPICS.filter((t) => !existing.has(physical(t)))) {
-    await admin.createTopics({
-      topics: [physical(topic)],
-      partitions: PARTITIONS[topic],
-      replicas: creationReplicas(required, brokers),
-      configs: [...creationEntries(required), ...retentionEntries(topic, options.retention ?? {})],
-    });
+    try {
+      await admin.createTopics({
+        topics: [physical(topic)],
+        partitions: PARTITIONS[topic],
+        replicas: creationReplicas(required, brokers),
+        configs: [...creationEntries(required), ...retentionEntries(topic, options.retention ?? {})],
+      });
+    } catch (error) {
+      // Another replica starting at the same moment created it after our listing; its settings are checked below like any topic's.
+      if (!alreadyExists(error)) throw error;
+    }
   }
   await settled(() => enforcePlatformaticRetention(admin, physical, options.retention ?? {}, options.logger ?? fallbackLogger()));
   try {
