@@ -35,6 +35,10 @@ describe('data keys', () => {
     expect(a.get('c2')).toEqual(b.get('c2'));
     expect(await keys.forTenant(tenant)).toEqual(await other.forTenant(tenant));
     expect((await keys.forCalls(tenant, ['c1'])).get('c1')).toEqual(a.get('c1'));
+    // Given the tenant's key, as the cache in front of intake gives it: the same keys, and a new call's made with it.
+    const given = await keys.forCalls(tenant, ['c1', 'c3'], await keys.forTenant(tenant));
+    expect(given.get('c1')).toEqual(a.get('c1'));
+    expect(given.get('c3')).toEqual(b.get('c3'));
     const rows = (await db.query(sql`select count(*)::int as count from data_keys where tenant_id = ${tenant}`)) as { count: number }[];
     expect(rows[0]?.count).toBe(4);
   });
