@@ -63,12 +63,15 @@ interface Lingering {
 }
 
 const identity = (request: Pick<IdempotencyRequest, 'tenantId' | 'key'>) => `${request.tenantId}\u0000${request.key}`;
-/** In identity order, each identity built once rather than twice per comparison. */
-const byIdentity = <T extends Pick<IdempotencyRequest, 'tenantId' | 'key'>>(items: readonly T[]): T[] =>
-  items
-    .map((item) => ({ id: identity(item), item }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map(({ item }) => item);
+/** The first item of each identity, in identity order; each identity built once rather than twice per comparison. */
+function firstsByIdentity<T extends Pick<IdempotencyRequest, 'tenantId' | 'key'>>(items: readonly T[]): T[] {
+  const firsts = new Map<string, T>();
+  for (const item of items) {
+    const id = identity(item);
+    if (!firsts.has(id)) firsts.set(id, item);
+  }
+  return [...firsts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+}
 
 const DEFAULT_LEASE_MS = 30_000;
 
@@ -199,7 +202,7 @@ export class IdempotencyStore {
   }
 
   private async claimNow(requests: readonly IdempotencyRequest[], unorderedAnswers: readonly Answer[]): Promise<Claim[]> {
-    const answers = byIdentity(unorderedAnswers);
+    const answers = firstsByIdentity(unorderedAnswers);
     const answering =
       answers.length === 0
         ? null
@@ -212,16 +215,8 @@ export class IdempotencyStore {
       return [];
     }
     const now = this.options.now();
-    const seen = new Set<string>();
-    const unique: IdempotencyRequest[] = [];
-    for (const request of requests) {
-      const id = identity(request);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      unique.push(request);
-    }
-    // Concurrent statements take row locks in one order, so they queue instead of deadlocking.
-    const firsts = byIdentity(unique);
+    // The first request of each key, in identity order: concurrent statements take row locks in one order, so they queue instead of deadlocking.
+    const firsts = firstsByIdentity(requests);
     // A data-modifying WITH runs to completion even though nothing reads it.
     const claimedRows = (await platformQuery(
       this.db,
