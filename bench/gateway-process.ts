@@ -12,8 +12,7 @@ export interface Credentials {
 }
 
 export interface GatewayProcess {
-  /** http://127.0.0.1:<port> of the gateway (of all of them, with several processes). */
-  origin: string;
+  /** Its url is http://127.0.0.1:<port> of the gateway (of all of them, with several processes). */
   gateways: Gateways;
   admin: ConnectionPool;
   database: string;
@@ -62,8 +61,8 @@ export async function startGatewayProcess(context: BenchContext, label: string, 
         EARSHOT_KEY_REQUESTS_PER_MIN: '100000000',
       },
     });
-    const origin = gateways.url;
-    return { origin, gateways, admin, database, createTenant: () => createTenant(origin), stop };
+    const { url: origin } = gateways;
+    return { gateways, admin, database, createTenant: () => createTenant(origin), stop };
   } catch (error) {
     await stop();
     throw error;

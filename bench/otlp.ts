@@ -127,11 +127,11 @@ const bench: Bench = async (context) => {
     const credentials = await gateway.createTenant();
     const spansPerRequest = 1 + TURNS * 3;
     const eventsPerRequest = envelopesOf(sessionRequest()).length;
-    await load(context, gateway.origin, 'warm-up', 3, connections, () => otlpRequest(credentials));
-    const otlp = await load(context, gateway.origin, `OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, seconds, connections, () =>
+    await load(context, gateway.gateways.url, 'warm-up', 3, connections, () => otlpRequest(credentials));
+    const otlp = await load(context, gateway.gateways.url, `OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, seconds, connections, () =>
       otlpRequest(credentials),
     );
-    const ingest = await load(context, gateway.origin, `envelope ingest of the same events (${eventsPerRequest} a request)`, seconds, connections, () =>
+    const ingest = await load(context, gateway.gateways.url, `envelope ingest of the same events (${eventsPerRequest} a request)`, seconds, connections, () =>
       ingestRequest(credentials),
     );
     const spansPerSecond = Math.round(otlp.requests.average * spansPerRequest);

@@ -22,7 +22,7 @@ const bench: Bench = async (context) => {
   const { seconds, rate, connections } = options(context.args);
   const gateway = await startGatewayProcess(context, 'providers');
   try {
-    const origin = gateway.origin;
+    const origin = gateway.gateways.url;
     const tenant = await gateway.createTenant();
     const apiKey = `key_bench_${randomBytes(12).toString('hex')}`;
     const created = await fetch(`${origin}/api/v1/providers`, {
