@@ -44,8 +44,9 @@ export function mergeMaps<T>(a: Record<string, T>, b: Record<string, T>, merge: 
   if (isEmpty(a)) return b;
   const out: Record<string, T> = { ...a };
   for (const [key, value] of Object.entries(b)) {
-    const mine = out[key];
-    out[key] = mine === undefined ? value : merge(mine, value);
+    const mine = Object.hasOwn(out, key) ? out[key] : undefined;
+    // Defined, not assigned: a sender's "__proto__" key is then stored like any other, not taken as the map's prototype.
+    Object.defineProperty(out, key, { value: mine === undefined ? value : merge(mine, value), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
