@@ -13,14 +13,13 @@ import {
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
-import { eventId, type DataKey } from '@earshot/events';
+import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
 import { refusedValue } from '@earshot/db';
 import { RefusedKeyError, type IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
 import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { appendWithin } from '@earshot/server';
 import { fallbackLogger, type Logger, type Metrics } from '@earshot/telemetry';
-import { sealingKeys, type EventSealing } from './sealing';
 
 /** The answer for one accepted envelope, as stored for its idempotency key. */
 
