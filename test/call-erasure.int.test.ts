@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataKeys } from '@earshot/auth';
-import { callIdOf, EVENT_HEADERS, SEALED_PREFIX } from '@earshot/events';
+import { callIdOf, decodeEvent, EVENT_HEADERS, SEALED_PREFIX } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
 import { exportLog, rebuildReadModels } from '@earshot/projector';
 import { sendTranscribedCall, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
@@ -13,6 +13,7 @@ import { sendTranscribedCall, readTopic, scanForPlaintext, startEarshot, type Ea
 interface ExportedLine {
   tenant: string;
   type: string;
+  idempotency_key: string;
   call: { provider_call_id: string; customer_id: string | null } | null;
   data: Record<string, unknown>;
   _sealed?: string[];
@@ -20,11 +21,13 @@ interface ExportedLine {
 
 /**
  * Sealing is on by default: events go in through the signed ingest route,
- * each call's personal fields sealed with the call's own key. An export
- * opens them only with a tenant's authority; DELETE /api/v1/calls/{id}
- * destroys one call's key and rows, after which neither the database, an
- * export nor a replay holds its transcript, and the tenant's other calls
- * read as before.
+ * each call's personal fields sealed with the call's own key, and so do
+ * the tenant's writes through the API (an outcome with its call's key, a
+ * deployment with the tenant's). An export opens them only with a tenant's
+ * authority; DELETE /api/v1/calls/{id} destroys one call's key and rows,
+ * after which neither the database, an export nor a replay holds its
+ * transcript, nor the log its outcomes' values, and the tenant's other
+ * calls read as before.
  */
 describe('sealed events and erasing one call', () => {
   let earshot: TestEarshot;
@@ -32,6 +35,13 @@ describe('sealed events and erasing one call', () => {
   let globex: EarshotTenant;
   let dir: string;
   const secret = { erased: `forget-me-${randomUUID()}`, kept: `keep-me-${randomUUID()}`, other: `theirs-${randomUUID()}` };
+  /** Free text the tenant writes through the API: outcomes of the erased and the kept call, and a deployment about no call. */
+  const written = {
+    erased: `outcome-gone-${randomUUID()}`,
+    shouted: `outcome-caps-${randomUUID()}`,
+    kept: `outcome-kept-${randomUUID()}`,
+    deployment: `deploy-note-${randomUUID()}`,
+  };
 
   async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
     expect((await sendTranscribedCall(earshot.origin, tenant, callId, text)).status).toBe(202);
@@ -56,6 +66,24 @@ describe('sealed events and erasing one call', () => {
       method: 'DELETE',
       headers: { authorization: `Bearer ${how.key ?? tenant.apiKey}` },
     });
+  }
+
+  async function post(tenant: EarshotTenant, path: string, body: object): Promise<void> {
+    const response = await fetch(`${earshot.origin}/api/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(201);
+  }
+
+  /** The tenant's own writes as the log holds them, by the type of event: one record per idempotency key, as the log delivers at least once. */
+  async function ownWrites(tenant: EarshotTenant, type: string) {
+    const records = (await readTopic(earshot.runtime.log(), TOPICS.events)).filter(
+      (r) =>
+        r.headers[EVENT_HEADERS.tenant] === tenant.id && r.headers[EVENT_HEADERS.type] === type && r.headers[EVENT_HEADERS.idempotencyKey]?.startsWith('api:'),
+    );
+    return [...new Map(records.map((r) => [r.headers[EVENT_HEADERS.idempotencyKey], r])).values()];
   }
 
   async function exportEvents(authority?: EarshotTenant): Promise<{ text: string; lines: ExportedLine[] }> {
@@ -91,6 +119,11 @@ describe('sealed events and erasing one call', () => {
     await projected(acme, 'call-erased', secret.erased);
     await projected(acme, 'call-kept', secret.kept);
     await projected(globex, 'call-theirs', secret.other);
+    await post(acme, '/outcomes', { callId: idOf(acme, 'call-erased'), type: 'resolved', value: written.erased });
+    // The tenant named the call in upper case: the outcome is still the call's, and goes with it.
+    await post(acme, '/outcomes', { callId: idOf(acme, 'call-erased').toUpperCase(), type: 'followed_up', value: written.shouted });
+    await post(acme, '/outcomes', { callId: idOf(acme, 'call-kept'), type: 'resolved', value: written.kept });
+    await post(acme, '/deployments', { agent: 'agent_support', version: 'v43', description: written.deployment });
   }, 120_000);
   afterAll(async () => earshot?.stop());
 
@@ -106,9 +139,33 @@ describe('sealed events and erasing one call', () => {
     for (const record of records) expect(record.value.toString('latin1')).not.toMatch(/forget-me|keep-me|customer-of/);
   });
 
+  it('seals the tenant’s own writes in the log with the keys the gateway uses', async () => {
+    const callKeys = (await readTopic(earshot.runtime.log(), TOPICS.events))
+      .filter((r) => r.headers[EVENT_HEADERS.tenant] === acme.id && r.headers[EVENT_HEADERS.type] === 'transcript.final')
+      .map((r) => ({ callId: decodeEvent(r.value).call?.provider_call_id, keyId: r.headers[EVENT_HEADERS.sealedWith] }));
+    const keyOf = (callId: string) => callKeys.find((k) => k.callId === callId)?.keyId;
+    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
+    const tenantKey = (await keys.forTenant(acme.id)).id;
+
+    const outcomes = await ownWrites(acme, 'outcome.recorded');
+    expect(outcomes).toHaveLength(3);
+    const lookup = await keys.lookup(outcomes.map((r) => r.headers[EVENT_HEADERS.sealedWith] ?? ''));
+    for (const record of outcomes) {
+      const raw = decodeEvent(record.value);
+      expect(raw.type === 'outcome.recorded' && raw.data.value).toMatch(new RegExp(`^${SEALED_PREFIX}dk_`));
+      const opened = decodeEvent(record.value, lookup);
+      if (opened.type !== 'outcome.recorded') throw new Error(`an outcome's record read as ${opened.type}`);
+      expect(record.headers[EVENT_HEADERS.sealedWith]).toBe(keyOf(opened.data.value === written.kept ? 'call-kept' : 'call-erased'));
+      expect(record.value.toString('latin1')).not.toMatch(/outcome-(gone|caps|kept)/);
+    }
+    const [deployment] = await ownWrites(acme, 'deployment.recorded');
+    expect(deployment?.headers[EVENT_HEADERS.sealedWith]).toBe(tenantKey);
+    expect(deployment?.value.toString('latin1')).not.toContain(written.deployment);
+  });
+
   it('exports sealed fields as sealed, and says which, without a tenant’s authority', async () => {
     const { text, lines } = await exportEvents();
-    for (const value of Object.values(secret)) expect(text).not.toContain(value);
+    for (const value of [...Object.values(secret), ...Object.values(written)]) expect(text).not.toContain(value);
     const transcript = lines.find((l) => l.tenant === acme.id && l.type === 'transcript.final');
     expect(transcript?._sealed).toEqual(expect.arrayContaining(['call.customer_id', 'data.text']));
     expect(String(transcript?.data.text)).toMatch(new RegExp(`^${SEALED_PREFIX}dk_`));
@@ -154,20 +211,32 @@ describe('sealed events and erasing one call', () => {
   });
 
   it('leaves no trace of its transcript in the database, an export or a replay', async () => {
+    const gone = [secret.erased, written.erased, written.shouted];
     const scan = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
     expect(scan.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
     expect(scan.findings.some((f) => f.secret === secret.kept.slice(0, 12))).toBe(true);
 
+    // The outcomes' records are still in the log, their values sealed with a key no one holds any more.
+    const outcomes = await ownWrites(acme, 'outcome.recorded');
+    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
+    const lookup = await keys.lookup(outcomes.map((r) => r.headers[EVENT_HEADERS.sealedWith] ?? ''));
+    const values = outcomes.map((r) => decodeEvent(r.value, lookup)).map((e) => (e.type === 'outcome.recorded' ? e.data.value : undefined));
+    expect(values.filter((v) => v?.startsWith(SEALED_PREFIX))).toHaveLength(2);
+    expect(values).toContain(written.kept);
+
     const { text, lines } = await exportEvents(acme);
-    expect(text).not.toContain(secret.erased);
+    for (const value of gone) expect(text).not.toContain(value);
     expect(text).not.toContain('customer-of-call-erased');
     expect(text).toContain(secret.kept);
+    expect(text).toContain(written.kept);
+    expect(text).toContain(written.deployment);
+    const sealedOutcomes = lines.filter((l) => l.type === 'outcome.recorded' && l._sealed?.includes('data.value'));
+    expect(new Set(sealedOutcomes.map((l) => l.idempotency_key)).size).toBe(2);
     // The lifecycle may declare the sample calls (from January) abandoned meanwhile: an event with no personal field set.
     const erased = lines.filter((l) => l.call?.provider_call_id === 'call-erased' && l.type !== 'call.abandoned');
     expect(erased.length).toBeGreaterThanOrEqual(2);
     for (const line of erased) expect(line._sealed).toContain('call.customer_id');
 
-    const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
     const summary = await rebuildReadModels({ db: earshot.runtime.database(), log: earshot.runtime.log(), from: 'earliest', keys: (ids) => keys.lookup(ids) });
     expect(summary.applied).toBeGreaterThanOrEqual(4);
     const after = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);

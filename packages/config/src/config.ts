@@ -154,8 +154,9 @@ export const ConfigSchema = z
      */
     EARSHOT_DEDUPE_WINDOW: duration('7d'),
     /**
-     * Whether ingest seals events' personal fields with per-call data keys, so deleting a tenant or erasing a call erases them from the
-     * log (the projector, a replay, the stream and an export open them with the tenant's keys). `false` appends them in the clear.
+     * Whether ingest and the tenant's writes through the API seal events' personal fields with per-call data keys (the tenant's for
+     * events about no call), so deleting a tenant or erasing a call erases them from the log (the projector, a replay, the stream and an
+     * export open them with the tenant's keys). `false` appends them in the clear.
      */
     EARSHOT_SEAL_EVENTS: z
       .enum(['true', 'false'])

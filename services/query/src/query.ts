@@ -72,6 +72,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
         idempotency: runtime.access().idempotency('api'),
         appendTimeoutMs: options.appendTimeoutMs,
         now: runtime.now,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? dataKeys : undefined,
       });
       // Folding writes derived rows every process would write alike: one process folds, under a lease, the others stand by.
       const folder = runAsSingleton(

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { recordAudit } from '@earshot/audit-trail';
-import { nameUuid } from '@earshot/events';
+import { nameUuid, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
 import {
   ApiError,
   CURRENT_EVENT_VERSION,
@@ -9,6 +9,7 @@ import {
   StoredEventSchema,
   type AcceptedWrite,
   type EventData,
+  type StoredEvent,
   type TenantEventType,
 } from '@earshot/contracts';
 import type { ConnectionPool } from '@earshot/db';
@@ -38,6 +39,8 @@ export interface TenantWriteOptions {
   idempotency: IdempotencyStore;
   appendTimeoutMs: number;
   now: () => Date;
+  /** Seals each write's personal fields with the data key the gateway would use (sealingKeys); written in the clear without it. */
+  sealing?: EventSealing;
 }
 
 export interface WriteAnswer {
@@ -112,7 +115,8 @@ export class TenantWrites {
       call: null,
       data: write.data(id),
     });
-    const [position] = await appendWithin(this.options.log, [eventsTopic.record(event, { recordId: id })], this.options.appendTimeoutMs);
+    const sealWith = await this.sealingKey(request, event);
+    const [position] = await appendWithin(this.options.log, [eventsTopic.record(event, { recordId: id, sealWith })], this.options.appendTimeoutMs);
     if (position) await untilApplied(this.options.db, position, this.options.appendTimeoutMs);
     await recordAudit(this.options.db, {
       tenantId,
@@ -125,6 +129,16 @@ export class TenantWrites {
       detail: { route: `${request.method} ${request.routeOptions.url ?? request.url}` },
     });
     return { ok: true, id };
+  }
+
+  private async sealingKey(request: FastifyRequest, event: StoredEvent): Promise<DataKey | undefined> {
+    const { sealing } = this.options;
+    if (!sealing) return undefined;
+    const [key] = await sealingKeys(sealing, { tenantId: event.tenant, provider: event.provider }, [event]).catch((error: unknown) => {
+      request.log.error({ err: error }, 'the data key store failed');
+      throw new ApiError('UNAVAILABLE', 'the data key store is unavailable; nothing was written, retry later');
+    });
+    return key;
   }
 }
 
