@@ -25,9 +25,9 @@ interface ExportedLine {
  * the tenant's writes through the API (an outcome with its call's key, a
  * deployment with the tenant's). An export opens them only with a tenant's
  * authority; DELETE /api/v1/calls/{id} destroys one call's key and rows,
- * after which neither the database, an export nor a replay holds its
- * transcript, nor the log its outcomes' values, and the tenant's other
- * calls read as before.
+ * outcomes included, after which neither the database, an export nor a
+ * replay holds its transcript or its outcomes' values, and the tenant's
+ * other calls read as before.
  */
 describe('sealed events and erasing one call', () => {
   let earshot: TestEarshot;
@@ -75,6 +75,12 @@ describe('sealed events and erasing one call', () => {
       body: JSON.stringify(body),
     });
     expect(response.status).toBe(201);
+  }
+
+  async function outcomeValues(tenant: EarshotTenant, callId: string): Promise<unknown[]> {
+    const response = await fetch(`${earshot.origin}/api/v1/outcomes?callId=${callId}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { items: { value: unknown }[] }).items.map((o) => o.value);
   }
 
   /** The tenant's own writes as the log holds them, by the type of event: one record per idempotency key, as the log delivers at least once. */
@@ -199,6 +205,9 @@ describe('sealed events and erasing one call', () => {
     expect(await response.json()).toEqual({ ok: true, id, dataKeyDestroyed: true, rowsDeleted: expect.any(Number), alreadyErased: false });
     expect((await getCall(acme, 'call-erased')).status).toBe(404);
     expect(await (await getCall(acme, 'call-kept')).text()).toContain(secret.kept);
+    expect(await outcomeValues(acme, id)).toEqual([]);
+    expect(await outcomeValues(acme, id.toUpperCase())).toEqual([]);
+    expect(await outcomeValues(acme, idOf(acme, 'call-kept'))).toEqual([written.kept]);
 
     const audit = (await (await fetch(`${earshot.origin}/api/v1/audit`, { headers: { authorization: `Bearer ${acme.apiKey}` } })).json()) as {
       items: { action: string; target: string; detail: Record<string, unknown> }[];
@@ -210,11 +219,13 @@ describe('sealed events and erasing one call', () => {
     expect(await again.json()).toMatchObject({ dataKeyDestroyed: false, rowsDeleted: 0, alreadyErased: true });
   });
 
-  it('leaves no trace of its transcript in the database, an export or a replay', async () => {
+  it('leaves no trace of its transcript or its outcomes in the database, an export or a replay', async () => {
     const gone = [secret.erased, written.erased, written.shouted];
-    const scan = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
-    expect(scan.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
+    const isGone = (f: { secret: string }) => gone.some((s) => s.startsWith(f.secret));
+    const scan = await scanForPlaintext(earshot.db, [...gone, secret.kept, written.kept]);
+    expect(scan.findings.filter(isGone)).toEqual([]);
     expect(scan.findings.some((f) => f.secret === secret.kept.slice(0, 12))).toBe(true);
+    expect(scan.findings.some((f) => f.secret === written.kept.slice(0, 12))).toBe(true);
 
     // The outcomes' records are still in the log, their values sealed with a key no one holds any more.
     const outcomes = await ownWrites(acme, 'outcome.recorded');
@@ -239,9 +250,11 @@ describe('sealed events and erasing one call', () => {
 
     const summary = await rebuildReadModels({ db: earshot.runtime.database(), log: earshot.runtime.log(), from: 'earliest', keys: (ids) => keys.lookup(ids) });
     expect(summary.applied).toBeGreaterThanOrEqual(4);
-    const after = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
-    expect(after.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
+    const after = await scanForPlaintext(earshot.db, [...gone, secret.kept]);
+    expect(after.findings.filter(isGone)).toEqual([]);
     expect((await getCall(acme, 'call-erased')).status).toBe(404);
+    expect(await outcomeValues(acme, idOf(acme, 'call-erased'))).toEqual([]);
+    expect(await outcomeValues(acme, idOf(acme, 'call-kept'))).toEqual([written.kept]);
     expect(await (await getCall(acme, 'call-kept')).text()).toContain(secret.kept);
     expect(await (await getCall(globex, 'call-theirs')).text()).toContain(secret.other);
   });

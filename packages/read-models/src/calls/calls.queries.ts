@@ -134,17 +134,25 @@ export async function deleteCallsStartedBefore(tx: Statements, tenantId: string,
   return row?.n ?? 0;
 }
 
-/** Deletes one call's rows (turns, transcripts, traces, then the call) for its erasure; answers how many rows went. */
+/**
+ * Where each read model keeps rows of one call (by its lowercase id), the
+ * call's own row last. An outcome names its call as the tenant wrote it, so
+ * it is matched in any case.
+ */
+const ROWS_OF_A_CALL: readonly [table: string, ofCall: (callId: string) => SQLQuery][] = [
+  ['outcomes', (callId) => sql`lower(call_id) = ${callId}`],
+  ['turns', (callId) => sql`call_id = ${callId}::uuid`],
+  ['transcripts', (callId) => sql`call_id = ${callId}::uuid`],
+  ['traces', (callId) => sql`call_id = ${callId}::uuid`],
+  ['calls', (callId) => sql`id = ${callId}::uuid`],
+];
+
+/** Deletes every read-model row of one call (its outcomes, turns, transcripts, traces, then the call) for its erasure; answers how many rows went. */
 export async function deleteCallRows(tx: Statements, tenantId: string, callId: string): Promise<number> {
   let rows = 0;
-  for (const [table, column] of [
-    ['turns', 'call_id'],
-    ['transcripts', 'call_id'],
-    ['traces', 'call_id'],
-    ['calls', 'id'],
-  ] as const) {
+  for (const [table, ofCall] of ROWS_OF_A_CALL) {
     const [gone] = (await tx.query(
-      sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${sql.ident(column)} = ${callId}::uuid returning 1)
+      sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${tenantId} and ${ofCall(callId.toLowerCase())} returning 1)
           select count(*)::int as n from gone`,
     )) as { n: number }[];
     rows += gone?.n ?? 0;
