@@ -82,8 +82,9 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
       const { id } = request.params;
       const { reason } = request.query;
       const tenantId = caller.tenant.id;
-      // Not a uuid is as absent as another tenant's call.
-      const erased = UUID.test(id) ? await eraseCall(deps, tenantId, id) : undefined;
+      // Not a uuid is as absent as another tenant's call. Call ids and their data keys are lowercase, as the API names them.
+      const callId = id.toLowerCase();
+      const erased = UUID.test(id) ? await eraseCall(deps, tenantId, callId) : undefined;
       if (!erased || (!erased.dataKeyDestroyed && erased.rowsDeleted === 0 && !erased.alreadyErased)) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
       if (!erased.alreadyErased)
         await recordAudit(db, {
@@ -91,13 +92,13 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
           actor: { kind: 'apiKey', keyId: caller.keyId, keyName: caller.keyName },
           at: request.arrivedAt,
           action: ERASED,
-          target: id,
+          target: callId,
           ip: request.ip,
           requestId: request.id,
           detail: { route: 'DELETE /api/v1/calls/:id', reason, dataKeyDestroyed: erased.dataKeyDestroyed, rowsDeleted: erased.rowsDeleted },
         });
       if (!erased.dataKeyDestroyed && erased.rowsDeleted > 0)
-        request.log.warn({ tenantId, callId: id }, 'a call erased without a data key: its events were appended in the clear, and a replay brings it back');
+        request.log.warn({ tenantId, callId }, 'a call erased without a data key: its events were appended in the clear, and a replay brings it back');
       return { ok: true as const, id, ...erased };
     },
   );
