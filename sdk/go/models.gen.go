@@ -1318,7 +1318,7 @@ type CallErased struct {
 	DataKeyDestroyed bool   `json:"dataKeyDestroyed"`
 	ID               string `json:"id"`
 
-	// RowsDeleted rows of the call, its turns, transcript and traces
+	// RowsDeleted rows of the call, its turns, transcript, traces and outcomes
 	RowsDeleted int `json:"rowsDeleted"`
 }
 

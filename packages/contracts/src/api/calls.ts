@@ -119,7 +119,7 @@ export const CallErasedSchema = z.object({
   ok: z.literal(true),
   id: z.string(),
   dataKeyDestroyed: z.boolean().describe('false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before'),
-  rowsDeleted: z.number().int().describe('rows of the call, its turns, transcript and traces'),
+  rowsDeleted: z.number().int().describe('rows of the call, its turns, transcript, traces and outcomes'),
   alreadyErased: z.boolean().describe('true when an earlier erasure had already removed it'),
 });
 export type CallErased = z.infer<typeof CallErasedSchema>;

@@ -825,7 +825,7 @@ class CallErased(BaseModel):
     ok: Literal[True]
     rows_deleted: Annotated[int, Field(alias='rowsDeleted')]
     """
-    rows of the call, its turns, transcript and traces
+    rows of the call, its turns, transcript, traces and outcomes
     """
 
 

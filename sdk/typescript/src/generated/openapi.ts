@@ -5612,7 +5612,7 @@ export interface operations {
                         id: string;
                         /** @enum {boolean} */
                         ok: true;
-                        /** @description rows of the call, its turns, transcript and traces */
+                        /** @description rows of the call, its turns, transcript, traces and outcomes */
                         rowsDeleted: number;
                     };
                 };

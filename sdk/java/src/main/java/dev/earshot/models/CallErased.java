@@ -16,7 +16,7 @@ import java.util.Map;
  * @param alreadyErased true when an earlier erasure had already removed it (required)
  * @param dataKeyDestroyed false when its events were appended in the clear (EARSHOT_SEAL_EVENTS=false) or it was erased before (required)
  * @param id {@code id} (required)
- * @param rowsDeleted rows of the call, its turns, transcript and traces (required)
+ * @param rowsDeleted rows of the call, its turns, transcript, traces and outcomes (required)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
