@@ -134,3 +134,16 @@ describe('deploy/k8s', () => {
     expect(deployedVariables.filter((name) => !set.has(name))).toEqual([]);
   });
 });
+
+describe('deploy/Dockerfile', () => {
+  /** `@platformatic+kafka+1.35.0.patch` patches `@platformatic/kafka`. */
+  const patchedPackage = (file: string) => file.replace(/\+[^+]+\.patch$/, '').replace('+', '/');
+
+  it('runs every dependency as patches/ patch it, though the runtime stage installs without scripts', () => {
+    const dockerfile = read('Dockerfile');
+    const patched = readdirSync(new URL('../patches/', here)).map(patchedPackage);
+    expect(patched).toContain('@platformatic/kafka');
+    expect(dockerfile).toMatch(/COPY patches \.\/patches\nCOPY packages[\s\S]*npx patch-package/);
+    for (const name of patched) expect(dockerfile).toContain(`COPY --from=console /app/node_modules/${name} ./node_modules/${name}\n`);
+  });
+});
