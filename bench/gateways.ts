@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /**
  * Gateway processes for a bench, behind one port: one process as is, or N
@@ -27,18 +28,23 @@ export interface GatewaysOptions {
 }
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
+/** The V8 flags of the `earshot` command's shebang: started through node, the gateways get them as `npm start` does. */
+const NODE_FLAGS = (readFileSync(earshot, 'utf8').split('\n', 1)[0] ?? '')
+  .replace(/^#!\/usr\/bin\/env -S node/, '')
+  .split(' ')
+  .filter(Boolean);
 // The keys service rides along only to create the bench's tenant; it is idle during the load.
 const SERVE = ['serve', '--target=gateway,keys', '--port', '0'];
 
 export async function startGateways(options: GatewaysOptions): Promise<Gateways> {
   const children: ChildProcess[] = [];
-  const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  const nodeFlags = [...NODE_FLAGS, ...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [])];
   const stop = () => stopAll(children);
   try {
-    const env = { ...options.env, BENCH_EARSHOT: earshot, BENCH_GATEWAYS: String(options.processes), BENCH_EXEC_ARGV: JSON.stringify(profile) };
+    const env = { ...options.env, BENCH_EARSHOT: earshot, BENCH_GATEWAYS: String(options.processes), BENCH_EXEC_ARGV: JSON.stringify(nodeFlags) };
     const started =
       options.processes === 1
-        ? await serve(children, [...profile, earshot, ...SERVE], env, /listening on (http:\/\/[\d.]+:\d+)/)
+        ? await serve(children, [...nodeFlags, earshot, ...SERVE], env, /listening on (http:\/\/[\d.]+:\d+)/)
         : await serve(children, ['--input-type=module', '-e', CLUSTER_PRIMARY], env, /gateways listening on (http:\/\/[\d.]+:\d+) pids ([\d,]+)/);
     const primary = children[0]?.pid ?? 0;
     const pids = options.processes === 1 ? [primary] : [primary, ...(started[2] ?? '').split(',').map(Number)];

@@ -147,3 +147,30 @@ describe('deploy/Dockerfile', () => {
     for (const name of patched) expect(dockerfile).toContain(`COPY --from=console /app/node_modules/${name} ./node_modules/${name}\n`);
   });
 });
+
+describe('the V8 flags of the `earshot` command (its shebang)', () => {
+  const flags = (read('../packages/cli/bin/earshot.js').split('\n', 1)[0] ?? '').replace(/^#!\/usr\/bin\/env -S node/, '').trim();
+  /** The processes on the event path, which allocate per event: the image's other targets keep Node's defaults in their smaller pods. */
+  const EVENT_PATH = ['gateway', 'projector'];
+
+  it('name a larger young generation', () => {
+    expect(flags).toMatch(/^--max-semi-space-size=\d+$/);
+  });
+
+  it('are the NODE_OPTIONS of the deployed gateway and projector, in compose and in Kubernetes', () => {
+    const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, { environment?: Record<string, string> }> };
+    const all = manifests();
+    for (const target of TARGETS) {
+      const manifest = all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`);
+      const container = new Deployment(manifest as ConstructorParameters<typeof Deployment>[0]).spec?.template.spec?.containers[0];
+      const expected = EVENT_PATH.includes(target) ? flags : undefined;
+      expect(compose.services[target]?.environment?.NODE_OPTIONS, `compose ${target}`).toBe(expected);
+      expect(container?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, `k8s ${target}`).toBe(expected);
+    }
+  });
+
+  it('are those `npm run bench` runs with, so its in-process projector and log measure what is deployed', () => {
+    const { scripts } = JSON.parse(read('../package.json')) as { scripts: Record<string, string> };
+    expect(scripts.bench).toContain(`node ${flags} `);
+  });
+});
