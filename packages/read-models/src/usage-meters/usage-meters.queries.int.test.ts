@@ -112,7 +112,7 @@ describe('the usage meters read model’s queries', () => {
     expect((await rows(third)).map((r) => r.day)).toEqual(['2026-01-04']);
   });
 
-  it('keeps to the UTC days from `from`’s on and before `to`’s', async () => {
+  it('keeps to the UTC days that overlap [from, to)', async () => {
     const page = pagingOf({ limit: 10 }, KINDS);
     const days = async (range: { from?: string; to?: string }) => (await rows(page, range)).map((r) => r.day);
     expect(await days({ from: '2026-01-05T00:00:00Z', to: '2026-01-07T00:00:00Z' })).toEqual(['2026-01-06', '2026-01-05']);
@@ -120,6 +120,9 @@ describe('the usage meters read model’s queries', () => {
     expect(await days({ from: '2026-01-06T23:30:00Z' })).toEqual(['2026-01-08', '2026-01-07', '2026-01-06']);
     expect(await days({ from: '2026-01-07T01:30:00+02:00' })).toEqual(['2026-01-08', '2026-01-07', '2026-01-06']);
     expect(await days({ to: '2026-01-05T00:00:00Z' })).toEqual(['2026-01-04']);
+    // A `to` within a day keeps that day, whose first hours are before it: both ends are read alike.
+    expect(await days({ from: '2026-01-05T12:00:00Z', to: '2026-01-06T12:00:00Z' })).toEqual(['2026-01-06', '2026-01-05']);
+    expect(await days({ to: '2026-01-05T00:00:00.001Z' })).toEqual(['2026-01-05', '2026-01-04']);
     expect(await days({ from: '2026-02-01T00:00:00Z' })).toEqual([]);
   });
 

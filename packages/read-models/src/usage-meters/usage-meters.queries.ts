@@ -11,13 +11,17 @@ export interface UsageRow {
   stored_bytes: number;
 }
 
-/** Days newest first, within `from` and `to` (their UTC days); a day is its own key, so the cursor is the last day shown. */
+/**
+ * Days newest first, each UTC day that overlaps [from, to) (a `from` or a `to`
+ * within a day keeps that day); a day is its own key, so the cursor is the
+ * last day shown.
+ */
 export async function usageRows(tx: Statements, range: { from?: string | undefined; to?: string | undefined }, paging: Paging): Promise<UsageRow[]> {
   const after = paging.after;
   const filters = [
     after ? sql`day < ${after.id}::date` : sql`true`,
     range.from ? sql`day >= (${range.from}::timestamptz at time zone 'UTC')::date` : sql`true`,
-    range.to ? sql`day < (${range.to}::timestamptz at time zone 'UTC')::date` : sql`true`,
+    range.to ? sql`(day::timestamp at time zone 'UTC') < ${range.to}::timestamptz` : sql`true`,
   ];
   return (await tx.query(
     sql`select day::text as day, events_ingested, calls, call_ms, api_requests, stored_bytes from usage_meters where ${sql.join(filters, sql` and `)} order by day desc ${windowOf(paging)}`,
