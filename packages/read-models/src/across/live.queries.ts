@@ -1,5 +1,5 @@
 import { sql, type SQLQuery, type Statements } from '@earshot/db';
-import { METRICS } from '@earshot/metrics';
+import { METRICS, type Sketch } from '@earshot/metrics';
 
 /**
  * The live window: the last 15 minutes. Calls in progress count when they
@@ -11,7 +11,8 @@ export interface LiveRow {
   concurrent: number;
   ended: number;
   completed: number;
-  sketch: Record<string, string> | null;
+  /** The window's turn latencies as one sketch (bucket → count); null when it had no turn. */
+  sketch: Sketch | null;
 }
 
 /**

@@ -20,7 +20,7 @@ export interface InvoiceRow {
   issued_at: Date;
 }
 
-/** A page of the tenant's invoices, newest issued first (the index's order). */
+/** A page of the tenant’s invoices, newest issued first: one per billing period, few enough to sort without an index of their own. */
 export async function invoiceRows(tx: Statements, paging: Paging): Promise<InvoiceRow[]> {
   const keyset = newestFirst('issued_at', 'id', paging);
   return (await tx.query(sql`

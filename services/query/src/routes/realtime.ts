@@ -17,7 +17,7 @@ import { ROUTE_ERRORS } from '@earshot/server';
  */
 export async function readLiveSnapshot(tx: Statements, at: Date): Promise<z.infer<typeof LiveSnapshotSchema>> {
   const row = await liveRow(tx, at);
-  const sketch: Sketch = Object.fromEntries(Object.entries(row?.sketch ?? {}).map(([k, v]) => [k, Number(v)]));
+  const sketch: Sketch = row?.sketch ?? {};
   const ended = row?.ended ?? 0;
   return {
     ok: true as const,
