@@ -86,6 +86,7 @@ describe('GET /metrics', () => {
   it('counts what the projector applied and how fresh it was', () => {
     expect(total(families, 'earshot_projector_records_total', { outcome: 'applied' })).toBeGreaterThanOrEqual(3);
     expect(total(families, 'earshot_projector_records_total', { outcome: 'dead_lettered' })).toBe(0);
+    expect(total(families, 'earshot_projector_records_total', { outcome: 'missing' })).toBe(0);
     expect(total(families, 'earshot_projector_freshness_seconds_count')).toBeGreaterThanOrEqual(3);
     expect(total(families, 'earshot_projector_freshness_seconds_sum')).toBeGreaterThan(0);
   });

@@ -56,7 +56,7 @@ export class Metrics {
   });
   readonly projectorRecords = new Counter({
     name: 'earshot_projector_records_total',
-    help: 'Records the projector handled, by outcome: applied, duplicate (applied before), skipped (below the stored position), dead_lettered.',
+    help: 'Records the projector handled, by outcome: applied, duplicate (applied before), skipped (below the stored position), dead_lettered, missing (offsets between the stored position and a batch, never applied).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -18,7 +18,15 @@ export function projectorModule(runtime: Runtime): Module {
         log,
         now: runtime.now,
         keys: (ids) => dataKeys.lookup(ids),
-        onBatch: (outcome, records) => countBatch(metrics, outcome, records, new Date()),
+        onBatch: (outcome, records) => {
+          countBatch(metrics, outcome, records, new Date());
+          const first = records[0];
+          if (outcome.missing > 0 && first)
+            runtime.logger.error(
+              { topic: first.topic, partition: first.partition, missing: outcome.missing, before: first.offset },
+              'the read models skipped offsets they never applied (the log trimmed them, or the database was restored to an older position): rebuild them from the log',
+            );
+        },
         onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),
       });
       const unwatch = metrics.watchLag('projector', lagFromPositions(db, log, 'projector_positions', PROJECTED_TOPICS));

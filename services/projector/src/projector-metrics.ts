@@ -13,6 +13,7 @@ export function countBatch(metrics: Metrics, outcome: BatchOutcome, records: rea
   metrics.projectorRecords.inc({ outcome: 'duplicate' }, outcome.duplicates);
   metrics.projectorRecords.inc({ outcome: 'skipped' }, outcome.skipped);
   metrics.projectorRecords.inc({ outcome: 'dead_lettered' }, outcome.deadLettered);
+  metrics.projectorRecords.inc({ outcome: 'missing' }, outcome.missing);
   metrics.deadLetters.inc({ source: 'projector' }, outcome.deadLettered);
   for (const record of records.slice(outcome.skipped)) metrics.projectorFreshness.observe(Math.max(0, now.getTime() - record.timestamp) / 1000);
 }

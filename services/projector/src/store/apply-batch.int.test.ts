@@ -80,8 +80,19 @@ describe('applying batches to Postgres', () => {
     nextOffset += BigInt(records.length);
     await apply(records);
     const before = await readModelSnapshot(db, tenant);
-    expect(await apply(records.slice(3))).toEqual({ skipped: records.length - 3, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 });
+    expect(await apply(records.slice(3))).toEqual({ skipped: records.length - 3, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 });
     expect(await readModelSnapshot(db, tenant)).toEqual(before);
+  });
+
+  it('counts the offsets between the stored position and a batch that starts beyond it as missing', async () => {
+    const tenant = randomUUID();
+    const apply = createBatchApplier({ db, log });
+    const records = logRecords(scriptFor(tenant, 'completed'), nextOffset);
+    nextOffset += BigInt(records.length);
+    // The first three never reach the applier: trimmed by retention, or applied into a database since restored.
+    expect(await apply(records.slice(3, 10))).toMatchObject({ applied: 7, skipped: 0, missing: 3 });
+    expect(await apply(records.slice(10))).toMatchObject({ applied: records.length - 10, missing: 0 });
+    expect(await apply(records.slice(5))).toMatchObject({ skipped: records.length - 5, missing: 0 });
   });
 
   it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {

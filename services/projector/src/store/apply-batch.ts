@@ -36,6 +36,12 @@ export interface BatchOutcome {
   deadLettered: number;
   /** Events sealed with a destroyed key: passed over. */
   erased: number;
+  /**
+   * Offsets between the partition's stored position and this batch's first
+   * record, which the read models never took: trimmed by the log's retention
+   * before they were read, or a database restored to an older position.
+   */
+  missing: number;
 }
 
 /** Failures that say nothing about the event: lost connection, lock conflict, server shutting down. */
@@ -107,11 +113,12 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     await begin(tx);
     const first = records[0];
     const last = records[records.length - 1];
-    if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
+    if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 };
     const { topic, partition } = first;
     const next = await claimPosition(tx, topic, partition);
     const fresh = records.filter((r) => BigInt(r.offset) >= next);
-    if (fresh.length === 0) return { skipped: records.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0 };
+    if (fresh.length === 0) return { skipped: records.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 };
+    const missing = BigInt(first.offset) > next ? Number(BigInt(first.offset) - next) : 0;
 
     // Folded before the transaction on the likely guess that every record is new; a log re-delivering some folds again.
     const { tenants, poison, erased } = fresh.length === records.length ? folded : foldRecords(fresh, decode);
@@ -125,6 +132,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
       duplicates: fresh.length - deadLetters.length - erased - applied,
       deadLettered: deadLetters.length,
       erased,
+      missing,
     };
   }
 
