@@ -9,6 +9,7 @@ export * from './fixtures/call-script';
 export * from './fixtures/caught-up';
 export * from './fixtures/log-records';
 export * from './fixtures/projection-spec';
+export * from './fixtures/read-model-store';
 export * from './fixtures/projector-child';
 export * from './fixtures/snapshot';
 export * from './fixtures/transcribed-call';

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { callScript, kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { agentRows, type AgentRow } from './agents.queries';
 
 const tenant = randomUUID();
@@ -18,8 +16,7 @@ const deployed = (id: string, agent: string, version: string, deployedAt: string
 
 describe('the agents query (calls and deployments)', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const rows = (paging: Paging) => inTenant(db, tenant, (tx) => agentRows(tx, paging));
   // The cursor GET /agents hands out after a page: the last agent's id.
   const cursorAfter = (page: AgentRow[], paging: Paging) =>
@@ -31,9 +28,8 @@ describe('the agents query (calls and deployments)', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('agent_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('agent-queries');
+    store = await readModelStore('agent_queries');
+    db = store.db;
     const events = [
       // agent_b has calls and deployments; agent_a and agent_c deployments only; agent_d calls only.
       ...callScript({ tenant, providerCallId: 'call-1', agentId: 'agent_b', turns: 1, startMs: START }),
@@ -49,12 +45,9 @@ describe('the agents query (calls and deployments)', () => {
       ...callScript({ tenant: randomUUID(), providerCallId: 'elsewhere', agentId: 'agent_b', turns: 1, startMs: START }),
       sampleEvent('deployment.recorded', { tenant: randomUUID(), idempotency_key: 'other', data: { deployment_id: 'dep_x', agent: 'agent_0' } }),
     ];
-    expect(await createBatchApplier({ db, log })(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
+    expect(await store.apply(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('lists every agent the calls or deployments name, by id, with its calls, last call and latest version', async () => {
     expect(await rows(pagingOf({ limit: 10 }, KINDS))).toEqual([

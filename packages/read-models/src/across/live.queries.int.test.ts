@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
 import { sketchOf } from '@earshot/metrics';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { callScript, kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { LIVE_WINDOW_MS, liveRow } from './live.queries';
 
 const tenant = randomUUID();
@@ -17,14 +15,12 @@ const SECOND_TURN_MS = 874;
 
 describe('the live snapshot query (calls and metric rollups)', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const live = (at: number, who = tenant) => inTenant(db, who, (tx) => liveRow(tx, new Date(at)));
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('live_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('live-queries');
+    store = await readModelStore('live_queries');
+    db = store.db;
     const call = (providerCallId: string, minutesAgo: number, ending: 'completed' | 'failed' | 'transferred' | 'silent', turns = 1) =>
       callScript({ tenant, providerCallId, turns, ending, startMs: NOW - minutesAgo * MINUTE });
     const events = [
@@ -49,12 +45,9 @@ describe('the live snapshot query (calls and metric rollups)', () => {
       // Another tenant's live call and turns.
       ...callScript({ tenant: randomUUID(), providerCallId: 'elsewhere', turns: 3, ending: 'silent', startMs: NOW - 4 * MINUTE }),
     ];
-    expect(await createBatchApplier({ db, log })(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
+    expect(await store.apply(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('counts the live calls, the calls started and ended in the window, and sums the turn latency sketches', async () => {
     const row = await live(NOW);

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricName } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
 import { METRIC_CATALOGUE, quantile, sketchOf } from '@earshot/metrics';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { QUERY_MIGRATIONS } from '@earshot/query';
-import { callScript, kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { foldTenant } from '../metric-rollups/metric-folds.store';
 import { readSeries } from './metric-series.queries';
 
@@ -26,8 +24,7 @@ const p95 = (values: readonly number[]) => Math.round(quantile(sketchOf(values),
 
 describe('the metric series query (rollups, calls, outcomes and usage)', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   /** The tenant's events received on 2026-01-08: all but the deployment. */
   let ingestedOnTheEighth = 0;
   /** The values of a series of the catalogue's metric, `from` and `to` in ms, hourly unless told. */
@@ -45,10 +42,9 @@ describe('the metric series query (rollups, calls, outcomes and usage)', () => {
     ).map((point) => point.value);
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('metric_series_queries'));
     // The query service's migrations hold the sketch merge the folder runs.
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
-    log = await kafkaLog('metric-series-queries');
+    store = await readModelStore('metric_series_queries', QUERY_MIGRATIONS);
+    db = store.db;
     const outcome = (id: string, at: number, agent: string, revenue: number) =>
       sampleEvent('outcome.recorded', {
         tenant,
@@ -81,12 +77,9 @@ describe('the metric series query (rollups, calls, outcomes and usage)', () => {
     ];
     ingestedOnTheEighth = events.filter((e) => e.tenant === tenant && e.received_at.startsWith('2026-01-08')).length;
     expect(ingestedOnTheEighth).toBe(events.filter((e) => e.tenant === tenant).length - 1);
-    expect(await createBatchApplier({ db, log })(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
+    expect(await store.apply(logRecords(events, 0n))).toMatchObject({ deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('counts the calls started per bucket, by status and per agent', async () => {
     expect(await series('calls.total', T9, T9 + 2 * HOUR)).toEqual([3, 1]);

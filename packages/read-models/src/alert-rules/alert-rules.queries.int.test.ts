@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf } from '@earshot/server';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { alertRuleRow, alertRuleRows, enabledAlertRuleRows } from './alert-rules.queries';
 
 const tenant = randomUUID();
@@ -20,13 +18,11 @@ const changed = (id: string, minute: number, data: Partial<EventData<'alert.rule
 
 describe('the alert rules read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('alert_rule_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('alert-rule-queries');
+    store = await readModelStore('alert_rule_queries');
+    db = store.db;
     const events = [
       changed('rule-a', 1, { action: 'created' }),
       changed('rule-b', 2, { action: 'created', enabled: false }),
@@ -37,12 +33,9 @@ describe('the alert rules read model’s queries', () => {
     ];
     // Another tenant's rule: row-level security keeps it out of every query.
     const other = sampleEvent('alert.rule.changed', { tenant: randomUUID(), idempotency_key: 'other', data: { rule_id: 'rule-0' } });
-    await createBatchApplier({ db, log })(logRecords([...events, other], 0n));
+    await store.apply(logRecords([...events, other], 0n));
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('pages the live rules by id, deleted ones left out', async () => {
     const kinds = { value: 'none', id: 'text' } as const;

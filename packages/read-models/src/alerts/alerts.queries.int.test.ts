@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { alertRows, type AlertRow } from './alerts.queries';
 
 const tenant = randomUUID();
@@ -19,8 +17,7 @@ const resolved = (id: string, minute: number, data: Partial<EventData<'alert.res
 
 describe('the alerts read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const rows = (paging: Paging, status?: string) => inTenant(db, tenant, (tx) => alertRows(tx, { status }, paging));
   // The cursor GET /alerts hands out after a page.
   const cursorAfter = (page: AlertRow[], paging: Paging) =>
@@ -32,9 +29,8 @@ describe('the alerts read model’s queries', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('alert_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('alert-queries');
+    store = await readModelStore('alert_queries');
+    db = store.db;
     const events = [
       fired('alr_1', 1),
       resolved('alr_1', 16, { value: 870, resolution: 'recovered', resolved_by: 'alerting' }),
@@ -48,14 +44,11 @@ describe('the alerts read model’s queries', () => {
       resolved('alr_6', 30, { value: 900 }),
     ];
     const other = sampleEvent('alert.fired', { tenant: randomUUID(), idempotency_key: 'other', occurred_at: at(40), data: { alert_id: 'alr_1' } });
-    const apply = createBatchApplier({ db, log });
+    const { apply } = store;
     expect(await apply(logRecords([...events, other], 0n))).toMatchObject({ applied: 8, deadLettered: 0 });
     expect(await apply(logRecords([fired('alr_6', 25)], 8n))).toMatchObject({ applied: 1, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('pages the alerts newest fired first, the id breaking ties', async () => {
     const first = pagingOf({ limit: 3 }, KINDS);

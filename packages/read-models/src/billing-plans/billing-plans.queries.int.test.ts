@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLAN } from '@earshot/billing-rules';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { planIdInForce, readPlan } from './billing-plans.queries';
 
 const tenant = randomUUID();
@@ -21,13 +19,11 @@ const changed = (to: string, minute: number, data: Partial<EventData<'billing.pl
 
 describe('the billing plans read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('billing_plan_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('billing-plan-queries');
+    store = await readModelStore('billing_plan_queries');
+    db = store.db;
     const events = [
       // The latest change by stamp is in force, whatever order the log holds them in.
       changed(tenant, 20, {
@@ -43,13 +39,10 @@ describe('the billing plans read model’s queries', () => {
       changed(tenant, 10, { plan_id: 'starter' }),
       changed(elsewhere, 30, { plan_id: 'enterprise' }),
     ];
-    const outcome = await createBatchApplier({ db, log })(logRecords(events, 0n));
+    const outcome = await store.apply(logRecords(events, 0n));
     expect(outcome).toMatchObject({ applied: 3, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('reads the tenant’s latest plan change as its plan in force', async () => {
     expect(await inTenant(db, tenant, (tx) => readPlan(tx))).toEqual({

@@ -1,33 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallResourceSchema } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
-import type { EventLog } from '@earshot/log';
-import { openTestDatabase, kafkaLog, callScript, logRecords } from '@earshot/testing';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { sql, type ConnectionPool } from '@earshot/db';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 
 const ENDINGS = ['completed', 'failed', 'transferred', 'unanswered'] as const;
 
 describe('calls.resource: each call as the API shows it', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('call_resource'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('call-resource');
+    store = await readModelStore('call_resource');
+    db = store.db;
     const tenant = randomUUID();
     // 3.62 s past the minute, so a time written as Postgres writes it (".62") would differ from toISOString's (".620").
     const events = ENDINGS.flatMap((ending, i) =>
       callScript({ tenant, providerCallId: `call-${ending}`, turns: 3, ending, outcome: true, startMs: Date.parse('2026-01-08T09:30:01.120Z') + i * 60_000 }),
     );
-    await createBatchApplier({ db, log })(logRecords(events, 0n));
+    await store.apply(logRecords(events, 0n));
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('holds every call in CallResourceSchema’s shape, the same values as its columns', async () => {
     const rows = (await db.query(sql`select * from calls`)) as Record<string, unknown>[];

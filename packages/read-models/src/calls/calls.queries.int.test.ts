@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallDetailSchema, CallResourceSchema, type CallListQuery } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { inTenant, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
 import { QUERY_MIGRATIONS } from '@earshot/query';
 import { pagingOf } from '@earshot/server';
-import { callScript, kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { callResults, deleteCallsStartedBefore, renderedCallDetail, renderedCalls, silentCalls } from './calls.queries';
 
 const tenant = randomUUID();
@@ -19,24 +17,19 @@ const page = (query: Partial<CallListQuery>, limit = 10) => {
 
 describe('the calls read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('call_queries'));
     // The query service's migrations hold the composite types the statements render latency with.
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
-    log = await kafkaLog('call-queries');
+    store = await readModelStore('call_queries', QUERY_MIGRATIONS);
+    db = store.db;
     const events = ENDINGS.flatMap((ending, i) =>
       callScript({ tenant, providerCallId: `call-${i}`, agentId: i % 2 === 0 ? 'agent_a' : 'agent_b', turns: 2, ending, startMs: START + i * 600_000 }),
     );
     const other = callScript({ tenant: randomUUID(), providerCallId: 'elsewhere', turns: 1, startMs: START });
-    await createBatchApplier({ db, log })(logRecords([...events, ...other], 0n));
+    await store.apply(logRecords([...events, ...other], 0n));
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('renders a page of the tenant’s calls newest first, filtered, as the API’s Call', async () => {
     const { full, paging } = page({});

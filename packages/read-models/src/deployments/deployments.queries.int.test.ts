@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { deploymentRow, deploymentRows, type DeploymentRow } from './deployments.queries';
 
 const tenant = randomUUID();
@@ -21,8 +19,7 @@ const recorded = (id: string, deployedAt: string, data: Partial<EventData<'deplo
 
 describe('the deployments read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const rows = (paging: Paging, agent?: string) => inTenant(db, tenant, (tx) => deploymentRows(tx, { agent }, paging));
   // The cursor the route hands out after a page, as GET /deployments builds it.
   const cursorAfter = (page: DeploymentRow[], paging: Paging) =>
@@ -34,9 +31,8 @@ describe('the deployments read model’s queries', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('deployment_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('deployment-queries');
+    store = await readModelStore('deployment_queries');
+    db = store.db;
     const events = [
       recorded('dep_1', '2026-01-05T09:00:00.000Z', { agent: 'agent_a', version: 'v1', previous_version: null }),
       // dep_2 and dep_3 went out at the same instant: the id breaks the tie, ascending.
@@ -52,13 +48,10 @@ describe('the deployments read model’s queries', () => {
       idempotency_key: 'other',
       data: { deployment_id: 'dep_1', agent: 'agent_a', deployed_at: '2026-01-09T09:00:00.000Z' },
     });
-    const outcome = await createBatchApplier({ db, log })(logRecords([...events, other], 0n));
+    const outcome = await store.apply(logRecords([...events, other], 0n));
     expect(outcome).toMatchObject({ applied: 6, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('pages the deployments newest first, the id breaking ties, a corrected record in its new place', async () => {
     const first = pagingOf({ limit: 2 }, KINDS);

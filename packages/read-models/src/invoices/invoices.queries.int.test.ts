@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { invoiceRows, lastInvoice, type InvoiceRow } from './invoices.queries';
 
 const tenant = randomUUID();
@@ -28,8 +26,7 @@ const issued = (month: number, issuedAt: string, data: Partial<EventData<'invoic
 
 describe('the invoices read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const rows = (paging: Paging) => inTenant(db, tenant, (tx) => invoiceRows(tx, paging));
   // The cursor GET /billing/invoices hands out after a page.
   const cursorAfter = (page: InvoiceRow[], paging: Paging) =>
@@ -41,9 +38,8 @@ describe('the invoices read model’s queries', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('invoice_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('invoice-queries');
+    store = await readModelStore('invoice_queries');
+    db = store.db;
     const events = [
       issued(1, '2025-02-01T01:00:00.000Z'),
       // Two periods invoiced in one run, at the same instant: the id breaks the tie, ascending.
@@ -57,13 +53,10 @@ describe('the invoices read model’s queries', () => {
       idempotency_key: 'other',
       data: { invoice_id: 'inv_2025_04', number: 4, period_start: '2025-04-01T00:00:00.000Z', period_end: '2025-05-01T00:00:00.000Z' },
     });
-    const outcome = await createBatchApplier({ db, log })(logRecords([...events, other], 0n));
+    const outcome = await store.apply(logRecords([...events, other], 0n));
     expect(outcome).toMatchObject({ applied: 5, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('pages the invoices newest issued first, the id breaking ties, a re-issued one in its new place', async () => {
     const first = pagingOf({ limit: 2 }, KINDS);

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, type ConnectionPool } from '@earshot/db';
+import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
-import type { EventLog } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { outcomeCountsAround, outcomeRows, type OutcomeRow } from './outcomes.queries';
 
 const tenant = randomUUID();
@@ -17,8 +15,7 @@ const recorded = (id: string, occurredAt: string, data: Partial<EventData<'outco
 
 describe('the outcomes read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   const rows = (paging: Paging, callId?: string) => inTenant(db, tenant, (tx) => outcomeRows(tx, { callId }, paging));
   // The cursor GET /outcomes hands out after a page.
   const cursorAfter = (page: OutcomeRow[], paging: Paging) =>
@@ -30,9 +27,8 @@ describe('the outcomes read model’s queries', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('outcome_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('outcome-queries');
+    store = await readModelStore('outcome_queries');
+    db = store.db;
     const events = [
       recorded('out_1', at(9), { call_id: 'call-1', agent: 'agent_a', outcome_type: 'converted', revenue_usd: 120 }),
       recorded('out_2', at(10), { call_id: 'call-2', agent: 'agent_a', outcome_type: 'escalated' }),
@@ -49,13 +45,10 @@ describe('the outcomes read model’s queries', () => {
       occurred_at: at(10, 30),
       data: { outcome_id: 'out_9', call_id: 'call-1', agent: 'agent_a', outcome_type: 'converted' },
     });
-    const outcome = await createBatchApplier({ db, log })(logRecords([...events, other], 0n));
+    const outcome = await store.apply(logRecords([...events, other], 0n));
     expect(outcome).toMatchObject({ applied: 7, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('pages the outcomes newest recorded first, the id breaking ties, an outcome recorded again once', async () => {
     const first = pagingOf({ limit: 3 }, KINDS);

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery, EventType } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from '@earshot/db';
+import { inTenant, sql, type ConnectionPool } from '@earshot/db';
 import { encodeDelivery } from '@earshot/events';
 import { sampleDelivery, sampleEvent } from '@earshot/events/samples';
-import { TOPICS, type EventLog, type LogRecord } from '@earshot/log';
-import { createBatchApplier, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { TOPICS, type LogRecord } from '@earshot/log';
 import { pageOf, pagingOf, type Paging } from '@earshot/server';
-import { callScript, kafkaLog, logRecords, openTestDatabase } from '@earshot/testing';
+import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { firstMeteredDay, readQuantities, usageRows, type UsageRow } from './usage-meters.queries';
 
 const tenant = randomUUID();
@@ -29,8 +28,7 @@ function deliveryRecords(deliveries: readonly Delivery[], firstOffset: bigint): 
 
 describe('the usage meters read model’s queries', () => {
   let db: ConnectionPool;
-  let log: EventLog;
-  let close: () => Promise<void>;
+  let store: ReadModelStore;
   /** What the tenant's metered event records add to each day: their count and their bytes. */
   const expected = new Map<string, { events: number; bytes: number }>();
   const rows = (paging: Paging, range: { from?: string; to?: string } = {}) => inTenant(db, tenant, (tx) => usageRows(tx, range, paging));
@@ -44,9 +42,8 @@ describe('the usage meters read model’s queries', () => {
     ).nextCursor ?? undefined;
 
   beforeAll(async () => {
-    ({ db, close } = await openTestDatabase('usage_meter_queries'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('usage-meter-queries');
+    store = await readModelStore('usage_meter_queries');
+    db = store.db;
     const events = [
       ...callScript({ tenant, providerCallId: 'call-a', turns: 1, startMs: Date.parse('2026-01-05T10:00:00.000Z') }),
       // Rings five seconds before midnight: its events run into the next day, the call counts on the day it started.
@@ -71,14 +68,11 @@ describe('the usage meters read model’s queries', () => {
       sampleDelivery({ id: randomUUID(), tenant, time: '2026-01-07T09:00:00.000Z', outcome: 'duplicate', http_status: 200 }),
       sampleDelivery({ id: randomUUID(), tenant: randomUUID(), time: '2026-01-02T08:00:00.000Z' }),
     ];
-    const apply = createBatchApplier({ db, log });
+    const { apply } = store;
     expect(await apply(records)).toMatchObject({ deadLettered: 0 });
     expect(await apply(deliveryRecords(deliveries, 0n))).toMatchObject({ applied: 4, deadLettered: 0 });
   });
-  afterAll(async () => {
-    await log?.close();
-    await close?.();
-  });
+  afterAll(() => store?.close());
 
   it('meters each day: events and bytes by the day received, calls by the day started, requests by the day sent', async () => {
     const [durations] = (await inTenant(db, tenant, (tx) =>
