@@ -81,7 +81,7 @@ describe('projector on the real broker and Postgres', () => {
     expect(mine[0]?.reason).toMatch(/EventCodecError/);
     expect(mine[1]?.reason).toMatch(/after 3 tries/);
     const callId = callIdOf(tenant, 'vapi', 'call-poison');
-    const [call] = await inTenant(db, tenant, (tx) => tx.query(sql`select facts->>'startedAt' as started from calls where id = ${callId}`));
+    const [call] = await inTenant(db, tenant, (tx) => tx.query(sql`select facts::jsonb->>'startedAt' as started from calls where id = ${callId}`));
     expect(call?.started).toBe(next.occurred_at);
   });
 

@@ -119,7 +119,7 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
   }
 }
 
-type StoredDocuments = Map<string, { facts: Cell; revision: number }>;
+type StoredDocuments = Map<string, { facts: unknown; revision: number }>;
 
 /**
  * One statement: claims the events (those whose tenant and key were applied
@@ -144,18 +144,18 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
       select ${tenantId}::uuid, k from unnest(${[...fold.records.keys()]}::text[]) as k
       on conflict do nothing
       returning idempotency_key)
-    select null::text as "table", to_jsonb(idempotency_key) as key, null::jsonb as facts, 0 as revision from claimed
+    select null::text as "table", to_jsonb(idempotency_key) as key, null::text as facts, 0 as revision from claimed
     ${sql.join(
       reads.map((read) => sql` union all ${read}`),
       sql``,
-    )}`)) as (({ table: null; key: string } | { table: string; key: Cell }) & { facts: Cell; revision: number })[];
+    )}`)) as (({ table: null; key: string } | { table: string; key: Cell }) & { facts: string; revision: number })[];
   const fresh = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
     if (r.table === null) {
       fresh.add(r.key);
     } else {
-      stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: r.facts, revision: Number(r.revision) });
+      stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: JSON.parse(r.facts), revision: Number(r.revision) });
     }
   }
   return { fresh, stored };
@@ -179,7 +179,8 @@ function documentWrite(
       if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
     }
     // Not `{ ...key, ...row, facts, revision }`: on Node 20 a literal that opens with a spread and gains keys costs ~6 µs a row.
-    rows.set(slot, Object.assign({}, key, projection.row(after), { facts: after as Cell, revision: (found?.revision ?? 0) + 1 }));
+    // Facts are text (the projector's own state, which Postgres need not parse): see calls/migrations/0003_facts_text.sql.
+    rows.set(slot, Object.assign({}, key, projection.row(after), { facts: JSON.stringify(after), revision: (found?.revision ?? 0) + 1 }));
   }
   const ordered = inKeyOrder(rows);
   const columns = Object.keys(ordered[0] ?? {});
