@@ -1,14 +1,16 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, migrate, openDatabase, sql } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
-import { eventRecord, callScript, waitUntilCaughtUp } from '@earshot/testing';
+import { eventRecord, callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
 
 /**
@@ -16,7 +18,10 @@ import type { Bench } from './run';
  * events of 30-turn calls (transcripts, tool calls, outcomes) across tenants,
  * then a plain COPY of as many rows into an unindexed table (the floor of what
  * this Postgres takes), then freshness at a steady 1,000 events/s.
- * Options: --events N (default 200000), --freshness-seconds S (default 15).
+ * Options: --events N (default 200000), --freshness-seconds S (default 15),
+ * --processes N (default 1: the projector runs in the bench's own process;
+ * more start N projector processes in one consumer group, timed from when
+ * each holds partitions, and print events/s per process).
  */
 const TENANTS = Array.from({ length: 8 }, () => randomUUID());
 
@@ -51,16 +56,147 @@ function take(count: number, prefix: string): StoredEvent[] {
 const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** A projecting phase: the events it timed, over how long, and the projectors' CPU per event applied. */
+interface Projecting {
+  events: number;
+  seconds: number;
+  cpuUsPerEvent: number;
+  /** The rest of the report's line, given the rate. */
+  detail(rate: number): string;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The projector in this process, timed from its first batch: joining the consumer group is a one-off, reported apart. */
+async function projectHere(db: ConnectionPool, log: EventLog, total: number, progress: (line: string) => void): Promise<Projecting> {
+  let applied = 0;
+  let batches = 0;
+  let started = 0;
+  let cpuAtStart: NodeJS.CpuUsage | undefined;
+  const joining = performance.now();
+  const timedLog: EventLog = {
+    ...log,
+    consume: (options) =>
+      log.consume({
+        ...options,
+        onBatch: (records) => {
+          if (started === 0) {
+            started = performance.now();
+            cpuAtStart = process.cpuUsage();
+          }
+          return options.onBatch(records);
+        },
+      }),
+  };
+  const projector = await startProjector({
+    db,
+    log: timedLog,
+    onBatch: (o) => {
+      applied += o.applied + o.duplicates + o.deadLettered;
+      batches += 1;
+      progress(`projecting ${fmt(applied)} / ${fmt(total)} events, ${fmt(applied / ((performance.now() - started) / 1_000))} events/s`);
+    },
+  });
+  await waitUntilCaughtUp(db, log);
+  const seconds = (performance.now() - started) / 1_000;
+  const cpu = process.cpuUsage(cpuAtStart);
+  return {
+    events: total,
+    seconds,
+    cpuUsPerEvent: (cpu.user + cpu.system) / total,
+    detail: () => ` in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
+    stop: () => projector.stop(),
+  };
+}
+
+/**
+ * N projector processes in one consumer group (bench/projector-process.ts),
+ * timed from the moment each has had a batch, so the rebalances of their
+ * joining are left out; what they applied before it is subtracted.
+ */
+async function projectInProcesses(
+  count: number,
+  where: { databaseUrl: string; kafkaBrokers: readonly string[]; namespace: string },
+  db: ConnectionPool,
+  log: EventLog,
+  progress: (line: string) => void,
+): Promise<Projecting> {
+  const script = new URL('./projector-process.ts', import.meta.url).pathname;
+  const env = { ...process.env, BENCH_DATABASE_URL: where.databaseUrl, BENCH_KAFKA_BROKERS: where.kafkaBrokers.join(','), BENCH_NAMESPACE: where.namespace };
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    for (const child of children) if (child.exitCode === null) child.send('stop');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  };
+  const holding = new Set<ChildProcess>();
+  const reports = new Map<ChildProcess, (figures: { applied: number; cpuUs: number }) => void>();
+  for (let i = 0; i < count; i++) {
+    // The bench's own Node flags (semi-spaces, tsx) for each projector.
+    const child = spawn(process.execPath, [...process.execArgv, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (message: ProjectorMessage) => {
+      if ('first' in message) holding.add(child);
+      else reports.get(child)?.(message);
+    });
+    children.push(child);
+  }
+  const applied = async () => {
+    const [row] = (await db.query(sql`select coalesce(sum(next_offset), 0)::text as applied from projector_positions`)) as { applied: string }[];
+    return Number(row?.applied ?? 0);
+  };
+  try {
+    while (holding.size < count) {
+      if (children.some((child) => child.exitCode !== null)) throw new Error('a projector process exited before the run');
+      if (await isCaughtUp(db, log)) throw new Error(`not all ${count} projectors had a batch before the events were all applied: give --events more`);
+      progress(`projectors with partitions: ${holding.size} / ${count}, ${fmt(await applied())} events applied`);
+      await sleep(20);
+    }
+    const started = performance.now();
+    const before = await applied();
+    while (!(await isCaughtUp(db, log))) {
+      const done = (await applied()) - before;
+      progress(`projecting with ${count} processes: ${fmt(done)} events, ${fmt(done / ((performance.now() - started) / 1_000))} events/s`);
+      await sleep(50);
+    }
+    const seconds = (performance.now() - started) / 1_000;
+    const figures = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<{ applied: number; cpuUs: number }>((resolve) => {
+            reports.set(child, resolve);
+            child.send('report');
+          }),
+      ),
+    );
+    const cpuUs = figures.reduce((sum, f) => sum + f.cpuUs, 0);
+    const events = figures.reduce((sum, f) => sum + f.applied, 0);
+    return {
+      events: (await applied()) - before,
+      seconds,
+      cpuUsPerEvent: cpuUs / events,
+      detail: (rate) => ` in ${count} processes, ${fmt(rate / count)} events/s each (${fmt(before)} applied before every process had partitions, not timed)`,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report }) => {
   const count = option(args, '--events', 200_000);
   const freshnessSeconds = option(args, '--freshness-seconds', 15);
+  const processes = option(args, '--processes', 1);
+  if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes takes a whole number of 1 or more, not ${processes}`);
   const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
   await admin.query(sql`create database ${sql.ident(dbName)}`);
   const url = new URL(databaseUrl);
   url.pathname = `/${dbName}`;
   const db = openDatabase({ url: url.toString(), poolSize: 10, applicationName: 'bench-projector' });
-  const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace: `bench-projector-${randomBytes(4).toString('hex')}.` });
+  const namespace = `bench-projector-${randomBytes(4).toString('hex')}.`;
+  const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace });
+  let projecting: Projecting | undefined;
   try {
     await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
 
@@ -71,48 +207,18 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     }
     report(`appended ${fmt(events.length)} events (${fmt(events.length / 137)} calls of 30 turns, ${TENANTS.length} tenants)`);
 
-    let applied = 0;
-    let batches = 0;
-    let started = 0;
-    let cpuAtStart: NodeJS.CpuUsage | undefined;
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
-    const joining = performance.now();
-    // Timed from the moment the first batch arrives: joining the consumer group is a one-off, reported apart.
-    const timedLog: EventLog = {
-      ...log,
-      consume: (options) =>
-        log.consume({
-          ...options,
-          onBatch: (records) => {
-            if (started === 0) {
-              started = performance.now();
-              cpuAtStart = process.cpuUsage();
-            }
-            return options.onBatch(records);
-          },
-        }),
-    };
     // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
     const postgresBefore = await backends();
     const postgresCpuBefore = cpuSeconds(postgresBefore);
-    const projector = await startProjector({
-      db,
-      log: timedLog,
-      onBatch: (o) => {
-        applied += o.applied + o.duplicates + o.deadLettered;
-        batches += 1;
-        const seconds = (performance.now() - started) / 1_000;
-        progress(`projecting ${fmt(applied)} / ${fmt(events.length)} events, ${fmt(applied / seconds)} events/s`);
-      },
-    });
-    await waitUntilCaughtUp(db, log);
-    const projectSeconds = (performance.now() - started) / 1_000;
-    const projectorCpu = process.cpuUsage(cpuAtStart);
-    const projectorCpuUs = (projectorCpu.user + projectorCpu.system) / events.length;
+    projecting =
+      processes === 1
+        ? await projectHere(db, log, events.length, progress)
+        : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace }, db, log, progress);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, events.length);
-    const projectorRate = events.length / projectSeconds;
+    const projectorRate = projecting.events / projecting.seconds;
     report(
-      `projector: ${fmt(events.length)} events in ${projectSeconds.toFixed(2)} s = ${fmt(projectorRate)} events/s in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
+      `projector: ${fmt(projecting.events)} events in ${projecting.seconds.toFixed(2)} s = ${fmt(projectorRate)} events/s${projecting.detail(projectorRate)}`,
     );
 
     const client = new pg.Client({ connectionString: url.toString() });
@@ -173,7 +279,6 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     while (latencies.length < live.length) await new Promise((resolve) => setTimeout(resolve, 20));
     polling = false;
     await poller;
-    await projector.stop();
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
@@ -183,15 +288,18 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     return {
       events: events.length,
+      processes,
       projector_events_per_s: Math.round(projectorRate),
+      projector_events_per_s_per_process: Math.round(projectorRate / processes),
       copy_rows_per_s: Math.round(copyRate),
       projector_to_copy_ratio: Number((projectorRate / copyRate).toFixed(3)),
-      projector_cpu_us_per_event: Number(projectorCpuUs.toFixed(1)),
+      projector_cpu_us_per_event: Number(projecting.cpuUsPerEvent.toFixed(1)),
       postgres_cpu_us_per_event: postgresCpuMs === 'n/a' ? 'n/a' : Number((postgresCpuMs * 1_000).toFixed(1)),
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
     };
   } finally {
+    await projecting?.stop();
     await log.close();
     await db.dispose();
     await admin.query(sql`drop database if exists ${sql.ident(dbName)} with (force)`);

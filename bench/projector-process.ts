@@ -1,0 +1,52 @@
+import { openDatabase } from '@earshot/db';
+import { createKafkaLog, type EventLog } from '@earshot/log';
+import { startProjector } from '@earshot/projector';
+
+/**
+ * One projector process of `bench projector --processes N`, in the bench's
+ * consumer group. Over IPC it says when its first batch arrives, and when
+ * asked ("report") the events it has applied and the CPU it has used since
+ * that batch; "stop" stops it.
+ */
+export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number };
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set (this file is started by bench/projector.ts)`);
+  return value;
+}
+
+const send = (message: ProjectorMessage) => process.send?.(message);
+
+const db = openDatabase({ url: required('BENCH_DATABASE_URL'), poolSize: 10, applicationName: 'bench-projector' });
+const log = await createKafkaLog({ brokers: required('BENCH_KAFKA_BROKERS').split(','), clientId: 'bench-projector', namespace: required('BENCH_NAMESPACE') });
+let cpuAtFirst: NodeJS.CpuUsage | undefined;
+let applied = 0;
+const timedLog: EventLog = {
+  ...log,
+  consume: (options) =>
+    log.consume({
+      ...options,
+      onBatch: (records) => {
+        if (cpuAtFirst === undefined) {
+          cpuAtFirst = process.cpuUsage();
+          send({ first: true });
+        }
+        return options.onBatch(records);
+      },
+    }),
+};
+const projector = await startProjector({ db, log: timedLog, onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered) });
+
+process.on('message', (message: unknown) => {
+  if (message === 'report') {
+    const cpu = process.cpuUsage(cpuAtFirst);
+    send({ applied, cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system });
+  } else if (message === 'stop') {
+    void projector
+      .stop()
+      .then(() => log.close())
+      .then(() => db.dispose())
+      .then(() => process.exit(0));
+  }
+});
