@@ -185,6 +185,7 @@ func (e Environment) Valid() bool {
 // Defines values for ErrorCode.
 const (
 	ErrorCodeCREDENTIALSMISMATCH  ErrorCode = "CREDENTIALS_MISMATCH"
+	ErrorCodeERASED               ErrorCode = "ERASED"
 	ErrorCodeFORBIDDEN            ErrorCode = "FORBIDDEN"
 	ErrorCodeHEADERSTOOLARGE      ErrorCode = "HEADERS_TOO_LARGE"
 	ErrorCodeIDEMPOTENCYCONFLICT  ErrorCode = "IDEMPOTENCY_CONFLICT"
@@ -206,6 +207,8 @@ const (
 func (e ErrorCode) Valid() bool {
 	switch e {
 	case ErrorCodeCREDENTIALSMISMATCH:
+		return true
+	case ErrorCodeERASED:
 		return true
 	case ErrorCodeFORBIDDEN:
 		return true

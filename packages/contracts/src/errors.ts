@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   // Valid credentials of another provider than the connection's (or none where it needs some): a conflict with
   // the connection as stored, which the request alone does not show.
   CREDENTIALS_MISMATCH: 409,
+  // What was asked for existed and was erased by crypto-shredding (its data key destroyed): gone for good.
+  ERASED: 410,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,

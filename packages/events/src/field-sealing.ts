@@ -38,8 +38,11 @@ export function sealedWith(value: string): string | undefined {
 const nonces = Buffer.alloc(NONCE_BYTES * 512);
 let nextNonce = nonces.length;
 
-/** The field's path is bound into the seal, so a sealed value moved to another field does not open. */
-export function sealValue(plaintext: string, dataKey: DataKey, path: string): string {
+/**
+ * The field's path is bound into the seal, so a sealed value moved to another field does not open. Bytes are sealed
+ * as they are: a dead letter's body may not even be UTF-8.
+ */
+export function sealValue(plaintext: string | Uint8Array, dataKey: DataKey, path: string): string {
   if (nextNonce === nonces.length) {
     randomFillSync(nonces);
     nextNonce = 0;
@@ -49,7 +52,7 @@ export function sealValue(plaintext: string, dataKey: DataKey, path: string): st
   nextNonce += nonces.copy(sealed, 0, nextNonce, nextNonce + NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', dataKey.key, sealed.subarray(0, NONCE_BYTES));
   cipher.setAAD(Buffer.from(`${dataKey.id}|${path}`));
-  cipher.update(plaintext, 'utf8').copy(sealed, NONCE_BYTES + TAG_BYTES);
+  (typeof plaintext === 'string' ? cipher.update(plaintext, 'utf8') : cipher.update(plaintext)).copy(sealed, NONCE_BYTES + TAG_BYTES);
   cipher.final();
   cipher.getAuthTag().copy(sealed, NONCE_BYTES);
   return `${SEALED_PREFIX}${dataKey.id}:${sealed.toString('base64url')}`;
@@ -57,6 +60,11 @@ export function sealValue(plaintext: string, dataKey: DataKey, path: string): st
 
 /** The plaintext, or undefined when the key is not held (destroyed: the value stays unreadable). Throws when the value was altered. */
 export function openValue(value: string, keys: KeyLookup, path: string): string | undefined {
+  return openBytes(value, keys, path)?.toString('utf8');
+}
+
+/** openValue for a value sealed from bytes. */
+export function openBytes(value: string, keys: KeyLookup, path: string): Buffer | undefined {
   const keyId = sealedWith(value);
   if (keyId === undefined) throw new Error(`${path}: not a sealed value`);
   const key = keys(keyId);
@@ -65,5 +73,5 @@ export function openValue(value: string, keys: KeyLookup, path: string): string 
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
   decipher.setAAD(Buffer.from(`${keyId}|${path}`));
   decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]);
 }

@@ -42,6 +42,7 @@ export const RELEASED_SCHEMAS: Readonly<Record<string, { readonly fingerprint: s
     sha256: 'f8e42633f9d9b5d2437b17a52e7617b3fe38ae6c750a79e644017a723ab4392d',
   },
   'schemas/dead-letter/2026-01-01.avsc': { fingerprint: '7d5f5eae04ebce75', sha256: '9bebcb43394279a67e74bbee5b4e62f8f2cc6ce451c40e2087addd302cae1995' },
+  'schemas/dead-letter/2026-11-24.avsc': { fingerprint: 'e7cf9f96615ce6a5', sha256: 'b7c42a0a2a8137e07e85b6033a080f70741c5acdaf429ac8ebe064950c6bf2ad' },
   'schemas/delivery/2026-01-01.avsc': { fingerprint: '63a2e30a42e05599', sha256: 'af896f63d2a26a9de23b3f07a7ac9b1558d519ed622750803dab66464b4fc4e6' },
   'schemas/deployment.recorded/2026-01-01.avsc': {
     fingerprint: '947f858807d32861',

@@ -88,6 +88,7 @@ export function sampleDeadLetter(overrides: Partial<DeadLetter> = {}): DeadLette
     topic: null,
     partition: null,
     offset: null,
+    sealed_with: null,
     ...overrides,
   };
 }

@@ -13,7 +13,7 @@ import {
   type FieldIssue,
   type IncomingEvent,
 } from '@earshot/contracts';
-import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
+import { eventId, sealDeadLetter, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
 import { refusedValue } from '@earshot/db';
 import { RefusedKeyError, type IdempotencyStore } from '@earshot/idempotency';
 import type { EventLog, OutgoingRecord } from '@earshot/log';
@@ -77,7 +77,10 @@ export interface IntakeOptions {
   appendTimeoutMs: number;
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
-  /** Seals each event's personal fields with its call's data key before append; events are written in the clear without it. */
+  /**
+   * Seals each event's personal fields with its call's data key, and each dead letter's body with its tenant's, before
+   * append; both are written in the clear without it.
+   */
   sealing?: EventSealing;
   /** Where failures no sender hears of are reported (keys not released, answers not stored). */
   logger?: Logger;
@@ -100,12 +103,12 @@ export class Intake {
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
     const outcomes = new Array<EnvelopeOutcome>(inputs.length);
-    const deadLetters: OutgoingRecord[] = [];
+    const deadLetters: DeadLetter[] = [];
     const candidates: Candidate[] = [];
     const refuse = (index: number, value: unknown, raw: Buffer, fields: FieldIssue[], deadLetterId?: string) => {
       const reason = `${inputs[index]?.label ?? 'envelope'} is invalid: ${fields.map((f) => f.path).join(', ')}`;
       const dead = this.deadLetter(sender, raw, reason, fields, value, deadLetterId);
-      deadLetters.push(dead.record);
+      deadLetters.push(dead.deadLetter);
       outcomes[index] = dead.outcome;
     };
     inputs.forEach((input, index) => {
@@ -164,7 +167,8 @@ export class Intake {
     deadLetterId?: string,
   ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
-    await appendWithin(this.options.log, [dead.record], this.options.appendTimeoutMs);
+    const records = await this.deadLetterRecords(sender, [dead.deadLetter]).catch(unavailable('the data key store'));
+    await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
     this.counted([dead.outcome]);
     return dead.outcome;
   }
@@ -179,9 +183,9 @@ export class Intake {
     return outcomes;
   }
 
-  private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly OutgoingRecord[], outcomes: EnvelopeOutcome[]): Promise<void> {
+  private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly DeadLetter[], outcomes: EnvelopeOutcome[]): Promise<void> {
     const events: { candidate: Candidate; record: OutgoingRecord }[] = [];
-    const unencodable: OutgoingRecord[] = [];
+    const unencodable: DeadLetter[] = [];
     const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
     const { sealing } = this.options;
     const sealWith =
@@ -202,11 +206,15 @@ export class Intake {
         // Valid by the contract yet not writable by its schema: kept as a dead letter rather than lost.
         const reason = `envelope could not be encoded: ${error instanceof Error ? error.message : String(error)}`;
         const dead = this.deadLetter(sender, Buffer.from(JSON.stringify(candidate.event)), reason, [], candidate.event);
-        unencodable.push(dead.record);
+        unencodable.push(dead.deadLetter);
         outcomes[candidate.index] = dead.outcome;
       }
     }
-    const records = [...deadLetters, ...unencodable, ...events.map((e) => e.record)];
+    const deadRecords = await this.deadLetterRecords(sender, [...deadLetters, ...unencodable]).catch(async (error: unknown) => {
+      await this.release(sender, claimed);
+      return unavailable('the data key store')(error);
+    });
+    const records = [...deadRecords, ...events.map((e) => e.record)];
     if (records.length === 0) return;
     const answers = events.map(({ candidate }) => ({
       tenantId: sender.tenantId,
@@ -257,6 +265,13 @@ export class Intake {
     }
   }
 
+  /** The dead letters' records, their bodies sealed with the tenant's data key when sealing is on. */
+  private async deadLetterRecords(sender: Sender, deadLetters: readonly DeadLetter[]): Promise<OutgoingRecord[]> {
+    const { sealing } = this.options;
+    const key = sealing && deadLetters.length > 0 ? await sealing.forTenant(sender.tenantId) : undefined;
+    return deadLetters.map((deadLetter) => deadLettersTopic.record(key ? sealDeadLetter(deadLetter, key) : deadLetter));
+  }
+
   private eventRecord(sender: Sender, candidate: Candidate, sealWith?: DataKey): OutgoingRecord {
     const stored = receiveEvent(candidate.event, { tenant: sender.tenantId, provider: sender.provider, received_at: sender.receivedAt.toISOString() });
     return eventsTopic.record(stored, { recordId: candidate.id, eventId: candidate.id, sealWith });
@@ -269,7 +284,7 @@ export class Intake {
     fields: FieldIssue[],
     value: unknown,
     id: string = randomUUID(),
-  ): { record: OutgoingRecord; outcome: EnvelopeOutcome & { result: DeadLettered } } {
+  ): { deadLetter: DeadLetter; outcome: EnvelopeOutcome & { result: DeadLettered } } {
     const readable = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     // What the sender wrote is kept as storable text: the dead letter and the delivery record must be written whatever it holds.
     const eventType = typeof readable.type === 'string' ? storableText(readable.type, NOTED_CHARS) : null;
@@ -290,9 +305,10 @@ export class Intake {
       topic: null,
       partition: null,
       offset: null,
+      sealed_with: null,
     };
     return {
-      record: deadLettersTopic.record(deadLetter),
+      deadLetter,
       outcome: {
         status: 400,
         result: { ok: false, code: 'VALIDATION_ERROR', error: reason, fields, deadLetterId: deadLetter.id },

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { signBody } from '@earshot/auth';
+import { DataKeys, signBody } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
+import type { DeadLetter } from '@earshot/contracts';
+import { openDeadLetterBody } from '@earshot/events';
 import { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from '@earshot/gateway';
 import { keysModule } from '@earshot/keys';
 import { createKafkaLog, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
@@ -42,6 +44,8 @@ export interface TestGateway {
   records(topic: TopicName): Promise<LogRecord[]>;
   /** How many records a topic holds. */
   count(topic: TopicName): Promise<number>;
+  /** The data keys that open what the gateway sealed: events' fields, dead letters' bodies. */
+  dataKeys: DataKeys;
   stop(): Promise<void>;
 }
 
@@ -88,6 +92,7 @@ export async function startTestGateway(
     },
     records: (topic) => readTopic(reader, topic),
     count: async (topic) => (await reader.ends(topic)).reduce((sum, p) => sum + Number(p.end), 0),
+    dataKeys: new DataKeys(runtime.database(), runtime.access().secrets),
     async stop() {
       await running.stop();
       await reader.close();
@@ -102,7 +107,15 @@ export async function readTopic(reader: EventLog, topic: TopicName): Promise<Log
   return records;
 }
 
-export const deadLetters = async (gateway: TestGateway) => (await gateway.records(deadLettersTopic.name)).map((r) => deadLettersTopic.read(r));
+/** Every dead letter so far, sealed bodies opened as the operator's routes open them (an erased one stays sealed). */
+export async function deadLetters(gateway: TestGateway): Promise<DeadLetter[]> {
+  const letters = (await gateway.records(deadLettersTopic.name)).map((r) => deadLettersTopic.read(r));
+  const keys = await gateway.dataKeys.lookup(letters.flatMap((d) => d.sealed_with ?? []));
+  return letters.map((d) => {
+    const body = openDeadLetterBody(d, keys);
+    return body === undefined ? d : { ...d, body: new Uint8Array(body) };
+  });
+}
 export const deliveries = async (gateway: TestGateway) => (await gateway.records(deliveriesTopic.name)).map((r) => deliveriesTopic.read(r));
 
 export interface SignedRequestOptions {

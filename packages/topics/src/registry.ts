@@ -1,5 +1,15 @@
 import type { DeadLetter, Delivery, StoredEvent } from '@earshot/contracts';
-import { decodeDeadLetter, decodeDelivery, decodeEvent, encodeDeadLetter, encodeDelivery, eventMessage, type DataKey, type KeyLookup } from '@earshot/events';
+import {
+  decodeDeadLetter,
+  decodeDelivery,
+  decodeEvent,
+  encodeDeadLetter,
+  encodeDelivery,
+  EVENT_HEADERS,
+  eventMessage,
+  type DataKey,
+  type KeyLookup,
+} from '@earshot/events';
 import { TOPICS, type LogRecord } from '@earshot/log';
 import { defineTopic } from './topic';
 
@@ -23,12 +33,20 @@ export const deliveriesTopic = defineTopic<typeof TOPICS.deliveries, Delivery>(T
   decode: decodeDelivery,
 });
 
-/** Payloads the gateway refused or the projector gave up on, with the reason; keyed by tenant when one is known. */
+/**
+ * Payloads the gateway refused or the projector gave up on, with the reason; keyed by tenant when one is known. A sealed
+ * body's key is named in the sealed-with header too, as on events, so a reader fetches a batch's keys before decoding it.
+ */
 export const deadLettersTopic = defineTopic<typeof TOPICS.deadLetters, DeadLetter>(TOPICS.deadLetters, {
   message: (deadLetter) => ({
     key: deadLetter.tenant ?? deadLetter.id,
     value: encodeDeadLetter(deadLetter),
-    headers: { ...(deadLetter.tenant ? { tenant: deadLetter.tenant } : {}), 'dead-letter-id': deadLetter.id, source: deadLetter.source },
+    headers: {
+      ...(deadLetter.tenant ? { tenant: deadLetter.tenant } : {}),
+      'dead-letter-id': deadLetter.id,
+      source: deadLetter.source,
+      ...(deadLetter.sealed_with ? { [EVENT_HEADERS.sealedWith]: deadLetter.sealed_with } : {}),
+    },
   }),
   decode: decodeDeadLetter,
 });

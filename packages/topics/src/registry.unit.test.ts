@@ -35,6 +35,13 @@ describe('the topic registry', () => {
     expect(deadLettersTopic.read(stored(record))).toEqual(deadLetter);
   });
 
+  it('names the key of a sealed dead letter’s body in the sealed-with header, as on events', () => {
+    const deadLetter = sampleDeadLetter({ body: Buffer.from('sealed:v1:dk_tenant:AAAA'), sealed_with: 'dk_tenant' });
+    const record = deadLettersTopic.record(deadLetter);
+    expect(record.headers).toEqual({ tenant: deadLetter.tenant, 'dead-letter-id': deadLetter.id, source: 'gateway', 'sealed-with': 'dk_tenant' });
+    expect(deadLettersTopic.read(stored(record))).toEqual(deadLetter);
+  });
+
   it('refuses to read a record of another topic as its own', () => {
     const record = stored(deliveriesTopic.record(sampleDelivery()));
     expect(() => eventsTopic.read(record)).toThrow(/earshot.deliveries read as earshot.events/);

@@ -47,9 +47,11 @@ export const DeadLetterRecordSchema = z.object({
   replayAttempts: z.number().int(),
   lastReplayedAt: z.string().nullable(),
   replayedEventIds: z.array(z.string()),
-  /** The bytes as received, as text when they are UTF-8; `bodyBase64` always. */
+  /** The bytes as received, as text when they are UTF-8; `bodyBase64` always, unless erased. */
   body: z.string().nullable(),
-  bodyBase64: z.string(),
+  bodyBase64: z.string().nullable(),
+  /** The body was sealed with its tenant's data key, since destroyed (the tenant erased): `body` and `bodyBase64` are null. */
+  erased: z.boolean(),
 });
 export type DeadLetterRecord = z.infer<typeof DeadLetterRecordSchema>;
 

@@ -40,15 +40,16 @@ async function insertDeliveries(tx: Queryable, deliveries: readonly Delivery[]):
 /**
  * A dead letter seen again under its id (a replay that failed again, or the
  * projector re-sending after a crash) keeps its first receipt and takes the
- * newest reason; it is held again whatever it was.
+ * newest reason; it is held again whatever it was. A sealed body is stored
+ * as it came, sealed, with the id of its key.
  */
 async function upsertDeadLetters(tx: Queryable, deadLetters: readonly DeadLetter[]): Promise<void> {
   if (deadLetters.length === 0) return;
   const latest = new Map(deadLetters.map((d) => [d.id, d]));
   const values = [...latest.values()].map((d) => ({ ...d, tenant_id: d.tenant, fields: d.fields, body: `\\x${Buffer.from(d.body).toString('hex')}` }));
   await tx.query(sql`
-    insert into dead_letters (id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, topic, partition, "offset")
-    select id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, topic, partition, "offset"
+    insert into dead_letters (id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, topic, partition, "offset", sealed_with)
+    select id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, topic, partition, "offset", sealed_with
       from jsonb_populate_recordset(null::dead_letters, ${rows(values)})
     on conflict (id) do update set reason = excluded.reason, fields = excluded.fields, status = 'held', updated_at = now()
      where dead_letters.reason is distinct from excluded.reason or dead_letters.status <> 'held'`);

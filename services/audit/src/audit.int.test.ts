@@ -184,6 +184,7 @@ describe('audit service', () => {
           topic: null,
           partition: null,
           offset: null,
+          sealed_with: null,
         }),
       },
     ]);

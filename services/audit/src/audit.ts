@@ -31,18 +31,20 @@ export function auditModule(runtime: Runtime, options: AuditOptions = {}): Modul
       const log = runtime.log();
       // The gateway's intake, in the same ingest key space, so a replayed dead letter meets the keys the gateway saw.
       const { idempotency, secrets } = runtime.access();
+      // Sealed dead letters are opened whether or not sealing is on now: it may have been when they were written.
+      const dataKeys = new DataKeys(db, secrets);
       const intake = new Intake({
         log,
         idempotency: idempotency('ingest'),
         appendTimeoutMs: 5_000,
         duplicateWaitMs: 10_000,
-        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? new DataKeys(db, secrets) : undefined,
+        sealing: runtime.config.EARSHOT_SEAL_EVENTS ? dataKeys : undefined,
         logger: runtime.logger,
         metrics: runtime.metrics,
       });
       await runtime.http().register(async (audit: FastifyInstance) => {
         registerDeliveryRoutes(audit, db);
-        registerDeadLetterRoutes(audit, db, intake, runtime.now);
+        registerDeadLetterRoutes(audit, db, (keyIds) => dataKeys.lookup(keyIds), intake, runtime.now);
       });
       const consumer = await startAuditConsumer({ db, log, group: options.group, onBatch: options.onBatch, logger: runtime.logger });
       const unwatch = runtime.metrics.watchLag('audit', lagFromPositions(db, log, 'audit_positions', AUDITED_TOPICS));

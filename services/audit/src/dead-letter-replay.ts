@@ -7,7 +7,8 @@ export interface HeldDeadLetter {
   tenant_id: string | null;
   provider: string | null;
   source: string;
-  body: Buffer;
+  /** Opened when it was sealed; undefined when its key was destroyed (the tenant erased). */
+  body: Buffer | undefined;
 }
 
 export interface ReplayAnswer {
@@ -36,12 +37,14 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
     );
   }
   if (!letter.tenant_id) throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} names no tenant to replay it for`);
+  const { body } = letter;
+  if (body === undefined) throw new ApiError('ERASED', `dead letter ${letter.id} was erased with its tenant's data key: its body cannot be replayed`);
   const sender: Sender = {
     tenantId: letter.tenant_id,
     provider: letter.provider && PROVIDER_PATTERN.test(letter.provider) ? letter.provider : 'unknown',
     receivedAt: now,
   };
-  const outcomes = await resubmit(intake, sender, letter);
+  const outcomes = await resubmit(intake, sender, letter.id, body);
   const busy = outcomes.find((o) => !o.result.ok && o.result.code === 'IDEMPOTENCY_CONFLICT');
   if (busy && !busy.result.ok) throw new ApiError('IDEMPOTENCY_CONFLICT', `${busy.result.error}; dead letter ${letter.id} is unchanged`);
   const accepted = outcomes.flatMap((o) => (o.result.ok ? [o.result.id] : []));
@@ -67,18 +70,17 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
   return { ok: true, deadLetterId: letter.id, status: 'replayed', results: outcomes.map((o) => o.result) };
 }
 
-async function resubmit(intake: Intake, sender: Sender, letter: HeldDeadLetter): Promise<EnvelopeOutcome[]> {
+async function resubmit(intake: Intake, sender: Sender, id: string, body: Buffer): Promise<EnvelopeOutcome[]> {
   let value: unknown;
   try {
-    value = JSON.parse(letter.body.toString('utf8'));
+    value = JSON.parse(body.toString('utf8'));
   } catch (error) {
     const reason = `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`;
-    return [await intake.rejectBody(sender, letter.body, reason, [{ path: '(body)', message: reason }], letter.id)];
+    return [await intake.rejectBody(sender, body, reason, [{ path: '(body)', message: reason }], id)];
   }
   const inputs: EnvelopeInput[] = Array.isArray(value)
     ? (value as unknown[]).map((item, index) => ({ value: item, raw: Buffer.from(JSON.stringify(item)), label: `envelope ${index} of the batch` }))
-    : [{ value, raw: letter.body, deadLetterId: letter.id }];
-  if (inputs.length === 0)
-    return [await intake.rejectBody(sender, letter.body, 'the batch is empty', [{ path: '(body)', message: 'the batch is empty' }], letter.id)];
+    : [{ value, raw: body, deadLetterId: id }];
+  if (inputs.length === 0) return [await intake.rejectBody(sender, body, 'the batch is empty', [{ path: '(body)', message: 'the batch is empty' }], id)];
   return intake.accept(sender, inputs);
 }

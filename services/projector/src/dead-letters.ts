@@ -25,5 +25,7 @@ export function deadLetterOf(record: LogRecord, reason: string, now: Date): Outg
     topic: record.topic,
     partition: record.partition,
     offset: Number(record.offset),
+    // Not sealed again: the record's personal fields are sealed in themselves, each naming its key (sealed:v1:<key id>:…).
+    sealed_with: null,
   });
 }

@@ -13,7 +13,7 @@ export const DeadLetterSchema = z.object({
   source: z.enum(DEAD_LETTER_SOURCES),
   reason: z.string(),
   fields: z.array(FieldIssueSchema).default([]),
-  /** Exactly as received: a request body may not even be UTF-8. */
+  /** Exactly as received (a request body may not even be UTF-8), or sealed whole when `sealed_with` names a key. */
   body: z.instanceof(Uint8Array),
   event_type: maybe(z.string()),
   idempotency_key: maybe(z.string()),
@@ -21,6 +21,11 @@ export const DeadLetterSchema = z.object({
   topic: maybe(z.string()),
   partition: maybe(nonNegativeInt),
   offset: maybe(nonNegativeLong),
+  /**
+   * The data key (its tenant's) the gateway sealed `body` with, so erasing the tenant erases it; null for a body in
+   * the clear. A projector dead letter's body is the event record as stored, its fields sealed in themselves.
+   */
+  sealed_with: maybe(z.string()),
 });
 
 export type DeadLetter = z.infer<typeof DeadLetterSchema>;

@@ -1688,7 +1688,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "CREDENTIALS_MISMATCH" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VALIDATION_ERROR" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_MISMATCH" | "CREDENTIALS_MISMATCH" | "ERASED" | "RATE_LIMITED" | "PROVIDER_ERROR" | "UNAVAILABLE" | "INTERNAL";
             deadLetterId?: string;
             error: string;
             fields?: {
@@ -2850,6 +2850,15 @@ export interface operations {
             };
             /** @description No such resource in this tenant (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description What was asked for was erased with its data key, and is gone for good (ERASED) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
 import { platformQuery, sql, type ConnectionPool } from '@earshot/db';
+import { openDeadLetterBody, type KeyLookup } from '@earshot/events';
 import type { Intake } from '@earshot/intake';
 import { AUDIT_CURSOR, DeadLetterListQuerySchema, DeadLetterParamsSchema, type DeadLetterRecord } from '../audit-records';
 import { replayDeadLetter, type HeldDeadLetter } from '../dead-letter-replay';
 import { newestFirst, pageOf, pagingOf } from '@earshot/server';
 
-interface DeadLetterRow extends HeldDeadLetter {
+/** Where the routes get the data keys that open sealed bodies (DataKeys.lookup): those that still exist. */
+export type DeadLetterKeys = (keyIds: readonly string[]) => Promise<KeyLookup>;
+
+interface DeadLetterRow extends Omit<HeldDeadLetter, 'body'> {
+  body: Buffer;
+  sealed_with: string | null;
   received_at: Date;
   source: DeadLetterRecord['source'];
   reason: string;
@@ -19,10 +25,21 @@ interface DeadLetterRow extends HeldDeadLetter {
   replayed_event_ids: string[];
 }
 
-const COLUMNS = sql`id, tenant_id, provider, received_at, source, reason, fields, body, event_type, idempotency_key, status, replay_attempts, last_replayed_at, replayed_event_ids`;
+type OpenedRow = Omit<DeadLetterRow, 'body'> & HeldDeadLetter;
 
-function recordOf(row: DeadLetterRow): DeadLetterRecord {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(row.body);
+const COLUMNS = sql`id, tenant_id, provider, received_at, source, reason, fields, body, sealed_with, event_type, idempotency_key, status, replay_attempts, last_replayed_at, replayed_event_ids`;
+
+/** Opens the sealed bodies of rows with the keys of all of them, looked up once; an erased body (its key destroyed) is undefined. */
+async function opener(rows: readonly DeadLetterRow[], keys: DeadLetterKeys): Promise<(row: DeadLetterRow) => OpenedRow> {
+  const lookup = await keys(rows.flatMap((row) => row.sealed_with ?? []));
+  return (row) => {
+    const body = openDeadLetterBody(row, lookup);
+    return { ...row, body: body === undefined ? undefined : Buffer.from(body) };
+  };
+}
+
+function recordOf(row: OpenedRow): DeadLetterRecord {
+  const text = row.body === undefined ? '' : new TextDecoder('utf-8', { fatal: false }).decode(row.body);
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -37,25 +54,28 @@ function recordOf(row: DeadLetterRow): DeadLetterRecord {
     replayAttempts: row.replay_attempts,
     lastReplayedAt: row.last_replayed_at?.toISOString() ?? null,
     replayedEventIds: row.replayed_event_ids,
-    body: Buffer.from(text, 'utf8').equals(row.body) ? text : null,
-    bodyBase64: row.body.toString('base64'),
+    body: row.body !== undefined && Buffer.from(text, 'utf8').equals(row.body) ? text : null,
+    bodyBase64: row.body?.toString('base64') ?? null,
+    erased: row.body === undefined,
   };
 }
 
-async function findDeadLetter(db: ConnectionPool, raw: unknown): Promise<DeadLetterRow> {
+async function findDeadLetter(db: ConnectionPool, keys: DeadLetterKeys, raw: unknown): Promise<OpenedRow> {
   const params = DeadLetterParamsSchema.safeParse(raw);
   if (!params.success) throw validationError(params.error, 'path');
   const [row] = (await platformQuery(db, sql`select ${COLUMNS} from dead_letters where id = ${params.data.id}`)) as DeadLetterRow[];
   if (!row) throw new ApiError('NOT_FOUND', `no dead letter ${params.data.id}`);
-  return row;
+  return (await opener([row], keys))(row);
 }
 
 /**
  * The dead-letter store for the operator: list (newest first), read one, and
  * replay one through the gateway's intake once its cause is fixed. Every
- * tenant's letters (and those naming none): read as the platform role.
+ * tenant's letters (and those naming none): read as the platform role. A
+ * sealed body is opened to be shown or replayed; once its tenant's key is
+ * destroyed it shows as erased, and cannot be replayed.
  */
-export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, intake: Intake, now: () => Date): void {
+export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, keys: DeadLetterKeys, intake: Intake, now: () => Date): void {
   const admin = { config: { policy: { auth: 'admin' as const } } };
 
   app.get('/api/v1/admin/dead-letters', admin, async (request) => {
@@ -73,13 +93,19 @@ export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPoo
          and ${keyset.where}
        ${keyset.order} ${keyset.window}`,
     )) as DeadLetterRow[];
-    return pageOf(rows, paging, (r) => ({ v: r.received_at.toISOString(), id: r.id }), recordOf);
+    const open = await opener(rows, keys);
+    return pageOf(
+      rows,
+      paging,
+      (r) => ({ v: r.received_at.toISOString(), id: r.id }),
+      (r) => recordOf(open(r)),
+    );
   });
 
-  app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({ ok: true, deadLetter: recordOf(await findDeadLetter(db, request.params)) }));
+  app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({ ok: true, deadLetter: recordOf(await findDeadLetter(db, keys, request.params)) }));
 
   app.post('/api/v1/admin/dead-letters/:id/replay', admin, async (request) => {
-    const letter = await findDeadLetter(db, request.params);
+    const letter = await findDeadLetter(db, keys, request.params);
     return replayDeadLetter(db, intake, letter, now());
   });
 }

@@ -91,6 +91,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   403: 'The key lacks the scope, environment or address the route needs (FORBIDDEN)',
   404: 'No such resource in this tenant (NOT_FOUND)',
   409: 'The Idempotency-Key was used before (IDEMPOTENCY_CONFLICT or IDEMPOTENCY_MISMATCH), or the body does not fit the resource as stored (CREDENTIALS_MISMATCH)',
+  410: 'What was asked for was erased with its data key, and is gone for good (ERASED)',
   413: 'The body is too large (PAYLOAD_TOO_LARGE)',
   429: 'A rate limit is reached (RATE_LIMITED); wait for Retry-After',
   503: 'A dependency is unavailable (UNAVAILABLE)',
