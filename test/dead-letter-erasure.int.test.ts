@@ -101,6 +101,17 @@ describe('erasing a tenant with dead letters', () => {
     expect(await replay.json()).toMatchObject({ ok: false, code: 'ERASED', error: expect.stringContaining(letters.erased) });
   });
 
+  it('refuses to replay a dead letter of the deleted tenant written in the clear (before sealing was on), 410 ERASED', async () => {
+    const id = `dl_clear_${randomUUID()}`;
+    const body = Buffer.from(JSON.stringify(envelope(`clear-${randomUUID()}`, { call: { provider_call_id: `call-${randomUUID()}` } })));
+    await earshot.db.query(sql`
+      insert into dead_letters (id, tenant_id, provider, received_at, source, reason, fields, body, sealed_with)
+      values (${id}, ${erased.id}, 'vapi', now(), 'gateway', 'written before sealing', '[]'::jsonb, ${body}, null)`);
+    const replay = await admin('POST', `/${id}/replay`);
+    expect(replay.status).toBe(410);
+    expect(await replay.json()).toMatchObject({ ok: false, code: 'ERASED', error: expect.stringContaining('was deleted') });
+  });
+
   it('still shows and replays the kept tenant’s dead letter', async () => {
     const letter = await shown(letters.kept);
     expect(letter).toMatchObject({ tenantId: kept.id, erased: false, body: expect.stringContaining(secret.kept) });

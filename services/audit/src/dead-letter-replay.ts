@@ -39,6 +39,9 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
   if (!letter.tenant_id) throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} names no tenant to replay it for`);
   const { body } = letter;
   if (body === undefined) throw new ApiError('ERASED', `dead letter ${letter.id} was erased with its tenant's data key: its body cannot be replayed`);
+  // A letter written in the clear outlives its deleted tenant in the topic (a rebuild brings it back); the intake would fail on the missing tenant.
+  const [tenant] = await platformQuery(db, sql`select 1 from tenants where id = ${letter.tenant_id}`);
+  if (!tenant) throw new ApiError('ERASED', `dead letter ${letter.id} belongs to tenant ${letter.tenant_id}, which was deleted: it cannot be replayed`);
   const sender: Sender = {
     tenantId: letter.tenant_id,
     provider: letter.provider && PROVIDER_PATTERN.test(letter.provider) ? letter.provider : 'unknown',
