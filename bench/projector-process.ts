@@ -1,6 +1,7 @@
 import { openDatabase } from '@earshot/db';
-import { createKafkaLog, type EventLog } from '@earshot/log';
+import { createKafkaLog } from '@earshot/log';
 import { startProjector } from '@earshot/projector';
+import { onFirstBatch } from './first-batch';
 
 /**
  * One projector process of `bench projector --processes N`, in the bench's
@@ -22,20 +23,10 @@ const db = openDatabase({ url: required('BENCH_DATABASE_URL'), poolSize: 10, app
 const log = await createKafkaLog({ brokers: required('BENCH_KAFKA_BROKERS').split(','), clientId: 'bench-projector', namespace: required('BENCH_NAMESPACE') });
 let cpuAtFirst: NodeJS.CpuUsage | undefined;
 let applied = 0;
-const timedLog: EventLog = {
-  ...log,
-  consume: (options) =>
-    log.consume({
-      ...options,
-      onBatch: (records) => {
-        if (cpuAtFirst === undefined) {
-          cpuAtFirst = process.cpuUsage();
-          send({ first: true });
-        }
-        return options.onBatch(records);
-      },
-    }),
-};
+const timedLog = onFirstBatch(log, () => {
+  cpuAtFirst = process.cpuUsage();
+  send({ first: true });
+});
 const projector = await startProjector({ db, log: timedLog, onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered) });
 
 process.on('message', (message: unknown) => {

@@ -10,6 +10,7 @@ import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earsho
 import { PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
 import { eventRecord, callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
 
@@ -75,20 +76,10 @@ async function projectHere(db: ConnectionPool, log: EventLog, total: number, pro
   let started = 0;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   const joining = performance.now();
-  const timedLog: EventLog = {
-    ...log,
-    consume: (options) =>
-      log.consume({
-        ...options,
-        onBatch: (records) => {
-          if (started === 0) {
-            started = performance.now();
-            cpuAtStart = process.cpuUsage();
-          }
-          return options.onBatch(records);
-        },
-      }),
-  };
+  const timedLog = onFirstBatch(log, () => {
+    started = performance.now();
+    cpuAtStart = process.cpuUsage();
+  });
   const projector = await startProjector({
     db,
     log: timedLog,
