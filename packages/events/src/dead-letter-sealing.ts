@@ -24,3 +24,10 @@ export function openDeadLetterBody(deadLetter: Pick<DeadLetter, 'id' | 'sealed_w
   if (sealedWith(sealed) !== deadLetter.sealed_with) throw new Error(`dead letter ${deadLetter.id}: the body is not sealed with ${deadLetter.sealed_with}`);
   return openBytes(sealed, keys, BODY_PATH);
 }
+
+/** The dead letter with its body opened (and `sealed_with` null) where the keys given hold its key; as it is otherwise. */
+export function openDeadLetter(deadLetter: DeadLetter, keys: KeyLookup | undefined): DeadLetter {
+  if (deadLetter.sealed_with === null || keys === undefined) return deadLetter;
+  const body = openDeadLetterBody(deadLetter, keys);
+  return body === undefined ? deadLetter : { ...deadLetter, body: new Uint8Array(body), sealed_with: null };
+}

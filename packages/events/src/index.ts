@@ -20,4 +20,4 @@ export { nameUuid } from './name-uuid';
 export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
 export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';
 export { sealingKeys, type EventSealing } from './sealing-keys';
-export { openDeadLetterBody, sealDeadLetter } from './dead-letter-sealing';
+export { openDeadLetter, openDeadLetterBody, sealDeadLetter } from './dead-letter-sealing';

@@ -7,6 +7,7 @@ import {
   encodeDelivery,
   EVENT_HEADERS,
   eventMessage,
+  openDeadLetter,
   type DataKey,
   type KeyLookup,
 } from '@earshot/events';
@@ -48,7 +49,8 @@ export const deadLettersTopic = defineTopic<typeof TOPICS.deadLetters, DeadLette
       ...(deadLetter.sealed_with ? { [EVENT_HEADERS.sealedWith]: deadLetter.sealed_with } : {}),
     },
   }),
-  decode: decodeDeadLetter,
+  // Opened only for a reader given keys (an export with a tenant's authority); the audit stores bodies as they came.
+  decode: (value, keys) => openDeadLetter(decodeDeadLetter(value), keys),
 });
 
 /** A record of any topic, read into its payload, told apart by `topic`. */
@@ -65,6 +67,6 @@ export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>, keys?: Ke
     case TOPICS.deliveries:
       return { topic: record.topic, payload: deliveriesTopic.read(record) };
     case TOPICS.deadLetters:
-      return { topic: record.topic, payload: deadLettersTopic.read(record) };
+      return { topic: record.topic, payload: deadLettersTopic.read(record, keys) };
   }
 }

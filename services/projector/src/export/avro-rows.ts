@@ -2,7 +2,7 @@ import type { Schema } from 'avsc';
 import type { StoredEvent } from '@earshot/contracts';
 import { fingerprintOf, isSealed, openRecord, schemaRegistry, type KeyLookup, type SchemaEntry } from '@earshot/events';
 import { TOPICS, type LogRecord, type TopicName } from '@earshot/log';
-import { eventsTopic } from '@earshot/topics';
+import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 
 /** Single-object encoding: 2 marker bytes and an 8-byte fingerprint before the Avro body. */
 const SINGLE_OBJECT_HEADER = 10;
@@ -89,7 +89,14 @@ function envelopeOf(record: LogRecord, keys: KeyLookup): Record<string, unknown>
   };
 }
 
+/** A dead letter as the dead-letter schema holds it, its body opened where the keys given open it. */
+function deadLetterOf(record: LogRecord, keys: KeyLookup): Record<string, unknown> {
+  const stored = storedValue(record);
+  const letter = deadLettersTopic.read(record, keys);
+  return letter.sealed_with === null && stored.sealed_with !== null ? Object.assign(stored, { body: Buffer.from(letter.body), sealed_with: null }) : stored;
+}
+
 /** A log record as a row of its topic's export file, its sealed fields opened where the keys given open them. */
 export function avroRowOf(topic: TopicName, record: LogRecord, keys: KeyLookup): unknown {
-  return topic === TOPICS.events ? envelopeOf(record, keys) : storedValue(record);
+  return topic === TOPICS.events ? envelopeOf(record, keys) : topic === TOPICS.deadLetters ? deadLetterOf(record, keys) : storedValue(record);
 }

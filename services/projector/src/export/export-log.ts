@@ -25,10 +25,13 @@ export interface ExportOptions {
   authority?: ExportAuthority;
 }
 
-/** A record as an NDJSON line's object; an event with fields still sealed (their key not held, or erased) names them under `_sealed`. */
+/** A record as an NDJSON line's object; an event or dead letter with fields still sealed (their key not held, or erased) names them under `_sealed`. */
 function decoded(record: LogRecord, keys: KeyLookup): object {
   const read = readRecord(record, keys);
-  if (read.topic === 'earshot.dlq') return { ...read.payload, body: Buffer.from(read.payload.body).toString('base64') };
+  if (read.topic === 'earshot.dlq') {
+    const letter = Object.assign({}, read.payload, { body: Buffer.from(read.payload.body).toString('base64') });
+    return read.payload.sealed_with === null ? letter : Object.assign(letter, { _sealed: ['body'] });
+  }
   if (read.topic !== 'earshot.events') return read.payload;
   const sealed = stillSealed(read.payload.type, read.payload);
   return sealed.length === 0 ? read.payload : Object.assign({}, read.payload, { _sealed: sealed });

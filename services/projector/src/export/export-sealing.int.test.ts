@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataKey, KeyLookup } from '@earshot/events';
-import { sampleEvent } from '@earshot/events/samples';
+import { sealDeadLetter, type DataKey, type KeyLookup } from '@earshot/events';
+import { sampleDeadLetter, sampleEvent } from '@earshot/events/samples';
 import { TOPICS, type EventLog } from '@earshot/log';
 import { kafkaLog } from '@earshot/testing';
-import { eventsTopic } from '@earshot/topics';
+import { deadLettersTopic, eventsTopic } from '@earshot/topics';
 import { exportLog } from './export-log';
 import type { ExportAuthority } from './export-sealing';
 
@@ -65,6 +65,16 @@ describe('export of sealed events', () => {
         ),
       ),
     );
+    await log.append(
+      (['a', 'b'] as const).map((who) =>
+        deadLettersTopic.record(
+          sealDeadLetter(
+            sampleDeadLetter({ id: `dl-${who}-${randomUUID()}`, tenant: tenants[who], body: Buffer.from(`{"text":"${secret[who]}"}`) }),
+            keys[who],
+          ),
+        ),
+      ),
+    );
   });
   afterAll(async () => log.close());
 
@@ -114,5 +124,36 @@ describe('export of sealed events', () => {
     expect((JSON.parse(String(all.meta['earshot.sealed'])) as { openedForTenant: string | null }).openedForTenant).toBeNull();
     expect(all.rows).toHaveLength(2);
     expect(JSON.stringify(all.rows)).not.toMatch(/words-of|customer-[ab]/);
+  });
+
+  it('opens a tenant’s dead-letter bodies with its authority, in NDJSON and Avro, and leaves them sealed without it', async () => {
+    const lines = async (authority?: ExportAuthority) => {
+      const out = join(dir, `${randomUUID()}.ndjson`);
+      await exportLog({ log, topic: TOPICS.deadLetters, from: 'earliest', format: 'ndjson', out, ...(authority ? { authority } : {}) });
+      return (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { tenant: string; body: string; sealed_with: string | null; _sealed?: string[] });
+    };
+    const bodyText = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
+
+    const sealed = await lines();
+    expect(sealed).toHaveLength(2);
+    for (const line of sealed) {
+      expect(line._sealed).toEqual(['body']);
+      expect(bodyText(line.body)).not.toMatch(/words-of/);
+    }
+
+    const mine = await lines(authorityOf('a'));
+    expect(mine).toMatchObject([{ tenant: tenants.a, sealed_with: null }]);
+    expect(mine[0]?._sealed).toBeUndefined();
+    expect(bodyText(mine[0]?.body ?? '')).toContain(secret.a);
+
+    const avroOut = join(dir, 'dead-letters-a.avro');
+    await exportLog({ log, topic: TOPICS.deadLetters, from: 'earliest', format: 'avro', out: avroOut, authority: authorityOf('a') });
+    const rows = (await readAvro(avroOut)).rows as unknown as { body: Buffer; sealed_with: string | null }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.sealed_with).toBeNull();
+    expect(rows[0]?.body.toString('utf8')).toContain(secret.a);
   });
 });
