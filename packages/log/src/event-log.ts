@@ -35,7 +35,20 @@ export interface ConsumeOptions {
   topics: readonly TopicName[];
   /** Called with records of one partition, in order. The positions are committed only after it resolves. */
   onBatch: RecordBatchHandler;
+  /**
+   * Where a partition starts, for a consumer that stores its positions outside
+   * the log (in the same transaction as what it writes). Asked on every
+   * assignment of a partition to this consumer (at start and after each
+   * rebalance), before the partition's first batch: an offset begins the
+   * partition there (a seek, back or forward; below the first offset the log
+   * still holds, at that first offset), undefined at the group's committed
+   * position. A failed answer fails the partition's batch, which is tried
+   * again, asking again.
+   */
+  start?: PartitionStart;
 }
+
+export type PartitionStart = (topic: TopicName, partition: number) => Promise<string | undefined>;
 
 export interface ReplayOptions {
   topics: readonly TopicName[];

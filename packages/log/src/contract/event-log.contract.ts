@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventLog, LogRecord } from '../event-log';
-import { TOPICS } from '../topics';
+import { PARTITIONS, TOPICS } from '../topics';
 import { appendNumbered, collect, eventually, numberOf, value } from './fixtures';
 
 /**
@@ -114,6 +114,71 @@ export function eventLogContract(adapter: string, open: (namespace?: string) => 
       await consumer.stop();
       expect(failures).toBe(1);
       expect(new Set(seen.map(numberOf)).size).toBe(10);
+    });
+
+    it("starts a partition where `start` answers, behind the group's position, delivering its records again", async () => {
+      const log = await fresh();
+      const [sent] = await appendNumbered(log, 100, 1);
+      const partition = sent?.partition;
+      const firstRun: LogRecord[] = [];
+      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
+      await eventually(() => firstRun.length >= 100, 60_000);
+      await first.stop();
+
+      const asked: string[] = [];
+      const secondRun: LogRecord[] = [];
+      const second = await log.consume({
+        group: 'projector',
+        topics: [TOPICS.events],
+        onBatch: async (batch) => void secondRun.push(...batch),
+        start: async (topic, p) => {
+          asked.push(`${topic}:${p}`);
+          return p === partition ? '40' : undefined;
+        },
+      });
+      await eventually(() => secondRun.length >= 60, 60_000);
+      await second.stop();
+      expect(asked).toContain(`${TOPICS.events}:${partition}`);
+      expect(secondRun.map((r) => Number(r.offset))).toEqual(Array.from({ length: 60 }, (_, i) => 40 + i));
+    });
+
+    it("resumes at the group's position where `start` answers undefined", async () => {
+      const log = await fresh();
+      const [sent] = await appendNumbered(log, 100, 1);
+      const firstRun: LogRecord[] = [];
+      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
+      await eventually(() => firstRun.length >= 100, 60_000);
+      await first.stop();
+
+      await appendNumbered(log, 20, 1, 100);
+      const asked: string[] = [];
+      const secondRun: LogRecord[] = [];
+      const second = await log.consume({
+        group: 'projector',
+        topics: [TOPICS.events],
+        onBatch: async (batch) => void secondRun.push(...batch),
+        start: async (topic, p) => void asked.push(`${topic}:${p}`),
+      });
+      await eventually(() => secondRun.length >= 20, 60_000);
+      await second.stop();
+      expect(asked).toContain(`${TOPICS.events}:${sent?.partition}`);
+      expect(secondRun.map(numberOf)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+    });
+
+    it('asks `start` again for the partitions a consumer is given when another consumer of the group leaves', async () => {
+      const log = await fresh();
+      const every = Array.from({ length: PARTITIONS[TOPICS.events] }, (_, p) => `${TOPICS.events}:${p}`);
+      const askedA: string[] = [];
+      const askedB: string[] = [];
+      const asking = (asked: string[]) => async (topic: string, p: number) => void asked.push(`${topic}:${p}`);
+      const b = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async () => undefined, start: asking(askedB) });
+      await eventually(() => every.every((slot) => askedB.includes(slot)), 60_000);
+      const a = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async () => undefined, start: asking(askedA) });
+
+      askedA.splice(0);
+      await b.stop();
+      await eventually(() => every.every((slot) => askedA.includes(slot)), 60_000);
+      await a.stop();
     });
 
     it('replays everything from the earliest position, and only the records from a point in time', async () => {

@@ -9,6 +9,7 @@ import { APPEND_CHANNEL, Wakeup } from './wakeup';
 import { PartitionReader, type StoredRow } from './partition-reader';
 import type { TopicRetention } from '../kafka/topic-retention';
 import { startTrimming } from './retention-trim';
+import { PartitionStarts } from './partition-starts';
 
 export interface EmbeddedLogOptions {
   db: ConnectionPool;
@@ -111,19 +112,23 @@ export async function createEmbeddedLog({ db, url, namespace = '', logger = fall
   return {
     append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
 
-    async consume({ group, topics, onBatch }) {
+    async consume({ group, topics, onBatch, start }) {
       const owner = randomUUID();
       const consumerGroup = `${namespace}${group}`;
+      const starts = new PartitionStarts(start);
       const handle = loop(
         async () => {
           let busy = false;
-          for (const slot of await reader.lease(consumerGroup, topics, owner, LEASE_SECONDS)) {
-            const from = await reader.committed(consumerGroup, slot);
+          const leased = await reader.lease(consumerGroup, topics, owner, LEASE_SECONDS);
+          await starts.assigned(leased);
+          for (const slot of leased) {
+            const from = starts.next(slot) ?? (await reader.committed(consumerGroup, slot));
             const rows = await reader.fetch(slot, from, FETCH_LIMIT);
             if (rows.length === 0) continue;
             await onBatch(rows.map((row) => toRecord(slot.topic, row)));
             const last = rows[rows.length - 1] as StoredRow;
             await reader.commit(consumerGroup, slot, BigInt(last.offset) + 1n);
+            starts.committed(slot);
             busy = true;
           }
           return busy;

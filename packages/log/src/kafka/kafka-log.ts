@@ -21,6 +21,7 @@ import { enforceRetention, retentionEntries, type TopicRetention } from './topic
 import { keyPartitioner } from '../partitioner';
 import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER, type DurabilityRequirement } from './log-safety';
 import { observeKafkajsLog } from './kafkajs-safety';
+import { AssignedStarts } from './assigned-starts';
 
 export interface KafkaLogOptions {
   brokers: readonly string[];
@@ -143,7 +144,7 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
   return {
     append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
 
-    async consume({ group, topics, onBatch }: ConsumeOptions) {
+    async consume({ group, topics, onBatch, start }: ConsumeOptions) {
       // A consumer that died stops holding its partitions after 10 s rather than kafkajs's 30 s default.
       const consumer = kafka.consumer({
         groupId: `${namespace}${group}`,
@@ -154,6 +155,14 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
         maxBytesPerPartition: 4 * 1024 * 1024,
         maxBytes: 16 * 1024 * 1024,
       });
+      // Below the log's first offset, kafkajs's out-of-range reset (fromBeginning) starts at that first offset.
+      const starts = new AssignedStarts(start, (topic, partition, offset) => consumer.seek({ topic: physical(topic), partition, offset: offset.toString() }));
+      // Emitted after the join and before the first fetch of the assignment (kafkajs consumerGroup.joinAndSync).
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) =>
+        starts.assigned(
+          Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic: toLogical(topic), partition }))),
+        ),
+      );
       await consumer.connect();
       await consumer.subscribe({ topics: topics.map(physical), fromBeginning: true });
       await consumer.run({
@@ -162,6 +171,9 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
         eachBatch: async (payload) => {
           const { batch } = payload;
           if (!payload.isRunning() || payload.isStale() || batch.messages.length === 0) return;
+          await starts.ready(toLogical(batch.topic), batch.partition);
+          // Fetched before the seek `start` asked for: dropped uncommitted, and read again from the seek.
+          if (payload.isStale()) return;
           const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
           await onBatch(records);
           const last = batch.messages[batch.messages.length - 1];

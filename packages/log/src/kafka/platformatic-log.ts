@@ -22,6 +22,8 @@ import { retentionEntries } from './topic-retention';
 import { drainBatches, type KafkaMessage } from './platformatic-stream';
 import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER } from './log-safety';
 import { observePlatformaticLog } from './platformatic-safety';
+import { AssignedStarts } from './assigned-starts';
+import { PartitionSeeks } from './platformatic-seeks';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -128,6 +130,8 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   // Offsets are only answered once each new partition has a leader: asking is how we wait for that.
   const offsetsReader = new Consumer({ ...base, groupId: `${namespace}offsets-${randomUUID()}` });
   const listOffsets = (topics: readonly TopicName[], timestamp: bigint) => offsetsReader.listOffsets({ topics: topics.map(physical), timestamp });
+  const offsetAt = async (topic: TopicName, partition: number, timestamp: bigint) =>
+    (await settled(() => listOffsets([topic], timestamp))).get(physical(topic))?.[partition] ?? 0n;
   await settled(() => listOffsets(ALL_TOPICS, LATEST));
 
   const producer = new Producer({ ...base, idempotent: SAFE_PRODUCER.idempotent, acks: SAFE_PRODUCER.acks });
@@ -202,22 +206,47 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   return {
     append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
 
-    async consume({ group, topics, onBatch }: ConsumeOptions) {
+    async consume({ group, topics, onBatch, start }: ConsumeOptions) {
       const consumer = consumerOf(`${namespace}${group}`);
-      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
-      const pumping = drainBatches(stream, async (messages) => {
-        // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
-        for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
-          try {
-            await onBatch(messages.map(toRecord));
-            break;
-          } catch (error) {
-            if (stream.closed) throw error;
-            await new Promise((resolve) => setTimeout(resolve, pause));
-          }
-        }
-        await (messages[messages.length - 1] as Message<Buffer, Buffer, Buffer, Buffer>).commit();
+      const seeks = new PartitionSeeks();
+      const starts = new AssignedStarts(start, async (topic, partition, offset) => {
+        // A fetch outside what the log holds fails the stream rather than starting at the nearest end.
+        const earliest = await offsetAt(topic, partition, EARLIEST);
+        const latest = await offsetAt(topic, partition, LATEST);
+        seeks.seek(physical(topic), partition, offset < earliest ? earliest : offset > latest ? latest : offset);
       });
+      // The group's classic protocol (the client's default) emits this on every join with the new assignment, before the
+      // stream fetches for it; the first join comes within consume(), so the listener is in place before.
+      consumer.on('consumer:group:join', ({ assignments = [] }) => {
+        seeks.assigned();
+        starts.assigned(assignments.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic: toLogical(topic), partition }))));
+      });
+      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
+      seeks.attach(stream);
+      const pumping = drainBatches(
+        stream,
+        async (received) => {
+          const first = received[0] as KafkaMessage;
+          let messages: KafkaMessage[];
+          // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
+          for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+            try {
+              await starts.ready(toLogical(first.topic), first.partition);
+              // Records fetched before a seek `start` asked for are dropped uncommitted, and read again from the seek.
+              messages = seeks.current(received);
+              if (messages.length === 0) return;
+              await onBatch(messages.map(toRecord));
+              break;
+            } catch (error) {
+              if (stream.closed) throw error;
+              await new Promise((resolve) => setTimeout(resolve, pause));
+            }
+          }
+          await (messages[messages.length - 1] as Message<Buffer, Buffer, Buffer, Buffer>).commit();
+        },
+        // Without `start` nothing is sought: no record needs stamping.
+        start ? (message) => seeks.arrive(message) : undefined,
+      );
       return track(consumer, stream, pumping);
     },
 

@@ -11,9 +11,14 @@ const MAX_BATCH = 20_000;
  * grouped by partition. The stream flows (its own fetch loop keeps going; in
  * paused mode, read() after an empty fetch left it idle for good) and is
  * paused while MAX_BATCH records wait. Resolves when the stream closes;
- * rejects (and closes it) when the handler fails.
+ * rejects (and closes it) when the handler fails. `admit` is told each
+ * record as it arrives, and one it refuses is dropped.
  */
-export async function drainBatches(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, handle: (messages: KafkaMessage[]) => Promise<void>): Promise<void> {
+export async function drainBatches(
+  stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>,
+  handle: (messages: KafkaMessage[]) => Promise<void>,
+  admit: (message: KafkaMessage) => boolean = () => true,
+): Promise<void> {
   let waiting: KafkaMessage[] = [];
   let wake: (() => void) | undefined;
   const ended = new Promise<void>((resolve) => {
@@ -23,6 +28,7 @@ export async function drainBatches(stream: MessagesStream<Buffer, Buffer, Buffer
   // An error is seen by the loop as a closed stream; kept so it is not thrown unhandled.
   stream.on('error', () => undefined);
   stream.on('data', (message: KafkaMessage) => {
+    if (!admit(message)) return;
     waiting.push(message);
     if (waiting.length >= MAX_BATCH) stream.pause();
     wake?.();
