@@ -24,7 +24,7 @@ export function projectorModule(runtime: Runtime): Module {
           if (outcome.missing > 0 && first)
             runtime.logger.error(
               { topic: first.topic, partition: first.partition, missing: outcome.missing, before: first.offset },
-              'the read models skipped offsets they never applied (the log trimmed them, or the database was restored to an older position); a rebuild from the log restores what it still holds',
+              'the read models skipped offsets they never applied, which the log no longer holds (its retention trimmed them before they were read); a rebuild from the log restores what it still holds',
             );
         },
         onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),

@@ -3,6 +3,7 @@ import type { KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
 import { fallbackLogger } from '@earshot/telemetry';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
+import { startPosition } from './store/positions';
 
 export interface ProjectorOptions {
   db: ConnectionPool;
@@ -28,7 +29,8 @@ export const PROJECTED_TOPICS = [TOPICS.events, TOPICS.deliveries] as const;
 
 /**
  * Consumes the log into the read models. Stopping lets the batch in hand
- * finish and commit; the next start resumes from the positions in Postgres.
+ * finish and commit; the next start (and every partition the group hands
+ * over) resumes from the positions in Postgres, not the group's.
  */
 export async function startProjector(options: ProjectorOptions): Promise<Running> {
   let stopping = false;
@@ -50,6 +52,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
           const outcome = await apply(records);
           options.onBatch?.(outcome, records);
         },
+        start: (topic, partition) => startPosition(options.db, topic, partition),
       }),
     ),
   );

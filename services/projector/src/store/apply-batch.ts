@@ -39,7 +39,9 @@ export interface BatchOutcome {
   /**
    * Offsets between the partition's stored position and this batch's first
    * record, which the read models never took: trimmed by the log's retention
-   * before they were read, or a database restored to an older position.
+   * before they were read. (A database restored to an older position reads
+   * its missing records again: the projector starts each partition at its
+   * stored position, while the log still holds them.)
    */
   missing: number;
 }

@@ -1,4 +1,4 @@
-import { sql } from '@earshot/db';
+import { sql, type ConnectionPool } from '@earshot/db';
 import type { Tx } from './write-tenant';
 
 /**
@@ -18,4 +18,16 @@ export async function savePosition(tx: Tx, topic: string, partition: number, nex
   await tx.query(
     sql`update projector_positions set next_offset = ${next.toString()}::bigint, updated_at = now() where topic = ${topic} and partition = ${partition}`,
   );
+}
+
+/**
+ * Where the log should start a partition for this projector: the next offset
+ * the read models stored, so a database restored to an older position than
+ * the consumer group's reads its missing records again; a partition never
+ * stored starts at the beginning of what the log holds.
+ */
+export async function startPosition(db: ConnectionPool, topic: string, partition: number): Promise<string> {
+  const [row] = (await db.query(sql`
+    select next_offset::text as next_offset from projector_positions where topic = ${topic} and partition = ${partition}`)) as { next_offset: string }[];
+  return row?.next_offset ?? '0';
 }
