@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventLog, LogRecord } from '../event-log';
 import { PARTITIONS, TOPICS } from '../topics';
-import { appendNumbered, collect, eventually, numberOf, value } from './fixtures';
+import { appendNumbered, collect, consumeUntil, eventually, numberOf, value } from './fixtures';
 
 /**
  * The behaviour every EventLog adapter must show. Each test gets a fresh,
@@ -77,10 +77,7 @@ export function eventLogContract(adapter: string, open: (namespace?: string) => 
     it('resumes a restarted consumer from its committed position, losing nothing', async () => {
       const log = await fresh();
       await appendNumbered(log, 2_000, 10);
-      const firstRun: LogRecord[] = [];
-      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
-      await eventually(() => firstRun.length >= 1, 30_000);
-      await first.stop();
+      const firstRun = await consumeUntil(log, 1, {}, 30_000);
 
       await appendNumbered(log, 1_000, 10, 2_000);
       const secondRun: LogRecord[] = [];
@@ -120,24 +117,15 @@ export function eventLogContract(adapter: string, open: (namespace?: string) => 
       const log = await fresh();
       const [sent] = await appendNumbered(log, 100, 1);
       const partition = sent?.partition;
-      const firstRun: LogRecord[] = [];
-      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
-      await eventually(() => firstRun.length >= 100, 60_000);
-      await first.stop();
+      await consumeUntil(log, 100);
 
       const asked: string[] = [];
-      const secondRun: LogRecord[] = [];
-      const second = await log.consume({
-        group: 'projector',
-        topics: [TOPICS.events],
-        onBatch: async (batch) => void secondRun.push(...batch),
+      const secondRun = await consumeUntil(log, 60, {
         start: async (topic, p) => {
           asked.push(`${topic}:${p}`);
           return p === partition ? '40' : undefined;
         },
       });
-      await eventually(() => secondRun.length >= 60, 60_000);
-      await second.stop();
       expect(asked).toContain(`${TOPICS.events}:${partition}`);
       expect(secondRun.map((r) => Number(r.offset))).toEqual(Array.from({ length: 60 }, (_, i) => 40 + i));
     });
@@ -145,22 +133,11 @@ export function eventLogContract(adapter: string, open: (namespace?: string) => 
     it("resumes at the group's position where `start` answers undefined", async () => {
       const log = await fresh();
       const [sent] = await appendNumbered(log, 100, 1);
-      const firstRun: LogRecord[] = [];
-      const first = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void firstRun.push(...batch) });
-      await eventually(() => firstRun.length >= 100, 60_000);
-      await first.stop();
+      await consumeUntil(log, 100);
 
       await appendNumbered(log, 20, 1, 100);
       const asked: string[] = [];
-      const secondRun: LogRecord[] = [];
-      const second = await log.consume({
-        group: 'projector',
-        topics: [TOPICS.events],
-        onBatch: async (batch) => void secondRun.push(...batch),
-        start: async (topic, p) => void asked.push(`${topic}:${p}`),
-      });
-      await eventually(() => secondRun.length >= 20, 60_000);
-      await second.stop();
+      const secondRun = await consumeUntil(log, 20, { start: async (topic, p) => void asked.push(`${topic}:${p}`) });
       expect(asked).toContain(`${TOPICS.events}:${sent?.partition}`);
       expect(secondRun.map(numberOf)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
     });

@@ -1,4 +1,4 @@
-import type { EventLog, LogPosition, LogRecord } from '../event-log';
+import type { ConsumeOptions, EventLog, LogPosition, LogRecord } from '../event-log';
 import { TOPICS } from '../topics';
 
 /** Opaque Avro-looking bytes: the single-object marker, then a sequence number the tests read back. */
@@ -46,5 +46,14 @@ export async function collect(log: EventLog, count: number): Promise<LogRecord[]
   const seen: LogRecord[] = [];
   await log.replay({ topics: [TOPICS.events], from: 'earliest', onBatch: async (b) => void seen.push(...b) });
   if (seen.length !== count) throw new Error(`expected ${count} records, replay gave ${seen.length}`);
+  return seen;
+}
+
+/** Consumes the events topic as the group `projector` until `count` records have come, then stops: the records as they came. */
+export async function consumeUntil(log: EventLog, count: number, options: Pick<ConsumeOptions, 'start'> = {}, timeoutMs = 60_000): Promise<LogRecord[]> {
+  const seen: LogRecord[] = [];
+  const running = await log.consume({ group: 'projector', topics: [TOPICS.events], onBatch: async (batch) => void seen.push(...batch), ...options });
+  await eventually(() => seen.length >= count, timeoutMs);
+  await running.stop();
   return seen;
 }
