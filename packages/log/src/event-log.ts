@@ -29,12 +29,25 @@ export interface LogRecord extends LogPosition {
 
 export type RecordBatchHandler = (records: readonly LogRecord[]) => Promise<void>;
 
+/**
+ * What a consumer's batch handler may answer instead of nothing: read the
+ * partition again from this offset (as `start` would), committing none of the
+ * batch. For a consumer whose own stored position turns out to be behind the
+ * batch (its store restored from a backup, or its last commits lost in a
+ * crash), so it fills the hole while it runs.
+ */
+export interface ReadAgain {
+  readFrom: string;
+}
+
+export type ConsumedBatchHandler = (records: readonly LogRecord[]) => Promise<void | ReadAgain>;
+
 export interface ConsumeOptions {
   /** Consumers in one group share the partitions; each group sees every record. */
   group: string;
   topics: readonly TopicName[];
-  /** Called with records of one partition, in order. The positions are committed only after it resolves. */
-  onBatch: RecordBatchHandler;
+  /** Called with records of one partition, in order. The positions are committed only after it resolves with nothing. */
+  onBatch: ConsumedBatchHandler;
   /**
    * Where a partition starts, for a consumer that stores its positions outside
    * the log (in the same transaction as what it writes). Asked on every

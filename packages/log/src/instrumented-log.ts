@@ -1,5 +1,5 @@
 import { continuing, inSpan, SpanKind, withTraceHeaders, type Metrics } from '@earshot/telemetry';
-import type { EventLog, LogRecord, RecordBatchHandler } from './event-log';
+import type { ConsumedBatchHandler, EventLog, LogRecord } from './event-log';
 import type { TopicName } from './topics';
 
 /**
@@ -44,7 +44,7 @@ export function instrumentLog(log: EventLog, metrics: Metrics): EventLog {
  * traced record and links the others, as OpenTelemetry's messaging
  * conventions do for batches, so a request's trace reaches the read models.
  */
-function traced(group: string, onBatch: RecordBatchHandler): RecordBatchHandler {
+function traced(group: string, onBatch: ConsumedBatchHandler): ConsumedBatchHandler {
   return (records: readonly LogRecord[]) => {
     const first = records[0];
     if (!first) return onBatch(records);

@@ -158,6 +158,44 @@ export function eventLogContract(adapter: string, open: (namespace?: string) => 
       await a.stop();
     });
 
+    it('reads a partition again from the offset a batch answers with ReadAgain, while it runs', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 100, 1);
+      const seen: LogRecord[] = [];
+      let cut: number | undefined;
+      const running = await log.consume({
+        group: 'projector',
+        topics: [TOPICS.events],
+        onBatch: async (batch) => {
+          seen.push(...batch);
+          if (cut !== undefined || seen.length < 50) return undefined;
+          cut = seen.length;
+          return { readFrom: '30' };
+        },
+      });
+      await eventually(() => cut !== undefined && seen.length > cut && seen[seen.length - 1]?.offset === '99', 60_000);
+      await running.stop();
+      expect(seen.slice(cut).map((r) => Number(r.offset))).toEqual(Array.from({ length: 70 }, (_, i) => 30 + i));
+    });
+
+    it('commits nothing of a batch answered with ReadAgain', async () => {
+      const log = await fresh();
+      await appendNumbered(log, 100, 1);
+      let answered = 0;
+      // Forward to the end, so nothing is read again: only the group's position says whether the batch was committed.
+      const running = await log.consume({
+        group: 'projector',
+        topics: [TOPICS.events],
+        onBatch: async () => {
+          answered += 1;
+          return { readFrom: '100' };
+        },
+      });
+      await eventually(() => answered > 0, 60_000);
+      await running.stop();
+      expect((await consumeUntil(log, 100)).map(numberOf)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    });
+
     it('replays everything from the earliest position, and only the records from a point in time', async () => {
       const log = await fresh();
       await appendNumbered(log, 500, 5);

@@ -125,11 +125,15 @@ export async function createEmbeddedLog({ db, url, namespace = '', logger = fall
             const from = starts.next(slot) ?? (await reader.committed(consumerGroup, slot));
             const rows = await reader.fetch(slot, from, FETCH_LIMIT);
             if (rows.length === 0) continue;
-            await onBatch(rows.map((row) => toRecord(slot.topic, row)));
+            const answer = await onBatch(rows.map((row) => toRecord(slot.topic, row)));
+            busy = true;
+            if (answer) {
+              starts.readAgain(slot, BigInt(answer.readFrom));
+              continue;
+            }
             const last = rows[rows.length - 1] as StoredRow;
             await reader.commit(consumerGroup, slot, BigInt(last.offset) + 1n);
             starts.committed(slot);
-            busy = true;
           }
           return busy;
         },

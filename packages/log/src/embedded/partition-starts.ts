@@ -5,8 +5,9 @@ const slotOf = (slot: Slot) => `${slot.topic}:${slot.partition}`;
 
 /**
  * A consumer's `start` on the embedded log: a partition is assigned when this
- * consumer takes its lease (again), and where `start` answers, it is read from
- * there until its first commit moves the group's position.
+ * consumer takes its lease (again), and where `start` answers (or a batch
+ * handler's ReadAgain), it is read from there until its next commit moves the
+ * group's position.
  */
 export class PartitionStarts {
   private owned = new Set<string>();
@@ -31,6 +32,11 @@ export class PartitionStarts {
   /** Where to read a slot from, when `start` moved it. */
   next(slot: Slot): bigint | undefined {
     return this.seeks.get(slotOf(slot));
+  }
+
+  /** A batch handler's ReadAgain: the slot is read from there until its next commit, as from `start`'s answer. */
+  readAgain(slot: Slot, offset: bigint): void {
+    this.seeks.set(slotOf(slot), offset);
   }
 
   committed(slot: Slot): void {

@@ -43,11 +43,27 @@ export class AssignedStarts {
     }
   }
 
+  /** A batch handler's ReadAgain: sought like an answer of `start`, so the partition's next batch waits for it and drops what was fetched before. */
+  readAgain(topic: TopicName, partition: number, offset: string): void {
+    this.settle(
+      topic,
+      partition,
+      Promise.resolve().then(() => this.seek(topic, partition, BigInt(offset))),
+    );
+  }
+
   private ask(topic: TopicName, partition: number): void {
     if (!this.start) return;
-    const asking = this.start(topic, partition).then((offset) => (offset === undefined ? undefined : this.seek(topic, partition, BigInt(offset))));
+    this.settle(
+      topic,
+      partition,
+      this.start(topic, partition).then((offset) => (offset === undefined ? undefined : this.seek(topic, partition, BigInt(offset)))),
+    );
+  }
+
+  private settle(topic: TopicName, partition: number, seeking: Promise<void>): void {
     // Awaited by the partition's next batch; until then a failure must not count as unhandled.
-    asking.catch(() => undefined);
-    this.asked.set(`${topic}:${partition}`, asking);
+    seeking.catch(() => undefined);
+    this.asked.set(`${topic}:${partition}`, seeking);
   }
 }

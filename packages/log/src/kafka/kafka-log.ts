@@ -172,10 +172,11 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
           const { batch } = payload;
           if (!payload.isRunning() || payload.isStale() || batch.messages.length === 0) return;
           await starts.ready(toLogical(batch.topic), batch.partition);
-          // Fetched before the seek `start` asked for: dropped uncommitted, and read again from the seek.
+          // Fetched before a seek (`start`'s or a ReadAgain's): dropped uncommitted, and read again from the seek.
           if (payload.isStale()) return;
           const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
-          await onBatch(records);
+          const answer = await onBatch(records);
+          if (answer) return starts.readAgain(toLogical(batch.topic), batch.partition, answer.readFrom);
           const last = batch.messages[batch.messages.length - 1];
           if (!last) return;
           payload.resolveOffset(last.offset);

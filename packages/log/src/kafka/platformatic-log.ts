@@ -232,10 +232,11 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
           for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
             try {
               await starts.ready(toLogical(first.topic), first.partition);
-              // Records fetched before a seek `start` asked for are dropped uncommitted, and read again from the seek.
+              // Records fetched before a seek (`start`'s or a ReadAgain's) are dropped uncommitted, and read again from the seek.
               messages = seeks.current(received);
               if (messages.length === 0) return;
-              await onBatch(messages.map(toRecord));
+              const answer = await onBatch(messages.map(toRecord));
+              if (answer) return starts.readAgain(toLogical(first.topic), first.partition, answer.readFrom);
               break;
             } catch (error) {
               if (stream.closed) throw error;
@@ -244,8 +245,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
           }
           await (messages[messages.length - 1] as Message<Buffer, Buffer, Buffer, Buffer>).commit();
         },
-        // Without `start` nothing is sought: no record needs stamping.
-        start ? (message) => seeks.arrive(message) : undefined,
+        (message) => seeks.arrive(message),
       );
       return track(consumer, stream, pumping);
     },

@@ -29,8 +29,12 @@ export class PartitionSeeks {
     this.apply();
   }
 
-  /** A record as the stream emits it: false for one fetched before a seek of its partition. */
+  /**
+   * A record as the stream emits it: false for one fetched before a seek of its partition. Until the first seek
+   * none is stamped (a consumer that never seeks pays nothing): unstamped records count as arrived before any seek.
+   */
   arrive(message: KafkaMessage): boolean {
+    if (this.soughtAt.size === 0) return true;
     this.arrived.set(message, ++this.arrivals);
     const slot = slotOf(message);
     const target = this.awaiting.get(slot);
