@@ -21,6 +21,11 @@ export function projectorModule(runtime: Runtime): Module {
         onBatch: (outcome, records) => {
           countBatch(metrics, outcome, records, new Date());
           const first = records[0];
+          if (outcome.readFrom !== undefined && first)
+            runtime.logger.warn(
+              { topic: first.topic, partition: first.partition, stored: outcome.readFrom, batch: first.offset },
+              'the read models are behind the log here (the database was restored, or lost its last commits): reading the partition again from their position',
+            );
           if (outcome.missing > 0 && first)
             runtime.logger.error(
               { topic: first.topic, partition: first.partition, missing: outcome.missing, before: first.offset },

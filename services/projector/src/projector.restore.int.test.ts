@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
-import type { EventLog } from '@earshot/log';
+import { TOPICS, type EventLog } from '@earshot/log';
 import { openTestDatabase, kafkaLog, appendEvents, callScript, waitUntilCaughtUp, readModelSnapshot } from '@earshot/testing';
 import { startProjector } from './projector';
+import type { BatchOutcome } from './store/apply-batch';
 import { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 
 const tenant = randomUUID();
@@ -39,46 +40,117 @@ async function restore(db: ConnectionPool): Promise<void> {
   });
 }
 
-describe('a projector database restored to an older position than the consumer group', () => {
-  let restored: { db: ConnectionPool; close: () => Promise<void> };
-  let reference: { db: ConnectionPool; close: () => Promise<void> };
-  let log: EventLog;
+interface Stores {
+  restored: ConnectionPool;
+  reference: ConnectionPool;
+  log: EventLog;
+}
 
+/** A projector database to back up and restore, another projected cleanly from the same log to compare it with, and the log. */
+function withStores(label: string): () => Stores {
+  let stores: Stores | undefined;
+  const opened: { close: () => Promise<void> }[] = [];
   beforeAll(async () => {
-    restored = await openTestDatabase('projector_restored');
-    reference = await openTestDatabase('projector_restore_reference');
+    const [restored, reference] = await Promise.all([openTestDatabase(`${label}_restored`), openTestDatabase(`${label}_reference`)]);
+    opened.push(restored, reference);
     for (const { db } of [restored, reference]) await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    log = await kafkaLog('projector-restore');
+    stores = { restored: restored.db, reference: reference.db, log: await kafkaLog(label.replaceAll('_', '-')) };
   });
   afterAll(async () => {
-    await log.close();
-    await restored.close();
-    await reference.close();
+    await stores?.log.close();
+    for (const database of opened) await database.close();
   });
+  return () => {
+    if (!stores) throw new Error('the stores open before the tests');
+    return stores;
+  };
+}
+
+async function expectLikeReference({ restored, reference, log }: Stores, callCount: number, missing: readonly number[]): Promise<void> {
+  const clean = await startProjector({ db: reference, log, group: 'projector-reference' });
+  await waitUntilCaughtUp(reference, log);
+  await clean.stop();
+  const rows = await readModelSnapshot(restored, tenant);
+  expect(rows.calls).toHaveLength(callCount);
+  expect(rows).toEqual(await readModelSnapshot(reference, tenant));
+  expect(missing.reduce((sum, n) => sum + n, 0)).toBe(0);
+}
+
+describe('a projector database restored to an older position than the consumer group', () => {
+  const stores = withStores('projector_restore');
 
   it('reads again from its own positions what the restore lost, missing nothing', async () => {
-    const project = async (db: ConnectionPool, group: string, missing: number[]) => {
-      const projector = await startProjector({ db, log, group, onBatch: (outcome) => void missing.push(outcome.missing) });
-      await waitUntilCaughtUp(db, log);
+    const { restored, log } = stores();
+    const project = async (missing: number[]) => {
+      const projector = await startProjector({ db: restored, log, onBatch: (outcome) => void missing.push(outcome.missing) });
+      await waitUntilCaughtUp(restored, log);
       await projector.stop();
     };
     const missing: number[] = [];
     await appendEvents(log, calls(0, 8));
-    await project(restored.db, 'projector', missing);
-    await backUp(restored.db);
+    await project(missing);
+    await backUp(restored);
     // Applied, and committed to the group, after the backup: lost by the restore.
     await appendEvents(log, calls(8, 8));
-    await project(restored.db, 'projector', missing);
-    await restore(restored.db);
+    await project(missing);
+    await restore(restored);
 
     missing.splice(0);
     await appendEvents(log, calls(16, 8));
-    await project(restored.db, 'projector', missing);
-    await project(reference.db, 'projector-reference', []);
+    await project(missing);
+    await expectLikeReference(stores(), 24, missing);
+  }, 180_000);
+});
 
-    const rows = await readModelSnapshot(restored.db, tenant);
-    expect(rows.calls).toHaveLength(24);
-    expect(rows).toEqual(await readModelSnapshot(reference.db, tenant));
-    expect(missing.reduce((sum, n) => sum + n, 0)).toBe(0);
+/** The partitions of the events topic whose stored position is behind the log's end. */
+async function behind(db: ConnectionPool, log: EventLog): Promise<Map<number, bigint>> {
+  const stored = (await db.query(sql`select partition, next_offset::text as next from projector_positions where topic = ${TOPICS.events}`)) as {
+    partition: number;
+    next: string;
+  }[];
+  const ends = await log.ends(TOPICS.events);
+  return new Map(
+    ends
+      .filter((end) => BigInt(end.end) > BigInt(stored.find((row) => row.partition === end.partition)?.next ?? '0'))
+      .map((end) => [end.partition, BigInt(end.end)]),
+  );
+}
+
+describe('a projector database restored while the projector runs', () => {
+  const stores = withStores('projector_restore_running');
+
+  it('finds its position behind its next batch and has the log read the partition again from it', async () => {
+    const { restored, log } = stores();
+    const outcomes: BatchOutcome[] = [];
+    const projector = await startProjector({ db: restored, log, onBatch: (outcome) => void outcomes.push(outcome) });
+    let callCount = 16;
+    try {
+      await appendEvents(log, calls(0, 8));
+      await waitUntilCaughtUp(restored, log);
+      await backUp(restored);
+      await appendEvents(log, calls(8, 8));
+      await waitUntilCaughtUp(restored, log);
+      await restore(restored);
+
+      // A running projector learns that a partition's position went back from that partition's next batch: a call
+      // more until each partition the restore set back has one.
+      const lost = await behind(restored, log);
+      expect(lost.size).toBeGreaterThan(0);
+      outcomes.splice(0);
+      for (;;) {
+        const ends = await log.ends(TOPICS.events);
+        if ([...lost].every(([partition, end]) => BigInt(ends.find((e) => e.partition === partition)?.end ?? '0') > end)) break;
+        await appendEvents(log, calls(callCount++, 1));
+      }
+      await waitUntilCaughtUp(restored, log);
+    } finally {
+      await projector.stop();
+    }
+    expect(outcomes.some((outcome) => outcome.readFrom !== undefined)).toBe(true);
+    await expectLikeReference(
+      stores(),
+      callCount,
+      outcomes.map((outcome) => outcome.missing),
+    );
   }, 180_000);
 });

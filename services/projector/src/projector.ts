@@ -30,7 +30,8 @@ export const PROJECTED_TOPICS = [TOPICS.events, TOPICS.deliveries] as const;
 /**
  * Consumes the log into the read models. Stopping lets the batch in hand
  * finish and commit; the next start (and every partition the group hands
- * over) resumes from the positions in Postgres, not the group's.
+ * over) resumes from the positions in Postgres, not the group's, and so does
+ * a running partition whose stored position falls behind its batches.
  */
 export async function startProjector(options: ProjectorOptions): Promise<Running> {
   let stopping = false;
@@ -42,6 +43,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
     keys: options.keys,
+    readsAgain: true,
   });
   const consumers = await Promise.all(
     Array.from({ length: options.concurrency ?? 3 }, () =>
@@ -51,6 +53,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         onBatch: async (records) => {
           const outcome = await apply(records);
           options.onBatch?.(outcome, records);
+          return outcome.readFrom === undefined ? undefined : { readFrom: outcome.readFrom };
         },
         start: (topic, partition) => startPosition(options.db, topic, partition),
       }),

@@ -25,6 +25,11 @@ export interface BatchApplierOptions {
   isStopping?: () => boolean;
   /** The data keys a batch's sealed events name (DataKeys.lookup); without it, a sealed event reads as erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
+  /**
+   * Whether the log reads a partition again when asked (a live consumer's ReadAgain); a replay cannot, so a batch
+   * beyond the stored position is applied at once, its gap counted as missing.
+   */
+  readsAgain?: boolean;
 }
 
 export interface BatchOutcome {
@@ -40,10 +45,19 @@ export interface BatchOutcome {
    * Offsets between the partition's stored position and this batch's first
    * record, which the read models never took: trimmed by the log's retention
    * before they were read. (A database restored to an older position reads
-   * its missing records again: the projector starts each partition at its
-   * stored position, while the log still holds them.)
+   * its missing records again, while the log still holds them: the projector
+   * starts each partition at its stored position, and asks the log to read a
+   * running one again from it: `readFrom`.)
    */
   missing: number;
+  /**
+   * The partition's stored position when it is behind the batch and the log
+   * may still hold what lies between (a database restored while running, or
+   * commits lost in a crash): nothing was applied, and the log is to read the
+   * partition again from here. Asked once per position: a batch that still
+   * starts beyond it was trimmed, and is applied with its gap as missing.
+   */
+  readFrom?: string;
 }
 
 /** Failures that say nothing about the event: lost connection, lock conflict, server shutting down. */
@@ -78,7 +92,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * commit, so a crash re-sends it rather than losing it) while the rest go on.
  */
 export function createBatchApplier(options: BatchApplierOptions): (records: readonly LogRecord[]) => Promise<BatchOutcome> {
-  const { db, log, schema, maxTries = 3, now = () => new Date(), onRetry = () => undefined, isStopping = () => false, keys } = options;
+  const { db, log, schema, maxTries = 3, now = () => new Date(), onRetry = () => undefined, isStopping = () => false, keys, readsAgain = false } = options;
+  /** Per partition, the stored position the log was last asked to read it again from. */
+  const readingAgainFrom = new Map<string, bigint>();
 
   async function begin(tx: Tx): Promise<void> {
     await tx.query(sql`set local role ${sql.ident(PROJECTOR_ROLE)}`);
@@ -121,6 +137,8 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     const fresh = records.filter((r) => BigInt(r.offset) >= next);
     if (fresh.length === 0) return { skipped: records.length, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 };
     const missing = BigInt(first.offset) > next ? Number(BigInt(first.offset) - next) : 0;
+    if (missing > 0 && readsAgain && readingAgainFrom.get(`${topic}:${partition}`) !== next)
+      return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0, readFrom: next.toString() };
 
     // Folded before the transaction on the likely guess that every record is new; a log re-delivering some folds again.
     const { tenants, poison, erased } = fresh.length === records.length ? folded : foldRecords(fresh, decode);
@@ -153,7 +171,11 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
           decoding = { decode, folded: foldRecords(records, decode) };
         }
         const { decode, folded } = decoding;
-        return await db.tx((tx) => applyInTransaction(tx, records, folded, decode, oneByOne));
+        const outcome = await db.tx((tx) => applyInTransaction(tx, records, folded, decode, oneByOne));
+        const slot = `${records[0]?.topic}:${records[0]?.partition}`;
+        if (outcome.readFrom === undefined) readingAgainFrom.delete(slot);
+        else readingAgainFrom.set(slot, BigInt(outcome.readFrom));
+        return outcome;
       } catch (error) {
         failures += 1;
         onRetry(error);
