@@ -1,4 +1,4 @@
-import type { IncomingEvent, StoredEvent } from '@earshot/contracts';
+import { storedId } from '@earshot/contracts';
 import { callIdOf } from './call-id';
 import type { DataKey } from './field-sealing';
 
@@ -8,32 +8,44 @@ export interface EventSealing {
   forCalls(tenantId: string, callIds: readonly string[]): Promise<Map<string, DataKey>>;
 }
 
-/**
- * The call whose key seals an event, by the id the API names it, so erasing
- * the call finds the key. An outcome's is the call it names, whose erasure
- * deletes its row (ids are lowercase, as erasure looks them up); any other
- * event's, the call it came in on. Null for an event about no call.
- */
-function sealingCallOf(sender: { tenantId: string; provider: string }, event: IncomingEvent | StoredEvent): string | null {
-  if (event.type === 'outcome.recorded') return event.data.call_id.toLowerCase();
-  return event.call ? callIdOf(sender.tenantId, sender.provider, event.call.provider_call_id) : null;
+const fieldOf = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+
+/** An id as the contracts take one (storedId): a refused envelope's may be anything, and names no call unless it is one. */
+function idOf(value: unknown): string | null {
+  const id = storedId.safeParse(value);
+  return id.success ? id.data : null;
 }
 
 /**
- * The key each event is sealed with, in order: its call's (sealingCallOf),
- * or the tenant's for an event about no call. A few round trips per batch,
- * whatever its size.
+ * The call whose key seals what a sender sent, by the id the API names it, so
+ * erasing the call finds the key. An outcome's is the call it names, whose
+ * erasure deletes its row (ids are lowercase, as erasure looks them up); any
+ * other event's, the call it came in on. Null for an event about no call.
+ * It reads any value, not only a valid event: an envelope refused into a dead
+ * letter is sealed by the same rule, so the call's erasure reaches it too.
+ */
+function sealingCallOf(sender: { tenantId: string; provider: string }, sent: unknown): string | null {
+  if (fieldOf(sent, 'type') === 'outcome.recorded') return idOf(fieldOf(fieldOf(sent, 'data'), 'call_id'))?.toLowerCase() ?? null;
+  const providerCallId = idOf(fieldOf(fieldOf(sent, 'call'), 'provider_call_id'));
+  return providerCallId === null ? null : callIdOf(sender.tenantId, sender.provider, providerCallId);
+}
+
+/**
+ * The key each of what a sender sent is sealed with, in order: valid events
+ * (their personal fields) or refused envelopes (their dead letters' bodies),
+ * each with its call's key (sealingCallOf), or the tenant's when it names no
+ * call. A few round trips per batch, whatever its size.
  */
 export async function sealingKeys(
   sealing: EventSealing,
   sender: { tenantId: string; provider: string },
-  events: readonly (IncomingEvent | StoredEvent)[],
+  sent: readonly unknown[],
 ): Promise<(DataKey | undefined)[]> {
-  const callIds = events.map((e) => sealingCallOf(sender, e));
-  const byCall = await sealing.forCalls(
-    sender.tenantId,
-    callIds.filter((id): id is string => id !== null),
-  );
+  const callIds = sent.map((s) => sealingCallOf(sender, s));
+  const named = callIds.filter((id): id is string => id !== null);
+  // Asked only when some name a call: a body refused whole names none, and is sealed in one round trip.
+  const byCall = named.length > 0 ? await sealing.forCalls(sender.tenantId, named) : new Map<string, DataKey>();
   const tenantKey = callIds.includes(null) ? await sealing.forTenant(sender.tenantId) : undefined;
   return callIds.map((id) => (id === null ? tenantKey : byCall.get(id)));
 }

@@ -52,6 +52,45 @@ describe('sealingKeys', () => {
     const store = keyStore();
     const keys = await sealingKeys(store, sender, [sampleEvent('deployment.recorded'), sampleEvent('incident.created')]);
     expect(keys.map((k) => k?.id)).toEqual([`dk_tenant-${SAMPLE_TENANT}`, `dk_tenant-${SAMPLE_TENANT}`]);
-    expect(store.asked).toEqual([[]]);
+    expect(store.asked).toEqual([]);
+  });
+});
+
+/** A refused envelope is sealed into its dead letter by the same rule: its call's key when it names one the way a valid event would. */
+describe('sealingKeys of refused envelopes', () => {
+  const tenantKey = `dk_tenant-${SAMPLE_TENANT}`;
+  const about = (providerCallId: unknown) => ({ type: 'call.started', occurred_at: 'yesterday', call: { provider_call_id: providerCallId } });
+
+  it('seals an envelope that names its call with that call’s key, the one its valid events are sealed with', async () => {
+    const store = keyStore();
+    const [refused, valid] = await sealingKeys(store, sender, [about(SAMPLE_CALL.provider_call_id), sampleEvent('call.started')]);
+    expect(refused?.id).toBe(`dk_${callId}`);
+    expect(refused).toBe(valid);
+    expect(store.asked).toEqual([[callId, callId]]);
+  });
+
+  it('seals a refused outcome with the key of the call its data names, in lowercase, whatever else is wrong with it', async () => {
+    const id = randomUUID();
+    const [key] = await sealingKeys(keyStore(), sender, [{ type: 'outcome.recorded', version: 'soon', data: { call_id: id.toUpperCase() } }]);
+    expect(key?.id).toBe(`dk_${id}`);
+  });
+
+  it('seals with the tenant’s key what names no call the contracts would take', async () => {
+    const store = keyStore();
+    const refused = [
+      undefined,
+      'not an object',
+      [about(SAMPLE_CALL.provider_call_id)],
+      { type: 'call.started' },
+      about(42),
+      about(''),
+      about('x'.repeat(256)),
+      about('nul\u0000inside'),
+      about('lone \uD800 surrogate'),
+      { type: 'outcome.recorded', call: SAMPLE_CALL, data: { call_id: 7 } },
+    ];
+    const keys = await sealingKeys(store, sender, refused);
+    expect(keys.map((k) => k?.id)).toEqual(refused.map(() => tenantKey));
+    expect(store.asked).toEqual([]);
   });
 });
