@@ -7,7 +7,8 @@ const BODY_PATH = 'body';
 /**
  * The dead letter with its body sealed whole, as the sealed value's text,
  * and the key named in `sealed_with`: a refused payload holds whatever the
- * sender sent, so none of it stays readable once the tenant's key is gone.
+ * sender sent, so none of it stays readable once that key is gone (the key
+ * of the call it names, or its tenant's: see sealingKeys).
  */
 export function sealDeadLetter(deadLetter: DeadLetter, key: DataKey): DeadLetter {
   return { ...deadLetter, body: Buffer.from(sealValue(deadLetter.body, key, BODY_PATH), 'utf8'), sealed_with: key.id };

@@ -62,6 +62,12 @@ export const ACCEPTED_STATUS = 202;
 /** How much of a sender's text a dead letter or a delivery record keeps in one field. */
 const NOTED_CHARS = 500;
 
+/** A dead letter to write, with what the sender sent as parsed (undefined when not JSON): it names the call whose key seals the body. */
+interface Refused {
+  deadLetter: DeadLetter;
+  sent: unknown;
+}
+
 interface Candidate {
   index: number;
   event: IncomingEvent;
@@ -78,8 +84,8 @@ export interface IntakeOptions {
   /** How long a copy waits for the first request with its key to finish. */
   duplicateWaitMs: number;
   /**
-   * Seals each event's personal fields with its call's data key, and each dead letter's body with its tenant's, before
-   * append; both are written in the clear without it.
+   * Seals each event's personal fields with its call's data key, and each dead letter's body with the key of the call
+   * its envelope names (its tenant's when it names none), before append; both are written in the clear without it.
    */
   sealing?: EventSealing;
   /** Where failures no sender hears of are reported (keys not released, answers not stored). */
@@ -103,12 +109,12 @@ export class Intake {
 
   async accept(sender: Sender, inputs: readonly EnvelopeInput[]): Promise<EnvelopeOutcome[]> {
     const outcomes = new Array<EnvelopeOutcome>(inputs.length);
-    const deadLetters: DeadLetter[] = [];
+    const deadLetters: Refused[] = [];
     const candidates: Candidate[] = [];
     const refuse = (index: number, value: unknown, raw: Buffer, fields: FieldIssue[], deadLetterId?: string) => {
       const reason = `${inputs[index]?.label ?? 'envelope'} is invalid: ${fields.map((f) => f.path).join(', ')}`;
       const dead = this.deadLetter(sender, raw, reason, fields, value, deadLetterId);
-      deadLetters.push(dead.deadLetter);
+      deadLetters.push({ deadLetter: dead.deadLetter, sent: value });
       outcomes[index] = dead.outcome;
     };
     inputs.forEach((input, index) => {
@@ -167,7 +173,7 @@ export class Intake {
     deadLetterId?: string,
   ): Promise<EnvelopeOutcome & { result: DeadLettered }> {
     const dead = this.deadLetter(sender, raw, reason, fields, undefined, deadLetterId);
-    const records = await this.deadLetterRecords(sender, [dead.deadLetter]).catch(unavailable('the data key store'));
+    const records = await this.deadLetterRecords(sender, [{ deadLetter: dead.deadLetter, sent: undefined }]).catch(unavailable('the data key store'));
     await appendWithin(this.options.log, records, this.options.appendTimeoutMs);
     this.counted([dead.outcome]);
     return dead.outcome;
@@ -183,9 +189,9 @@ export class Intake {
     return outcomes;
   }
 
-  private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly DeadLetter[], outcomes: EnvelopeOutcome[]): Promise<void> {
+  private async append(sender: Sender, claimed: readonly Candidate[], deadLetters: readonly Refused[], outcomes: EnvelopeOutcome[]): Promise<void> {
     const events: { candidate: Candidate; record: OutgoingRecord }[] = [];
-    const unencodable: DeadLetter[] = [];
+    const unencodable: Refused[] = [];
     const keys = claimed.map((c) => ({ tenantId: sender.tenantId, key: c.event.idempotency_key }));
     const { sealing } = this.options;
     const sealWith =
@@ -206,7 +212,7 @@ export class Intake {
         // Valid by the contract yet not writable by its schema: kept as a dead letter rather than lost.
         const reason = `envelope could not be encoded: ${error instanceof Error ? error.message : String(error)}`;
         const dead = this.deadLetter(sender, Buffer.from(JSON.stringify(candidate.event)), reason, [], candidate.event);
-        unencodable.push(dead.deadLetter);
+        unencodable.push({ deadLetter: dead.deadLetter, sent: candidate.event });
         outcomes[candidate.index] = dead.outcome;
       }
     }
@@ -265,11 +271,27 @@ export class Intake {
     }
   }
 
-  /** The dead letters' records, their bodies sealed with the tenant's data key when sealing is on. */
-  private async deadLetterRecords(sender: Sender, deadLetters: readonly DeadLetter[]): Promise<OutgoingRecord[]> {
+  /**
+   * The dead letters' records, each body sealed when sealing is on with the key its envelope's events would be
+   * (sealingKeys): the call's it names, so erasing the call reaches what was refused about it too; else the tenant's.
+   */
+  private async deadLetterRecords(sender: Sender, refused: readonly Refused[]): Promise<OutgoingRecord[]> {
     const { sealing } = this.options;
-    const key = sealing && deadLetters.length > 0 ? await sealing.forTenant(sender.tenantId) : undefined;
-    return deadLetters.map((deadLetter) => deadLettersTopic.record(key ? sealDeadLetter(deadLetter, key) : deadLetter));
+    if (!sealing) return refused.map(({ deadLetter }) => deadLettersTopic.record(deadLetter));
+    const keys =
+      refused.length > 0
+        ? await sealingKeys(
+            sealing,
+            sender,
+            refused.map((r) => r.sent),
+          )
+        : [];
+    return refused.map(({ deadLetter }, i) => {
+      const key = keys[i];
+      // Never in the clear when sealing is on: a key the store did not give fails the request, which the sender retries.
+      if (!key) throw new Error(`dead letter ${deadLetter.id}: the data key store gave no key to seal it with`);
+      return deadLettersTopic.record(sealDeadLetter(deadLetter, key));
+    });
   }
 
   private eventRecord(sender: Sender, candidate: Candidate, sealWith?: DataKey): OutgoingRecord {

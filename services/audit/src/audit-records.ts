@@ -50,7 +50,7 @@ export const DeadLetterRecordSchema = z.object({
   /** The bytes as received, as text when they are UTF-8; `bodyBase64` always, unless erased. */
   body: z.string().nullable(),
   bodyBase64: z.string().nullable(),
-  /** The body was sealed with its tenant's data key, since destroyed (the tenant erased): `body` and `bodyBase64` are null. */
+  /** The body was sealed with a data key since destroyed (its call's or its tenant's, erased): `body` and `bodyBase64` are null. */
   erased: z.boolean(),
 });
 export type DeadLetterRecord = z.infer<typeof DeadLetterRecordSchema>;

@@ -7,7 +7,7 @@ export interface HeldDeadLetter {
   tenant_id: string | null;
   provider: string | null;
   source: string;
-  /** Opened when it was sealed; undefined when its key was destroyed (the tenant erased). */
+  /** Opened when it was sealed; undefined when its key was destroyed (its call or its tenant erased). */
   body: Buffer | undefined;
 }
 
@@ -38,7 +38,8 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
   }
   if (!letter.tenant_id) throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} names no tenant to replay it for`);
   const { body } = letter;
-  if (body === undefined) throw new ApiError('ERASED', `dead letter ${letter.id} was erased with its tenant's data key: its body cannot be replayed`);
+  if (body === undefined)
+    throw new ApiError('ERASED', `dead letter ${letter.id} was erased with its data key (its call's or its tenant's): its body cannot be replayed`);
   // A letter written in the clear outlives its deleted tenant in the topic (a rebuild brings it back); the intake would fail on the missing tenant.
   const [tenant] = await platformQuery(db, sql`select 1 from tenants where id = ${letter.tenant_id}`);
   if (!tenant) throw new ApiError('ERASED', `dead letter ${letter.id} belongs to tenant ${letter.tenant_id}, which was deleted: it cannot be replayed`);

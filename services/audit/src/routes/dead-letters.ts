@@ -72,8 +72,8 @@ async function findDeadLetter(db: ConnectionPool, keys: DeadLetterKeys, raw: unk
  * The dead-letter store for the operator: list (newest first), read one, and
  * replay one through the gateway's intake once its cause is fixed. Every
  * tenant's letters (and those naming none): read as the platform role. A
- * sealed body is opened to be shown or replayed; once its tenant's key is
- * destroyed it shows as erased, and cannot be replayed.
+ * sealed body is opened to be shown or replayed; once its key is destroyed
+ * (its call's or its tenant's) it shows as erased, and cannot be replayed.
  */
 export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, keys: DeadLetterKeys, intake: Intake, now: () => Date): void {
   const admin = { config: { policy: { auth: 'admin' as const } } };

@@ -129,7 +129,7 @@ export const ROUTE_CONTRACTS: Record<string, RouteContract> = {
   },
   'POST /api/v1/admin/dead-letters/:id/replay': {
     params: RecordIdParamsSchema,
-    // A dead letter whose sealed body's key was destroyed (its tenant erased) shows as erased, and has nothing to replay.
+    // A dead letter whose sealed body's key was destroyed (its call or its tenant erased) shows as erased, and has nothing to replay.
     response: { 200: OperatorAnswerSchema, ...operatorErrors, 410: ErrorBodySchema },
   },
 };
