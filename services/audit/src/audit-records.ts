@@ -52,6 +52,12 @@ export const DeadLetterRecordSchema = z.object({
   bodyBase64: z.string().nullable(),
   /** The body was sealed with a data key since destroyed (its call's or its tenant's, erased): `body` and `bodyBase64` are null. */
   erased: z.boolean(),
+  /**
+   * The body is sealed with a key still held, yet cannot be opened (its stored bytes altered, or it names another key
+   * than the one it says): `body` and `bodyBase64` are null, the error is logged with the letter's id, and it cannot be
+   * replayed.
+   */
+  unreadable: z.boolean(),
 });
 export type DeadLetterRecord = z.infer<typeof DeadLetterRecordSchema>;
 

@@ -8,6 +8,7 @@ import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
 import { keysModule } from '@earshot/keys';
 import { createKafkaLog, TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 import { createRuntime, resolveTargets, startModules, type RunningModules } from '@earshot/server';
+import { createLogger } from '@earshot/telemetry';
 import type { FastifyInstance } from 'fastify';
 import {
   createTestDatabase,
@@ -41,6 +42,8 @@ describe('audit service', () => {
   let drop: () => Promise<void>;
   let acme: TenantCredentials;
   let globex: TenantCredentials;
+  /** What the service logged, one JSON line each: warnings and errors. */
+  const logged: string[] = [];
 
   const admin = (method: 'GET' | 'POST', url: string, token = ADMIN_TOKEN) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` } });
   const ingest = (credentials: TenantCredentials, body: unknown) => {
@@ -74,7 +77,13 @@ describe('audit service', () => {
       EARSHOT_ADMIN_TOKEN: ADMIN_TOKEN,
       EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     });
-    const { runtime, modules } = createRuntime({ config, service: 'test-audit', migrations: [...GATEWAY_MIGRATIONS, ...AUDIT_MIGRATIONS], now: clock.now });
+    const { runtime, modules } = createRuntime({
+      config,
+      service: 'test-audit',
+      migrations: [...GATEWAY_MIGRATIONS, ...AUDIT_MIGRATIONS],
+      now: clock.now,
+      logger: createLogger({ level: 'warn', pretty: false, destination: { write: (line: string) => void logged.push(line) } }),
+    });
     running = await startModules(resolveTargets(['gateway', 'keys', 'audit'], [...modules, gatewayModule(runtime), keysModule(runtime), auditModule(runtime)]));
     app = runtime.http();
     await app.ready();
@@ -206,6 +215,58 @@ describe('audit service', () => {
     expect(await deadLetterRow(id)).toMatchObject({ status: 'replayed', replay_attempts: 2 });
     const read = (await admin('GET', `/api/v1/admin/dead-letters/${id}`)).json<{ deadLetter: { replayedEventIds: string[] } }>();
     expect(read.deadLetter.replayedEventIds).toHaveLength(2);
+  });
+
+  it('lists a dead letter whose sealed body was altered as unreadable, logs it, and refuses to replay it (was a 500 for the page)', async () => {
+    const initech = (
+      await app.inject({ method: 'POST', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Initech' } })
+    ).json<TenantCredentials>();
+    const ids: string[] = [];
+    for (const name of ['altered', 'renamed', 'intact']) {
+      const answer = await ingest(
+        initech,
+        envelope(`corrupt-${name}`, { version: '1999-01-01', call: { provider_call_id: `call-${name}`, agent_id: 'a', customer_id: `text-${name}` } }),
+      );
+      expect(answer.statusCode).toBe(400);
+      ids.push(answer.json<{ deadLetterId: string }>().deadLetterId);
+    }
+    const [altered, renamed, intact] = ids as [string, string, string];
+    const stored = async (id: string) =>
+      ((await db.query(sql`select body, sealed_with from dead_letters where id = ${id}`)) as { body: Buffer; sealed_with: string | null }[])[0];
+    for (const id of ids)
+      await eventually(
+        () => stored(id),
+        (row) => row !== undefined,
+      );
+
+    // As the superuser, behind the service's back: one body's sealed bytes altered, one made to name another key.
+    const sealed = (await stored(altered))?.body.toString('utf8') ?? '';
+    expect(sealed).toMatch(/^sealed:v1:dk_/);
+    const at = sealed.length - 10;
+    const flipped = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+    await db.query(sql`update dead_letters set body = ${Buffer.from(flipped)} where id = ${altered}`);
+    const other = (await stored(renamed))?.body.toString('utf8').replace(/^sealed:v1:[^:]+:/, 'sealed:v1:dk_another:') ?? '';
+    await db.query(sql`update dead_letters set body = ${Buffer.from(other)} where id = ${renamed}`);
+
+    const unreadable = { unreadable: true, erased: false, body: null, bodyBase64: null };
+    const page = await admin('GET', `/api/v1/admin/dead-letters?tenantId=${initech.tenant.id}`);
+    expect(page.statusCode).toBe(200);
+    const items = new Map(page.json<{ items: { id: string }[] }>().items.map((d) => [d.id, d]));
+    expect(items.get(altered)).toMatchObject(unreadable);
+    expect(items.get(renamed)).toMatchObject(unreadable);
+    expect(items.get(intact)).toMatchObject({ unreadable: false, erased: false, body: expect.stringContaining('text-intact') });
+
+    const one = await admin('GET', `/api/v1/admin/dead-letters/${altered}`);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ ok: true, deadLetter: { id: altered, ...unreadable } });
+
+    const replay = await admin('POST', `/api/v1/admin/dead-letters/${altered}/replay`);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', error: expect.stringContaining(`dead letter ${altered} cannot be replayed`) });
+    expect(await deadLetterRow(altered)).toMatchObject({ status: 'held', replay_attempts: 0 });
+
+    const errors = logged.map((line) => JSON.parse(line) as { level: string; deadLetterId?: string }).filter((entry) => entry.level === 'error');
+    expect(new Set(errors.flatMap((e) => e.deadLetterId ?? []))).toEqual(new Set([altered, renamed]));
   });
 
   it('answers 404 for an unknown dead letter', async () => {

@@ -7,8 +7,10 @@ export interface HeldDeadLetter {
   tenant_id: string | null;
   provider: string | null;
   source: string;
-  /** Opened when it was sealed; undefined when its key was destroyed (its call or its tenant erased). */
+  /** Opened when it was sealed; undefined when its key was destroyed (its call or its tenant erased), or it is unreadable. */
   body: Buffer | undefined;
+  /** Sealed, with its key held, yet it cannot be opened: its bytes were altered, or it names another key than `sealed_with`. */
+  unreadable: boolean;
 }
 
 export interface ReplayAnswer {
@@ -38,6 +40,13 @@ export async function replayDeadLetter(db: ConnectionPool, intake: Intake, lette
   }
   if (!letter.tenant_id) throw new ApiError('VALIDATION_ERROR', `dead letter ${letter.id} names no tenant to replay it for`);
   const { body } = letter;
+  // Not the request at fault, nor anything a retry mends: refused like the letters above that cannot be replayed.
+  if (letter.unreadable) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `dead letter ${letter.id} cannot be replayed: its sealed body cannot be opened (its bytes were altered, or it is not sealed with the key it names)`,
+    );
+  }
   if (body === undefined)
     throw new ApiError('ERASED', `dead letter ${letter.id} was erased with its data key (its call's or its tenant's): its body cannot be replayed`);
   // A letter written in the clear outlives its deleted tenant in the topic (a rebuild brings it back); the intake would fail on the missing tenant.

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError, validationError, type FieldIssue } from '@earshot/contracts';
 import { platformQuery, sql, type ConnectionPool } from '@earshot/db';
 import { openDeadLetterBody, type KeyLookup } from '@earshot/events';
@@ -29,12 +29,24 @@ type OpenedRow = Omit<DeadLetterRow, 'body'> & HeldDeadLetter;
 
 const COLUMNS = sql`id, tenant_id, provider, received_at, source, reason, fields, body, sealed_with, event_type, idempotency_key, status, replay_attempts, last_replayed_at, replayed_event_ids`;
 
-/** Opens the sealed bodies of rows with the keys of all of them, looked up once; an erased body (its key destroyed) is undefined. */
-async function opener(rows: readonly DeadLetterRow[], keys: DeadLetterKeys): Promise<(row: DeadLetterRow) => OpenedRow> {
+/**
+ * Opens the sealed bodies of rows with the keys of all of them, looked up once; an erased body (its key destroyed) is
+ * undefined. A body that cannot be opened (its bytes altered, or not sealed with the key `sealed_with` names) is
+ * undefined too, marked unreadable and logged, rather than failing every letter read with it.
+ */
+async function opener(rows: readonly DeadLetterRow[], keys: DeadLetterKeys, logger: FastifyBaseLogger): Promise<(row: DeadLetterRow) => OpenedRow> {
   const lookup = await keys(rows.flatMap((row) => row.sealed_with ?? []));
   return (row) => {
-    const body = openDeadLetterBody(row, lookup);
-    return { ...row, body: body === undefined ? undefined : Buffer.from(body) };
+    try {
+      const body = openDeadLetterBody(row, lookup);
+      return { ...row, body: body === undefined ? undefined : Buffer.from(body), unreadable: false };
+    } catch (error) {
+      logger.error(
+        { err: error, deadLetterId: row.id, sealedWith: row.sealed_with },
+        'a dead letter’s sealed body cannot be opened: its bytes were altered, or it is not sealed with the key it names',
+      );
+      return { ...row, body: undefined, unreadable: true };
+    }
   };
 }
 
@@ -56,16 +68,17 @@ function recordOf(row: OpenedRow): DeadLetterRecord {
     replayedEventIds: row.replayed_event_ids,
     body: row.body !== undefined && Buffer.from(text, 'utf8').equals(row.body) ? text : null,
     bodyBase64: row.body?.toString('base64') ?? null,
-    erased: row.body === undefined,
+    erased: row.body === undefined && !row.unreadable,
+    unreadable: row.unreadable,
   };
 }
 
-async function findDeadLetter(db: ConnectionPool, keys: DeadLetterKeys, raw: unknown): Promise<OpenedRow> {
+async function findDeadLetter(db: ConnectionPool, keys: DeadLetterKeys, raw: unknown, logger: FastifyBaseLogger): Promise<OpenedRow> {
   const params = DeadLetterParamsSchema.safeParse(raw);
   if (!params.success) throw validationError(params.error, 'path');
   const [row] = (await platformQuery(db, sql`select ${COLUMNS} from dead_letters where id = ${params.data.id}`)) as DeadLetterRow[];
   if (!row) throw new ApiError('NOT_FOUND', `no dead letter ${params.data.id}`);
-  return (await opener([row], keys))(row);
+  return (await opener([row], keys, logger))(row);
 }
 
 /**
@@ -74,6 +87,8 @@ async function findDeadLetter(db: ConnectionPool, keys: DeadLetterKeys, raw: unk
  * tenant's letters (and those naming none): read as the platform role. A
  * sealed body is opened to be shown or replayed; once its key is destroyed
  * (its call's or its tenant's) it shows as erased, and cannot be replayed.
+ * One that cannot be opened (altered) shows as unreadable, and cannot be
+ * replayed either.
  */
 export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPool, keys: DeadLetterKeys, intake: Intake, now: () => Date): void {
   const admin = { config: { policy: { auth: 'admin' as const } } };
@@ -93,7 +108,7 @@ export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPoo
          and ${keyset.where}
        ${keyset.order} ${keyset.window}`,
     )) as DeadLetterRow[];
-    const open = await opener(rows, keys);
+    const open = await opener(rows, keys, request.log);
     return pageOf(
       rows,
       paging,
@@ -102,10 +117,13 @@ export function registerDeadLetterRoutes(app: FastifyInstance, db: ConnectionPoo
     );
   });
 
-  app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({ ok: true, deadLetter: recordOf(await findDeadLetter(db, keys, request.params)) }));
+  app.get('/api/v1/admin/dead-letters/:id', admin, async (request) => ({
+    ok: true,
+    deadLetter: recordOf(await findDeadLetter(db, keys, request.params, request.log)),
+  }));
 
   app.post('/api/v1/admin/dead-letters/:id/replay', admin, async (request) => {
-    const letter = await findDeadLetter(db, keys, request.params);
+    const letter = await findDeadLetter(db, keys, request.params, request.log);
     return replayDeadLetter(db, intake, letter, now());
   });
 }
