@@ -14,7 +14,7 @@ const PLATFORM_ROLE = 'earshot_platform';
  * operator's lists, data keys by id, the jobs' settings of every tenant. Exact,
  * so a new path across tenants is a decision this list records.
  */
-const PLATFORM_TABLES = ['api_keys', 'data_keys', 'dead_letters', 'deliveries', 'idempotency_keys', 'tenant_data_settings'];
+const PLATFORM_TABLES = ['api_keys', 'data_keys', 'dead_letters', 'deliveries', 'erased_calls', 'idempotency_keys', 'tenant_data_settings'];
 
 /**
  * PostgreSQL's own catalogue as the oracle, read after every service's

@@ -77,6 +77,35 @@ describe('data keys', () => {
     expect(decodeEvent(kept, lookup).data.text).toBe('keep me');
   });
 
+  it('record each call’s erasure, with or without a key, and answer when it was for that tenant’s call only', async () => {
+    const tenant = await newTenant('Initech');
+    const other = await newTenant('Hooli');
+    await keys.forCalls(tenant, ['sealed']);
+    const before = Date.now();
+    expect(await keys.eraseCall(tenant, 'sealed')).toBe(true);
+    // A call whose events were appended in the clear has no key to destroy; its erasure is recorded all the same.
+    expect(await keys.eraseCall(tenant, 'clear')).toBe(false);
+    const erasedAt = await keys.erasedCalls([
+      { tenantId: tenant, callId: 'sealed' },
+      { tenantId: tenant, callId: 'clear' },
+      { tenantId: tenant, callId: 'clear' },
+      { tenantId: tenant, callId: 'never' },
+      { tenantId: other, callId: 'clear' },
+    ]);
+    expect(erasedAt(tenant, 'sealed')).toBeGreaterThanOrEqual(before - 1_000);
+    expect(erasedAt(tenant, 'clear')).toBeGreaterThanOrEqual(erasedAt(tenant, 'sealed') ?? Number.POSITIVE_INFINITY);
+    expect(erasedAt(tenant, 'never')).toBeUndefined();
+    expect(erasedAt(other, 'clear')).toBeUndefined();
+
+    // Erased again, later: events stored between the two erasures are reached too.
+    const first = erasedAt(tenant, 'clear') ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await keys.eraseCall(tenant, 'clear');
+    expect((await keys.erasedCalls([{ tenantId: tenant, callId: 'clear' }]))(tenant, 'clear')).toBeGreaterThan(first);
+    await deleteTenant(db, tenant);
+    expect((await keys.erasedCalls([{ tenantId: tenant, callId: 'clear' }]))(tenant, 'clear')).toBeUndefined();
+  });
+
   it('open only the named tenant’s events for a reader acting with that tenant’s authority', async () => {
     const [mine, theirs] = [await newTenant('Soylent'), await newTenant('Tyrell')];
     const myKey = (await keys.forCalls(mine, ['c1'])).get('c1');

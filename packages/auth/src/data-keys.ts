@@ -96,11 +96,39 @@ export class DataKeys {
 
   /**
    * Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. Given a
-   * transaction already scoped to the tenant, the key goes with whatever else it does (the call's rows).
+   * transaction already scoped to the tenant, the key goes with whatever else it does (the call's rows). The erasure is
+   * recorded too (erased_calls), for the events of the call appended in the clear, which no key reaches.
    */
   async eraseCall(tenantId: string, callId: string, tx?: Queryable): Promise<boolean> {
-    const erase = (q: Queryable) => q.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`);
+    const erase = async (q: Queryable) => {
+      // now() of a later statement than the projector's: a record the log stored before this commit is older.
+      await q.query(sql`
+        insert into erased_calls (tenant_id, call_id, erased_at) values (${tenantId}, ${callId}, clock_timestamp())
+        on conflict (tenant_id, call_id) do update set erased_at = excluded.erased_at`);
+      return q.query(sql`delete from data_keys where tenant_id = ${tenantId} and call_id = ${callId} returning id`);
+    };
     const gone = await (tx ? erase(tx) : ownerInTenant(this.db, tenantId, erase));
     return gone.length > 0;
+  }
+
+  /**
+   * When each of these calls was last erased, in milliseconds since the epoch, as a lookup (undefined for a call never
+   * erased). One statement for the lot, the platform role's: a projector batch holds many tenants' events.
+   */
+  async erasedCalls(calls: readonly { tenantId: string; callId: string }[]): Promise<(tenantId: string, callId: string) => number | undefined> {
+    const erased = new Map<string, number>();
+    const unique = new Map(calls.map((c) => [`${c.tenantId}:${c.callId}`, c]));
+    if (unique.size > 0) {
+      const wanted = [...unique.values()];
+      const rows = (await platformQuery(
+        this.db,
+        sql`
+        select e.tenant_id, e.call_id, e.erased_at from erased_calls e
+          join unnest(${wanted.map((c) => c.tenantId)}::uuid[], ${wanted.map((c) => c.callId)}::text[]) as c (tenant_id, call_id)
+            on e.tenant_id = c.tenant_id and e.call_id = c.call_id`,
+      )) as { tenant_id: string; call_id: string; erased_at: Date }[];
+      for (const row of rows) erased.set(`${row.tenant_id}:${row.call_id}`, row.erased_at.getTime());
+    }
+    return (tenantId, callId) => erased.get(`${tenantId}:${callId}`);
   }
 }

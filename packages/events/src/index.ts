@@ -19,5 +19,5 @@ export { callIdOf } from './call-id';
 export { nameUuid } from './name-uuid';
 export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
 export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';
-export { sealingKeys, type EventSealing } from './sealing-keys';
+export { erasableCallOf, sealingKeys, type EventSealing } from './sealing-keys';
 export { openDeadLetter, openDeadLetterBody, sealDeadLetter } from './dead-letter-sealing';

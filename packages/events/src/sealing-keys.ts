@@ -1,4 +1,4 @@
-import { storedId } from '@earshot/contracts';
+import { storedId, type StoredEvent } from '@earshot/contracts';
 import { callIdOf } from './call-id';
 import type { DataKey } from './field-sealing';
 
@@ -29,6 +29,11 @@ function sealingCallOf(sender: { tenantId: string; provider: string }, sent: unk
   if (fieldOf(sent, 'type') === 'outcome.recorded') return idOf(fieldOf(fieldOf(sent, 'data'), 'call_id'))?.toLowerCase() ?? null;
   const providerCallId = idOf(fieldOf(fieldOf(sent, 'call'), 'provider_call_id'));
   return providerCallId === null ? null : callIdOf(sender.tenantId, sender.provider, providerCallId);
+}
+
+/** The call a stored event is about, as its erasure names it (sealingCallOf): where a call's erasure reaches an event appended in the clear. */
+export function erasableCallOf(event: StoredEvent): string | null {
+  return sealingCallOf({ tenantId: event.tenant, provider: event.provider }, event);
 }
 
 /**

@@ -1,16 +1,24 @@
-import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
+import { erasableCallOf, EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { LogRecord } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
 import { projectDelivery, projectEvent } from '@earshot/read-models';
 
-export type Decoded = { record: LogRecord; derived: Derived } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
+export type Decoded =
+  { record: LogRecord; derived: Derived; erasable?: ErasableCall } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
+
+/** An event appended in the clear about a call: only erased_calls says whether that call's erasure reaches it. */
+export interface ErasableCall {
+  tenantId: string;
+  callId: string;
+}
 
 /**
  * Decoding and projecting are pure, so a record that fails here fails the
  * same way every time: it is poison at once, without retries. An event
  * sealed with a key that no longer exists was erased (its tenant deleted,
- * or its call): it is passed over, in a replay too.
+ * or its call): it is passed over, in a replay too. One appended in the
+ * clear names the call whose erasure would reach it (`erasable`).
  */
 export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefined): Decoded {
   try {
@@ -18,7 +26,11 @@ export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefine
     if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
     // Only a record with the header holds sealed fields: the rest skip the walk that would open them.
     const read = readRecord(record, sealedWith === undefined ? undefined : keys);
-    if (read.topic === 'earshot.events') return { record, derived: deriveEvent(projectEvent(read.payload, record.value.length)) };
+    if (read.topic === 'earshot.events') {
+      const derived = deriveEvent(projectEvent(read.payload, record.value.length));
+      const callId = sealedWith === undefined ? erasableCallOf(read.payload) : null;
+      return callId === null ? { record, derived } : { record, derived, erasable: { tenantId: derived.tenantId, callId } };
+    }
     if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };
   } catch (error) {

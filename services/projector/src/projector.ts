@@ -2,6 +2,7 @@ import type { ConnectionPool } from '@earshot/db';
 import type { KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
 import { fallbackLogger } from '@earshot/telemetry';
+import type { ErasedCalls } from './erased-calls';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 import { startPosition } from './store/positions';
 
@@ -22,6 +23,8 @@ export interface ProjectorOptions {
   onRetry?: (error: unknown) => void;
   /** Opens sealed events (DataKeys.lookup); without it they read as erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
+  /** When calls were erased (DataKeys.erasedCalls), so events of theirs appended in the clear before it are passed over. */
+  erasedCalls?: ErasedCalls;
 }
 
 /** The topics the read models are made from: events, and deliveries for the API request meters. */
@@ -43,6 +46,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
     keys: options.keys,
+    erasedCalls: options.erasedCalls,
     readsAgain: true,
   });
   const consumers = await Promise.all(

@@ -27,6 +27,7 @@ export async function replay(values: { from: string }): Promise<void> {
       log: runtime.log(),
       from,
       keys: (ids) => dataKeys.lookup(ids),
+      erasedCalls: (calls) => dataKeys.erasedCalls(calls),
       onProgress: (p) => bar.update(p.events, p.events + p.lag, p.phase),
     });
     bar.stop();

@@ -2,6 +2,7 @@ import { sql, type ConnectionPool } from '@earshot/db';
 import type { KeyLookup } from '@earshot/events';
 import type { EventLog, LogPosition, LogRecord } from '@earshot/log';
 import { PROJECTED_TOPICS } from '../projector';
+import type { ErasedCalls } from '../erased-calls';
 import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
 import { createFreshCopy, tablesOf } from './fresh-copy';
 import { readPositions, swapIfCaughtUp, type Positions } from './swap';
@@ -31,6 +32,8 @@ export interface RebuildOptions {
   onProgress?: (progress: RebuildProgress) => void;
   /** Opens sealed events (DataKeys.lookup): those whose key is gone are passed over, so an erased tenant or call stays erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
+  /** When calls were erased (DataKeys.erasedCalls): events of theirs appended in the clear before it stay out of the copy. */
+  erasedCalls?: ErasedCalls;
 }
 
 const PROGRESS_EVERY_MS = 1_000;
@@ -41,11 +44,11 @@ const PROGRESS_EVERY_MS = 1_000;
  * the log until the copy has caught up with the live positions, then swaps
  * the copy in, in one transaction.
  */
-export async function rebuildReadModels({ db, log, from, onProgress = () => undefined, keys }: RebuildOptions): Promise<RebuildSummary> {
+export async function rebuildReadModels({ db, log, from, onProgress = () => undefined, keys, erasedCalls }: RebuildOptions): Promise<RebuildSummary> {
   const schema = `earshot_rebuild_${Date.now()}`;
   const started = performance.now();
   const totals = { events: 0, applied: 0, duplicates: 0, deadLettered: 0 };
-  const apply = createBatchApplier({ db, log, schema, keys });
+  const apply = createBatchApplier({ db, log, schema, keys, erasedCalls });
   const count = (outcome: BatchOutcome, records: number) => {
     totals.events += records;
     totals.applied += outcome.applied;

@@ -2,7 +2,7 @@ import { sql, type ConnectionPool } from '@earshot/db';
 import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
-import { decodeRecord } from '../decode-record';
+import { batchDecoder, type ErasedCalls } from '../erased-calls';
 import { claimPosition, savePosition } from './positions';
 import { foldRecords, TenantFold, type FoldedBatch } from './tenant-fold';
 import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-tenant';
@@ -25,6 +25,8 @@ export interface BatchApplierOptions {
   isStopping?: () => boolean;
   /** The data keys a batch's sealed events name (DataKeys.lookup); without it, a sealed event reads as erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
+  /** When calls were erased (DataKeys.erasedCalls), for events appended in the clear; without it they are all projected. */
+  erasedCalls?: ErasedCalls;
   /**
    * Whether the log reads a partition again when asked (a live consumer's ReadAgain); a replay cannot, so a batch
    * beyond the stored position is applied at once, its gap counted as missing.
@@ -92,7 +94,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * commit, so a crash re-sends it rather than losing it) while the rest go on.
  */
 export function createBatchApplier(options: BatchApplierOptions): (records: readonly LogRecord[]) => Promise<BatchOutcome> {
-  const { db, log, schema, maxTries = 3, now = () => new Date(), onRetry = () => undefined, isStopping = () => false, keys, readsAgain = false } = options;
+  const {
+    db,
+    log,
+    schema,
+    maxTries = 3,
+    now = () => new Date(),
+    onRetry = () => undefined,
+    isStopping = () => false,
+    keys,
+    erasedCalls,
+    readsAgain = false,
+  } = options;
   /** Per partition, the stored position the log was last asked to read it again from. */
   const readingAgainFrom = new Map<string, bigint>();
 
@@ -167,7 +180,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
         if (decoding === undefined) {
           // Fetched in the retry loop: the key store is the database, and an outage waits like any other.
           const lookup = keys && sealedWith.length > 0 ? await keys(sealedWith) : undefined;
-          const decode: Decode = (record) => decodeRecord(record, lookup);
+          const decode: Decode = await batchDecoder(records, lookup, erasedCalls);
           decoding = { decode, folded: foldRecords(records, decode) };
         }
         const { decode, folded } = decoding;

@@ -98,7 +98,10 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
           detail: { route: 'DELETE /api/v1/calls/:id', reason, dataKeyDestroyed: erased.dataKeyDestroyed, rowsDeleted: erased.rowsDeleted },
         });
       if (!erased.dataKeyDestroyed && erased.rowsDeleted > 0)
-        request.log.warn({ tenantId, callId }, 'a call erased without a data key: its events were appended in the clear, and a replay brings it back');
+        request.log.warn(
+          { tenantId, callId },
+          'a call erased without a data key: its events were appended in the clear and stay readable in the log (exports); the read models and replays pass over them',
+        );
       return { ok: true as const, id, ...erased };
     },
   );
