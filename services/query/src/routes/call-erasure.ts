@@ -30,11 +30,12 @@ interface ErasureDeps {
 
 /**
  * Erases one call: destroys its data key, so the fields its events sealed
- * cannot be opened by the projector, a replay, the stream or an export, and
- * deletes its rows from the read models, in one transaction. A projector
- * batch that fetched the key just before may still write the rows: once the
- * projector has passed what the log held then (waited for, within
- * `settleMs`), they are deleted again.
+ * cannot be opened by the projector, a replay, the stream or an export,
+ * records the erasure for its events appended in the clear (erased_calls),
+ * and deletes its rows from the read models, in one transaction. A
+ * projector batch that fetched the key (or erased_calls) just before may
+ * still write the rows: once the projector has passed what the log held then
+ * (waited for, within `settleMs`), they are deleted again.
  */
 async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
   const first = await ownerInTenant(db, tenantId, async (tx) => {
@@ -45,7 +46,8 @@ async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: str
     )) as unknown[];
     return { dataKeyDestroyed, rowsDeleted, alreadyErased: !dataKeyDestroyed && rowsDeleted === 0 && before !== undefined };
   });
-  if (!first.dataKeyDestroyed) return first;
+  // Nothing of the call was here: no batch in flight can hold it either.
+  if (!first.dataKeyDestroyed && first.rowsDeleted === 0) return first;
   const ends = await log.ends(TOPICS.events);
   await Promise.all(
     ends
