@@ -34,6 +34,11 @@ export function projectorModule(runtime: Runtime): Module {
             );
         },
         onRetry: (error) => runtime.logger.warn({ err: error }, 'projector batch failed; retrying'),
+        onBehind: (partitions) =>
+          runtime.logger.warn(
+            { partitions },
+            'the stored positions went back behind what this projector committed (the database was restored, or lost its last commits): rejoining to read them again',
+          ),
       });
       const unwatch = metrics.watchLag('projector', lagFromPositions(db, log, 'projector_positions', PROJECTED_TOPICS));
       return {

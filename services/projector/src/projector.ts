@@ -1,10 +1,12 @@
 import type { ConnectionPool } from '@earshot/db';
 import type { KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
+import { runEvery } from '@earshot/server';
 import { fallbackLogger } from '@earshot/telemetry';
 import type { ErasedCalls } from './erased-calls';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 import { startPosition } from './store/positions';
+import { CommittedPositions } from './store/positions-behind';
 
 export interface ProjectorOptions {
   db: ConnectionPool;
@@ -25,6 +27,10 @@ export interface ProjectorOptions {
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
   /** When calls were erased (DataKeys.erasedCalls), so events of theirs appended in the clear before it are passed over. */
   erasedCalls?: ErasedCalls;
+  /** How often the stored positions are compared with what this process committed (10 s). */
+  positionCheckMs?: number;
+  /** Told when the stored positions went back behind what this process committed, before the consumers rejoin to read them again. */
+  onBehind?: (partitions: readonly string[]) => void;
 }
 
 /** The topics the read models are made from: events, and deliveries for the API request meters. */
@@ -49,23 +55,42 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     erasedCalls: options.erasedCalls,
     readsAgain: true,
   });
-  const consumers = await Promise.all(
-    Array.from({ length: options.concurrency ?? 3 }, () =>
-      options.log.consume({
-        group: options.group ?? 'projector',
-        topics: PROJECTED_TOPICS,
-        onBatch: async (records) => {
-          const outcome = await apply(records);
-          options.onBatch?.(outcome, records);
-          return outcome.readFrom === undefined ? undefined : { readFrom: outcome.readFrom };
-        },
-        start: (topic, partition) => startPosition(options.db, topic, partition),
-      }),
-    ),
+  const committed = new CommittedPositions();
+  const consume = () =>
+    Promise.all(
+      Array.from({ length: options.concurrency ?? 3 }, () =>
+        options.log.consume({
+          group: options.group ?? 'projector',
+          topics: PROJECTED_TOPICS,
+          onBatch: async (records) => {
+            const outcome = await apply(records);
+            options.onBatch?.(outcome, records);
+            if (outcome.readFrom !== undefined) return { readFrom: outcome.readFrom };
+            committed.committed(records);
+            return undefined;
+          },
+          start: (topic, partition) => startPosition(options.db, topic, partition),
+        }),
+      ),
+    );
+  let consumers = await consume();
+  // A partition behind with no new records has no batch to find it out: the consumers leave and join again, and every
+  // partition starts where `start` says.
+  const check = runEvery(
+    options.positionCheckMs ?? 10_000,
+    async () => {
+      const behind = await committed.behind(options.db);
+      if (behind.length === 0 || stopping) return;
+      options.onBehind?.(behind);
+      await Promise.all(consumers.map((c) => c.stop()));
+      if (!stopping) consumers = await consume();
+    },
+    (error) => fallbackLogger().warn({ err: error }, 'comparing the stored positions failed; trying again'),
   );
   return {
     stop: async () => {
       stopping = true;
+      await check.stop();
       await Promise.all(consumers.map((c) => c.stop()));
     },
   };
