@@ -12,7 +12,8 @@ import { Intake } from '@earshot/intake';
 import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
 import { registerIngestRoute } from './routes/ingest';
 import { registerWebhookEventsRoute } from './routes/webhook-events';
-import { itemCount, registerOtlpRoutes, type OtlpPolicy } from './otlp/otlp-routes';
+import { registerOtlpRoutes, type OtlpPolicy } from './otlp/otlp-routes';
+import { itemCount } from './otlp/otlp-export';
 import type { WebhookPolicy } from './route-policy';
 import { registerProviderWebhookRoute } from './providers/provider-webhooks';
 
