@@ -83,7 +83,9 @@ describe('deploy/compose.yaml', () => {
 describe('the deployed targets', () => {
   it('serve every service module of the composition root', () => {
     const { modules } = composeTargets(loadConfig({}));
-    const services = modules.map((m) => m.name).filter((name) => !['database', 'log', 'http', 'access', 'tracing', 'all', 'demo-tenant'].includes(name));
+    const services = modules
+      .map((m) => m.name)
+      .filter((name) => !['database', 'log', 'http', 'access', 'grpc', 'tracing', 'all', 'demo-tenant'].includes(name));
     const deployed = TARGETS.flatMap((target) => (SERVES[target] ?? target).split(','));
     expect(services.filter((name) => !deployed.includes(name))).toEqual([]);
   });

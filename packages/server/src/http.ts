@@ -32,12 +32,7 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
   const app = Fastify({
     ...connectionOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
-    trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    // One line per request, written when it is answered (request-log.ts), rather than Fastify's two.
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    ...requestOptions(options),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_ENCODED_PARAM_LENGTH },
@@ -62,6 +57,18 @@ export function buildHttp(options: HttpOptions = {}): FastifyInstance {
   app.setNotFoundHandler((request, reply) => send(reply, request, noRoute(request, methods)));
 
   return app;
+}
+
+/** What every app of the process does alike with a request: its id, the address the trusted proxies vouch for, its logger. */
+export function requestOptions(options: Pick<HttpOptions, 'logger' | 'trustedProxies'>) {
+  return {
+    genReqId: () => randomUUID(),
+    requestIdHeader: false as const,
+    trustProxy: options.trustedProxies && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false as const }),
+    // One line per request, written when it is answered (request-log.ts), rather than Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+  };
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {

@@ -1,5 +1,6 @@
 export * from './health';
 export * from './http';
+export { sendGrpc } from './grpc-http';
 export * from './connection-limits';
 export { isJsonMediaType, unsupportedMediaType } from './json-body';
 export * from './modules';

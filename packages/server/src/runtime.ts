@@ -16,7 +16,8 @@ import {
 } from '@earshot/db';
 import { createEmbeddedLog, createKafkaLog, EMBEDDED_LOG_MIGRATIONS, instrumentLog, TOPICS, type EventLog } from '@earshot/log';
 import { createLogger, Metrics, startTracing, type Logger } from '@earshot/telemetry';
-import { apiScope, openAccess, type Access, type AccessOptions } from './access';
+import { apiScope, openAccess, type Access, type AccessOptions, type ApiScopeOptions } from './access';
+import { buildGrpcHttp } from './grpc-http';
 import { lockDataDir } from './data-dir-lock';
 import { HealthChecks } from './health';
 import { buildHttp } from './http';
@@ -38,6 +39,8 @@ export interface Runtime {
   tenantReads(): TenantReads;
   log(): EventLog;
   http(): FastifyInstance;
+  /** The HTTP/2 cleartext app gRPC services register on, on its own port (the `grpc` module); access is enforced on it as on `http`. */
+  grpc(): FastifyInstance;
   /** The key cache, secret box, rate limiter and idempotency stores, one each per process; the `access` module also enforces every route's policy. */
   access(): Access;
   health: HealthChecks;
@@ -49,7 +52,7 @@ export interface Runtime {
   now: () => Date;
 }
 
-export type InfrastructureName = 'database' | 'log' | 'http' | 'access';
+export type InfrastructureName = 'database' | 'log' | 'http' | 'access' | 'grpc';
 
 export interface RuntimeOptions {
   config: Config;
@@ -71,6 +74,8 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
   let log: EventLog | undefined;
   let http: FastifyInstance | undefined;
   let access: Access | undefined;
+  let grpc: FastifyInstance | undefined;
+  let scope: ApiScopeOptions | undefined;
   const need = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`${name} is not started: declare it in the module's dependsOn`);
     return value;
@@ -85,6 +90,7 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
     tenantReads: () => need(tenantReads, 'database'),
     log: () => need(log, 'log'),
     http: () => need(http, 'http'),
+    grpc: () => need(grpc, 'grpc'),
     access: () => need(access, 'access'),
     health,
     logger,
@@ -207,18 +213,38 @@ export function createRuntime(options: RuntimeOptions): { runtime: Runtime; modu
         const secrets = masterSecretBox(config);
         const opened = openAccess({ db: runtime.database(), secrets, now: runtime.now, report, metrics }, options.access);
         const app = runtime.http();
-        await app.register(apiScope, {
+        scope = {
           access: opened.access,
           adminToken: config.EARSHOT_ADMIN_TOKEN,
           environments: config.EARSHOT_KEY_ENVIRONMENTS,
           keyRequestsPerMinute: config.EARSHOT_KEY_REQUESTS_PER_MIN,
           now: runtime.now,
           metrics,
-        });
+        };
+        await app.register(apiScope, scope);
         // Requests in flight still count and authenticate until the server has drained: stop with it.
         app.addHook('onClose', () => opened.stop());
         access = opened.access;
         return { stop: async () => undefined };
+      },
+    },
+    {
+      name: 'grpc',
+      // After access, whose plugin it registers with the same options: a gRPC route's policy is enforced as an HTTP route's is.
+      dependsOn: ['tracing', 'access'],
+      start: async () => {
+        const app = buildGrpcHttp({
+          trustedProxies: config.EARSHOT_TRUSTED_PROXIES,
+          logger,
+          idleTimeoutMs: config.EARSHOT_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+          maxConnections: config.EARSHOT_HTTP_MAX_CONNECTIONS,
+        });
+        if (tracing) traceRequests(app);
+        logRequests(app);
+        measureRequests(app, metrics);
+        await app.register(apiScope, need(scope, 'access'));
+        grpc = app;
+        return { stop: () => app.close() };
       },
     },
   ];
