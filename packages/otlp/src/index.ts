@@ -6,3 +6,5 @@ export { OTLP_CONTENT_TYPES, readMetricsRequest, readTraceRequest, type OtlpBody
 export { MAX_ATTRIBUTES, MAX_SPANS, type ExportMetricsServiceRequest, type ExportTraceServiceRequest } from './wire/otlp-request';
 export { OTLP_MESSAGES } from './wire/generated';
 export type { RpcStatus } from './wire/rpc-status';
+export { frame, GRPC_MESSAGE_LIMIT_BYTES, unframe } from './wire/grpc-frame';
+export { GRPC_OK, grpcFailure, type GrpcTrailers } from './wire/grpc-status';

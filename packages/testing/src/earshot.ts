@@ -20,6 +20,8 @@ export interface EarshotTenant {
 export interface TestEarshot {
   /** http://127.0.0.1:<port> of the listening server. */
   origin: string;
+  /** http://127.0.0.1:<port> of the OTLP/gRPC port (HTTP/2 cleartext). */
+  grpcOrigin: string;
   runtime: Runtime;
   /** A pool of the test's own database, as its owner (for setup only). */
   db: ConnectionPool;
@@ -54,10 +56,12 @@ export async function startEarshot(label: string, setup: { log?: 'kafka' | 'embe
   const { runtime, modules } = composeTargets(config);
   const running = await startModules(resolveTargets(['all'], modules));
   const address = await runtime.http().listen({ port: 0, host: '127.0.0.1' });
+  const grpcOrigin = await runtime.grpc().listen({ port: 0, host: '127.0.0.1' });
   const db = openDatabase({ url: database.url, poolSize: 2, applicationName: `test-${label}-setup` });
   const box = new SecretBox(masterKey);
   return {
     origin: address,
+    grpcOrigin,
     runtime,
     db,
     async createTenant(name = 'Acme Voice') {

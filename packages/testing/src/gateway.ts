@@ -34,6 +34,8 @@ export class TestClock {
 
 export interface TestGateway {
   app: FastifyInstance;
+  /** http://127.0.0.1:<port> of the gateway's OTLP/gRPC port (HTTP/2 cleartext), listening. */
+  grpcOrigin: string;
   clock: TestClock;
   databaseUrl: string;
   namespace: string;
@@ -72,10 +74,12 @@ export async function startTestGateway(
   const running = await startModules(resolveTargets(['gateway', 'keys'], [...modules, gatewayModule(runtime, setup.options), keysModule(runtime)]));
   const app = runtime.http();
   await app.ready();
+  const grpcOrigin = await runtime.grpc().listen({ port: 0, host: '127.0.0.1' });
   const reader = await createKafkaLog({ brokers, clientId: `test-${label}-reader`, namespace });
 
   return {
     app,
+    grpcOrigin,
     clock,
     databaseUrl: database.url,
     namespace,

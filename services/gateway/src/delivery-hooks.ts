@@ -14,6 +14,10 @@ const NOTED_CHARS = 500;
  * attribute it to and is not recorded.
  */
 export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRecorder, providerHeader: string): void {
+  app.decorateRequest('deliveryNotes', null);
+  app.decorateRequest('failure', null);
+  app.decorateRequest('deliverySender', null);
+  app.decorateRequest('answeredAs', null);
   app.addHook('onError', async (request, _reply, error) => {
     request.failure = error.message;
   });
@@ -23,9 +27,8 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
     const keyed = policy?.auth === 'apiKey' && request.caller ? { tenant: request.caller.tenant.id, provider: header(request, providerHeader) ?? null } : null;
     const sender = request.deliverySender ?? keyed;
     if (!sender) return;
-    const notes = request.deliveryNotes ?? [
-      { outcome: outcomeOf(reply.statusCode), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure },
-    ];
+    const status = request.answeredAs ?? reply.statusCode;
+    const notes = request.deliveryNotes ?? [{ outcome: outcomeOf(status), eventType: null, idempotencyKey: null, eventId: null, reason: request.failure }];
     const time = request.arrivedAt.toISOString();
     const provider = sender.provider === null ? null : storableText(sender.provider, NOTED_CHARS);
     const duration = Math.round(reply.elapsedTime);
@@ -40,7 +43,7 @@ export function registerDeliveryHooks(app: FastifyInstance, recorder: DeliveryRe
         idempotency_key: note.idempotencyKey,
         outcome: note.outcome,
         event_id: note.eventId,
-        http_status: reply.statusCode,
+        http_status: status,
         duration_ms: duration,
         // An error's message may quote what the sender sent; the audit stores it in PostgreSQL.
         reason: note.reason === null ? null : storableText(note.reason, 4 * NOTED_CHARS),

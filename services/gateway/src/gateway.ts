@@ -13,6 +13,7 @@ import { INGEST_HEADERS, WEBHOOK_EVENT_HEADERS } from '@earshot/contracts';
 import { registerIngestRoute } from './routes/ingest';
 import { registerWebhookEventsRoute } from './routes/webhook-events';
 import { registerOtlpRoutes, type OtlpPolicy } from './otlp/otlp-routes';
+import { registerOtlpGrpcRoutes } from './otlp/otlp-grpc-routes';
 import { itemCount } from './otlp/otlp-export';
 import type { WebhookPolicy } from './route-policy';
 import { registerProviderWebhookRoute } from './providers/provider-webhooks';
@@ -43,7 +44,7 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
   const options = { ...DEFAULTS, ...overrides };
   return {
     name: 'gateway',
-    dependsOn: ['database', 'log', 'http', 'access'],
+    dependsOn: ['database', 'log', 'http', 'access', 'grpc'],
     start: async () => {
       const log = runtime.log();
       const access = runtime.access();
@@ -60,9 +61,6 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
       });
 
       await runtime.http().register(async (gateway: FastifyInstance) => {
-        gateway.decorateRequest('deliveryNotes', null);
-        gateway.decorateRequest('failure', null);
-        gateway.decorateRequest('deliverySender', null);
         registerDeliveryHooks(gateway, recorder, INGEST_HEADERS.provider);
         // The HTTP server closes after in-flight requests finish: only then are the audit records flushed.
         gateway.addHook('onClose', () => recorder.close(5_000));
@@ -82,6 +80,11 @@ export function gatewayModule(runtime: Runtime, overrides: GatewayOptions = {}):
           });
         });
         await gateway.register(async (otlp: FastifyInstance) => registerOtlpRoutes(otlp, intake, otlpPolicy(runtime.config), runtime.now));
+      });
+      // OTLP/gRPC on its own port, recorded like the HTTP routes' deliveries; the gRPC app closes before the HTTP one, whose close flushes them.
+      await runtime.grpc().register(async (grpc: FastifyInstance) => {
+        registerDeliveryHooks(grpc, recorder, INGEST_HEADERS.provider);
+        registerOtlpGrpcRoutes(grpc, intake, otlpPolicy(runtime.config), runtime.now);
       });
       // Stopping happens in onClose above, when the HTTP module closes after this one.
       return { stop: async () => undefined };

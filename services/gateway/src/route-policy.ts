@@ -12,5 +12,7 @@ declare module 'fastify' {
     failure: string | null;
     /** Whose delivery it is when no API key says so: a provider's request names its connection, whose tenant this is. */
     deliverySender: { tenant: string; provider: string } | null;
+    /** The HTTP status a failure stands for where the answer's own says nothing (gRPC answers 200, the outcome in its trailers). */
+    answeredAs: number | null;
   }
 }
