@@ -31,6 +31,13 @@ function start(command: string, args: string[], cwd: string, env: Record<string,
   });
 }
 
+/** Where an instance said it takes OTLP/gRPC, printed just after the HTTP origin. */
+async function grpcOrigin(started: Started): Promise<string | undefined> {
+  const printed = () => /OTLP\/gRPC \(traces and metrics\) on (http:\/\/[\d.]+:\d+)/.exec(started.output())?.[1];
+  for (let tries = 0; printed() === undefined && tries < 50; tries++) await sleep(100);
+  return printed();
+}
+
 /** A signal to the whole group, and our ends of its pipes closed at once, as when the parent shell exits. */
 function signalGroup(started: Started, signal: NodeJS.Signals): void {
   try {
@@ -111,6 +118,10 @@ describe('start anywhere, stop clean', () => {
     const second = await start(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], clone, { ...env, EARSHOT_DATA_DIR: otherData });
     try {
       expect(first.url).not.toBe(second.url);
+      // Each prints its own OTLP/gRPC port: 4317 or the next free one.
+      const grpc = await Promise.all([first, second].map(grpcOrigin));
+      expect(grpc.every((origin) => origin !== undefined && Number(new URL(origin).port) >= 4317)).toBe(true);
+      expect(grpc[0]).not.toBe(grpc[1]);
       for (const instance of [first, second]) expect((await fetch(new URL('/health', instance.url))).status).toBe(200);
       const postmasters = [postmasterOf(join(clone, '.data')), postmasterOf(otherData)];
       expect(postmasters.every((pid) => pid !== undefined && alive(pid))).toBe(true);

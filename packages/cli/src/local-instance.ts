@@ -5,6 +5,8 @@ import type { Config } from '@earshot/config';
 /** The port `earshot serve` takes when PORT is unset, and how many after it it tries when that one is held. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_PORT_TRIES = 10;
+/** OTLP's conventional gRPC port, where the gateway takes OTLP/gRPC when EARSHOT_OTLP_GRPC_PORT is unset (or the next free one). */
+export const DEFAULT_OTLP_GRPC_PORT = 4317;
 
 function originFile(dataDir: string): string {
   return join(dataDir, 'earshot.url');

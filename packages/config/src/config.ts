@@ -57,6 +57,11 @@ export const ConfigSchema = z
     NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
     /** Unset, `earshot serve` takes 8080, or the next free port up to 8089 when another instance holds it. */
     PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    /**
+     * Where the gateway takes OTLP/gRPC exports (HTTP/2 cleartext; OTLP's conventional port is 4317). Unset, `earshot serve` takes
+     * 4317, or the next free port up to 4326; with PORT=0, any free port.
+     */
+    EARSHOT_OTLP_GRPC_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),
     /**
      * The min.insync.replicas every topic of the log must have at least; startup refuses a topic below it. Unset: 2 on a cluster of

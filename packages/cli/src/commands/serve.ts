@@ -7,7 +7,7 @@ import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
 import { withOperatorToken } from '../demo/operator-token';
 import { welcomeLines } from '../demo/welcome';
-import { DEFAULT_PORT, DEFAULT_PORT_TRIES, recordOrigin } from '../local-instance';
+import { DEFAULT_OTLP_GRPC_PORT, DEFAULT_PORT, DEFAULT_PORT_TRIES, recordOrigin } from '../local-instance';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -30,22 +30,30 @@ function drainSignal(logger: Logger): Promise<void> {
   });
 }
 
-/** PORT when set (its holder is named if taken); otherwise 8080, or the next free port after it, as a second instance needs. */
-async function listen(app: FastifyInstance, port: number | undefined): Promise<string> {
+/** A port of the process: the one set (its holder is named if taken), or the first free one from `first`. */
+interface PortChoice {
+  port: number | undefined;
+  first: number;
+  /** What sets it, for the message when it is taken. */
+  setBy: string;
+}
+
+/** The set port, or `first` or the next free port after it, as a second instance needs. */
+async function listen(app: FastifyInstance, { port, first, setBy }: PortChoice): Promise<string> {
   if (port !== undefined) {
     try {
       return await app.listen({ port, host: '0.0.0.0' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
-        throw new Error(`port ${port} is in use by another process (it is set by PORT or --port; choose another)`, { cause: error });
+        throw new Error(`port ${port} is in use by another process (it is set by ${setBy}; choose another)`, { cause: error });
       throw error;
     }
   }
-  for (let candidate = DEFAULT_PORT; ; candidate++) {
+  for (let candidate = first; ; candidate++) {
     try {
       return await app.listen({ port: candidate, host: '0.0.0.0' });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === DEFAULT_PORT + DEFAULT_PORT_TRIES - 1) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === first + DEFAULT_PORT_TRIES - 1) throw error;
       app.log.warn(`port ${candidate} is taken; trying ${candidate + 1}`);
     }
   }
@@ -68,18 +76,26 @@ export async function serve(values: { target: string; port?: string }): Promise<
   const running = await startModules(ordered, (line) => runtime.logger.info(line));
 
   let address: string;
+  let grpcAddress: string | undefined;
   try {
-    address = await listen(runtime.http(), config.PORT);
+    address = await listen(runtime.http(), { port: config.PORT, first: DEFAULT_PORT, setBy: 'PORT or --port' });
+    // Only a process running a gRPC service (the gateway's OTLP/gRPC) opens the port; PORT=0 asks for any free ports.
+    if (running.names.includes('grpc')) {
+      const port = config.EARSHOT_OTLP_GRPC_PORT ?? (config.PORT === 0 ? 0 : undefined);
+      grpcAddress = await listen(runtime.grpc(), { port, first: DEFAULT_OTLP_GRPC_PORT, setBy: 'EARSHOT_OTLP_GRPC_PORT' });
+    }
   } catch (error) {
     await running.stop();
     throw error;
   }
   const origin = address.replace('0.0.0.0', '127.0.0.1');
+  const grpcOrigin = grpcAddress?.replace('0.0.0.0', '127.0.0.1');
   const recorded = config.DATABASE_URL === undefined ? recordOrigin(config.EARSHOT_DATA_DIR, origin) : undefined;
   console.log(`Earshot ${targets.join(',')} listening on ${origin}`);
+  if (grpcOrigin) console.log(`OTLP/gRPC (traces and metrics) on ${grpcOrigin}`);
   if (running.names.includes(DEMO_TENANT_MODULE) || operatorTokenFile) {
     const demo = running.names.includes(DEMO_TENANT_MODULE) ? readDemoCredentials(config.EARSHOT_DATA_DIR) : undefined;
-    console.log(welcomeLines({ origin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
+    console.log(welcomeLines({ origin, grpcOrigin, demo, operatorTokenFile, dataDir: config.EARSHOT_DATA_DIR }).join('\n'));
   }
 
   await stopping;
