@@ -1,7 +1,9 @@
 """Emits a LiveKit Agents- or Pipecat-shaped voice session as OpenTelemetry spans
-and sends them with the official OTLP/HTTP protobuf exporter, configured by the
-environment alone (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS,
-OTEL_SERVICE_NAME), as an agent process does.
+and sends them with the official OTLP exporter, configured by the environment
+alone (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS,
+OTEL_SERVICE_NAME), as an agent process does: the OTLP/HTTP protobuf one, or
+the OTLP/gRPC one when OTEL_EXPORTER_OTLP_PROTOCOL is grpc (the variable the
+SDK's auto-configuration chooses by).
 
 The session is read from stdin as JSON (see otel-python-exporter.int.test.ts). The
 spans are recorded first, then exported shuffled, in several batches, and the
@@ -10,11 +12,11 @@ trace id and how many spans were sent.
 """
 
 import json
+import os
 import random
 import sys
 
 from opentelemetry import trace
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
@@ -151,6 +153,14 @@ def pipecat_session(tracer, session):
     return root
 
 
+def span_exporter():
+    if os.environ.get("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    else:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    return OTLPSpanExporter()
+
+
 def main():
     session = json.load(sys.stdin)
     recorded = InMemorySpanExporter()
@@ -163,7 +173,7 @@ def main():
     random.Random(session["seed"]).shuffle(spans)
     size = session["batchSize"]
     batches = [spans[i : i + size] for i in range(0, len(spans), size)]
-    exporter = OTLPSpanExporter()
+    exporter = span_exporter()
     for batch in [*batches, batches[0]]:
         if exporter.export(batch) is not SpanExportResult.SUCCESS:
             sys.exit(f"the exporter could not send a batch of {len(batch)} spans")
