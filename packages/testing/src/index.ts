@@ -14,6 +14,7 @@ export * from './fixtures/projector-child';
 export * from './fixtures/snapshot';
 export * from './fixtures/transcribed-call';
 export * from './gateway';
+export * from './grpc-client';
 export * from './infra';
 export * from './keys';
 export * from './local-infra/infra';

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:http2';
 import { TOPICS } from '@earshot/log';
+import { OTLP_MESSAGES } from '@earshot/otlp';
 import { recordFigure, startKafka, stopKafka } from '@earshot/testing';
-import { envelope, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
+import { envelope, grpcCall, grpcMessage, ingestHeaders, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 
 // A broker of this test's own: the shared one must never be stopped.
 const paths = {
@@ -43,6 +45,19 @@ describe('ingest while Kafka is down', () => {
     });
   };
 
+  /** A LiveKit session span over OTLP/gRPC: its call's start and end are appended. */
+  const exportOverGrpc = async () => {
+    const span = { traceId: Buffer.alloc(16, 0xab), spanId: Buffer.alloc(8, 0xcd), name: 'agent_session', startTimeUnixNano: '1772445540000000000' };
+    const request = { resourceSpans: [{ scopeSpans: [{ scope: { name: 'livekit-agents' }, spans: [{ ...span, endTimeUnixNano: '1772445600000000000' }] }] }] };
+    const session = connect(gateway.grpcOrigin);
+    try {
+      const message = grpcMessage(OTLP_MESSAGES.traceRequest.encode(OTLP_MESSAGES.traceRequest.fromObject(request)).finish());
+      return await grpcCall(session, '/opentelemetry.proto.collector.trace.v1.TraceService/Export', message, { authorization: `Bearer ${acme.apiKey}` });
+    } finally {
+      session.close();
+    }
+  };
+
   it('answers 503 with Kafka stopped, acknowledging nothing, and accepts again by itself once Kafka is back', async () => {
     expect((await send('before-outage')).statusCode).toBe(202);
 
@@ -50,6 +65,8 @@ describe('ingest while Kafka is down', () => {
     const during = await send('during-outage');
     expect(during.statusCode).toBe(503);
     expect(during.json()).toMatchObject({ ok: false, code: 'UNAVAILABLE' });
+    // OTLP/gRPC says the same as gRPC: UNAVAILABLE, which exporters retry.
+    expect(await exportOverGrpc()).toMatchObject({ status: 200, grpcStatus: '14' });
 
     await startKafka(paths, () => undefined);
     await expect.poll(async () => (await send(`after-outage-${Date.now()}`)).statusCode, { timeout: 120_000, interval: 1_000 }).toBe(202);

@@ -1,58 +1,15 @@
-import { connect, type ClientHttp2Session, type IncomingHttpHeaders, type IncomingHttpStatusHeader } from 'node:http2';
+import { connect, type ClientHttp2Session } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeEvent } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
 import { OTLP_MESSAGES } from '@earshot/otlp';
-import { ADMIN_TOKEN, deadLetters, deliveries, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
+import { ADMIN_TOKEN, deadLetters, deliveries, grpcCall, grpcMessage, startTestGateway, type TenantCredentials, type TestGateway } from '@earshot/testing';
 
 const TRACES = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
 const METRICS = '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export';
 /** What the tenant may send a minute, in spans: the over-limit case sends more in one export. */
 const EVENTS_PER_MIN = 400;
-
-interface Answer {
-  status: number | undefined;
-  contentType: string | undefined;
-  grpcStatus: string | undefined;
-  grpcMessage: string;
-  details: Buffer | undefined;
-  body: Buffer;
-}
-
-/** One unary call on an HTTP/2 session, as a gRPC client makes it; the outcome read from the trailers (or the headers of a trailers-only answer). */
-function call(session: ClientHttp2Session, path: string, body: Buffer, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', ...headers });
-    let head: IncomingHttpHeaders & IncomingHttpStatusHeader = {};
-    let tail: IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    stream.on('response', (h) => (head = h));
-    stream.on('trailers', (t) => (tail = t));
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('error', reject);
-    stream.on('end', () => {
-      const field = (name: string) => (tail[name] ?? head[name]) as string | undefined;
-      const details = field('grpc-status-details-bin');
-      resolve({
-        status: head[':status'],
-        contentType: head['content-type'],
-        grpcStatus: field('grpc-status'),
-        grpcMessage: decodeURIComponent(field('grpc-message') ?? ''),
-        details: details === undefined ? undefined : Buffer.from(details, 'base64'),
-        body: Buffer.concat(chunks),
-      });
-    });
-    stream.end(body);
-  });
-}
-
-/** A gRPC message: the compressed flag, the length big-endian, the bytes. */
-function framed(message: Uint8Array, compressed = false): Buffer {
-  const prefix = Buffer.from([compressed ? 1 : 0, 0, 0, 0, 0]);
-  prefix.writeUInt32BE(message.length, 1);
-  return Buffer.concat([prefix, message]);
-}
 
 const hex = (text: string) => Buffer.from(text, 'hex');
 /** A LiveKit session span and one agent turn, as protobuf: trace ids of `traceId`, `spans` more spans Earshot reads nothing from. */
@@ -91,13 +48,13 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
   });
 
   const exportTraces = (body: Buffer, key = acme.apiKey, headers: Record<string, string> = {}) =>
-    call(session, TRACES, body, { authorization: `Bearer ${key}`, ...headers });
+    grpcCall(session, TRACES, body, { authorization: `Bearer ${key}`, ...headers });
   const eventsOf = async (traceId: string) =>
     (await gateway.records(TOPICS.events)).map((r) => decodeEvent(r.value)).filter((e) => e.idempotency_key.startsWith(`otel:${traceId}:`)).length;
 
   it('takes an export: grpc-status 0, an empty ExportTraceServiceResponse as a framed message, and the spans’ events appended', async () => {
     const trace = 'a1'.repeat(16);
-    const answer = await exportTraces(framed(traceExport(trace)));
+    const answer = await exportTraces(grpcMessage(traceExport(trace)));
     expect(answer).toMatchObject({ status: 200, grpcStatus: '0', contentType: 'application/grpc+proto' });
     expect(answer.body).toEqual(Buffer.from([0, 0, 0, 0, 0]));
     expect(await eventsOf(trace)).toBeGreaterThan(0);
@@ -105,7 +62,7 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
 
   it('takes a gzip-compressed message (grpc-encoding: gzip), and answers partial success for a span whose event is invalid', async () => {
     const trace = 'b2'.repeat(16);
-    const answer = await exportTraces(framed(gzipSync(traceExport(trace, -2)), true), acme.apiKey, { 'grpc-encoding': 'gzip' });
+    const answer = await exportTraces(grpcMessage(gzipSync(traceExport(trace, -2)), true), acme.apiKey, { 'grpc-encoding': 'gzip' });
     expect(answer.grpcStatus).toBe('0');
     const response = OTLP_MESSAGES.traceResponse.toObject(OTLP_MESSAGES.traceResponse.decode(answer.body.subarray(5)), { longs: String });
     expect(response).toMatchObject({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('span 2222222222222222 (agent_turn)') } });
@@ -114,14 +71,14 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
   it('answers MetricsService/Export as /v1/metrics does', async () => {
     const request = { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'process.cpu', gauge: { dataPoints: [{ asDouble: 0.2 }] } }] }] }] };
     const message = OTLP_MESSAGES.metricsRequest.encode(OTLP_MESSAGES.metricsRequest.fromObject(request)).finish();
-    const answer = await call(session, METRICS, framed(message), { authorization: `Bearer ${acme.apiKey}` });
+    const answer = await grpcCall(session, METRICS, grpcMessage(message), { authorization: `Bearer ${acme.apiKey}` });
     expect(answer.grpcStatus).toBe('0');
     const response = OTLP_MESSAGES.metricsResponse.toObject(OTLP_MESSAGES.metricsResponse.decode(answer.body.subarray(5)), { longs: String });
     expect(response).toMatchObject({ partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('process.cpu') } });
   });
 
   it('answers a method it does not serve UNIMPLEMENTED', async () => {
-    const answer = await call(session, '/opentelemetry.proto.collector.logs.v1.LogsService/Export', framed(Buffer.alloc(0)), {
+    const answer = await grpcCall(session, '/opentelemetry.proto.collector.logs.v1.LogsService/Export', grpcMessage(Buffer.alloc(0)), {
       authorization: `Bearer ${acme.apiKey}`,
     });
     expect(answer).toMatchObject({ status: 200, grpcStatus: '12', grpcMessage: expect.stringContaining('LogsService/Export') });
@@ -129,11 +86,11 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
 
   it('refuses hostile frames with the right status, each kept as a dead letter, while a valid export on the same connection goes through', async () => {
     const trace = 'c3'.repeat(16);
-    const valid = framed(traceExport(trace));
+    const valid = grpcMessage(traceExport(trace));
     const [truncated, oversized, garbage, twoMessages, ok] = await Promise.all([
       exportTraces(valid.subarray(0, valid.length - 7)),
       exportTraces(Buffer.from([0, 0x7f, 0xff, 0xff, 0xff, 1, 2, 3])),
-      exportTraces(framed(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]))),
+      exportTraces(grpcMessage(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]))),
       exportTraces(Buffer.concat([valid, valid])),
       exportTraces(valid),
     ]);
@@ -149,15 +106,15 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
   });
 
   it('refuses a body over the limit INVALID_ARGUMENT, saying so', async () => {
-    const answer = await exportTraces(framed(Buffer.alloc(16 * 1024 * 1024 + 1)));
+    const answer = await exportTraces(grpcMessage(Buffer.alloc(16 * 1024 * 1024 + 1)));
     expect(answer).toMatchObject({ status: 200, grpcStatus: '3', grpcMessage: expect.stringContaining('at most 16777216') });
   });
 
   describe('access as the OTLP/HTTP route’s policy has it', () => {
     it('no key, an unknown key: UNAUTHENTICATED', async () => {
-      const none = await call(session, TRACES, framed(traceExport('d4'.repeat(16))), {});
+      const none = await grpcCall(session, TRACES, grpcMessage(traceExport('d4'.repeat(16))), {});
       expect(none).toMatchObject({ status: 200, grpcStatus: '16', grpcMessage: expect.stringContaining('an API key is required') });
-      const wrong = await exportTraces(framed(traceExport('d4'.repeat(16))), `${acme.apiKey.slice(0, -4)}xxxx`);
+      const wrong = await exportTraces(grpcMessage(traceExport('d4'.repeat(16))), `${acme.apiKey.slice(0, -4)}xxxx`);
       expect(wrong.grpcStatus).toBe('16');
       expect(await eventsOf('d4'.repeat(16))).toBe(0);
     });
@@ -169,7 +126,7 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
         payload: { name: 'Staging', environment: 'staging' },
       });
-      const staging = await exportTraces(framed(traceExport('e5'.repeat(16))), created.json<TenantCredentials>().apiKey);
+      const staging = await exportTraces(grpcMessage(traceExport('e5'.repeat(16))), created.json<TenantCredentials>().apiKey);
       expect(staging).toMatchObject({ grpcStatus: '7', grpcMessage: expect.stringContaining('this is a staging key') });
       const reader = await gateway.app.inject({
         method: 'POST',
@@ -177,13 +134,13 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
         headers: { authorization: `Bearer ${acme.apiKey}` },
         payload: { name: 'reads only', scopes: ['calls:read'] },
       });
-      const refused = await exportTraces(framed(traceExport('e5'.repeat(16))), reader.json<{ secret: string }>().secret);
+      const refused = await exportTraces(grpcMessage(traceExport('e5'.repeat(16))), reader.json<{ secret: string }>().secret);
       expect(refused).toMatchObject({ grpcStatus: '7', grpcMessage: 'the API key lacks the traces:write scope' });
       expect(await eventsOf('e5'.repeat(16))).toBe(0);
     });
 
     it('an export over the tenant’s spans a minute: RESOURCE_EXHAUSTED with RetryInfo, recorded as rate limited', async () => {
-      const answer = await exportTraces(framed(traceExport('f6'.repeat(16), 0.9, EVENTS_PER_MIN)));
+      const answer = await exportTraces(grpcMessage(traceExport('f6'.repeat(16), 0.9, EVENTS_PER_MIN)));
       expect(answer).toMatchObject({ grpcStatus: '8', grpcMessage: expect.stringContaining('rate limit') });
       // google.rpc.Status's details carry a RetryInfo, which is what lets an OTLP exporter retry RESOURCE_EXHAUSTED.
       expect(answer.details?.toString('latin1')).toContain('type.googleapis.com/google.rpc.RetryInfo');
