@@ -77,7 +77,7 @@ export async function exportMetrics(request: FastifyRequest, intake: Intake, now
   const message =
     metrics.length === 0
       ? null
-      : `Earshot keeps per-turn latency from the spans (/v1/traces), which lk.agents.turn.* summarize: their data points are acknowledged, not stored` +
+      : `Earshot keeps per-turn latency from the spans (the traces export), which lk.agents.turn.* summarize: their data points are acknowledged, not stored` +
         (others.length > 0
           ? `; ${rejected} data points of other metrics (${[...new Set(others.map((m) => m.name))].slice(0, 5).join(', ')}) are rejected`
           : '');
