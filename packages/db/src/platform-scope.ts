@@ -55,21 +55,21 @@ export function attachPlatformPool(pool: ConnectionPool, open: () => ConnectionP
   return pool;
 }
 
-/** Runs `work` in a transaction as the platform role, on a session that is that role: nothing of it reaches the caller's pool. */
-export function inPlatform<T>(db: ConnectionPool, work: (tx: Transaction) => Promise<T>): Promise<T> {
+/** The pool's platform pool: every pool comes from openDatabase, which attaches one. */
+function platformOf(db: ConnectionPool): Promise<ConnectionPool> {
   const platform = platformPools.get(db);
-  if (platform) return platform().then((p) => p.tx(work));
-  // A pool made elsewhere than openDatabase: the role ends with the transaction, so the connection goes back as it came.
-  return db.tx(async (tx) => {
-    await tx.query(sql`select set_config('role', ${PLATFORM_ROLE}, true)`);
-    return work(tx);
-  });
+  if (!platform) throw new Error('a pool not opened by openDatabase has no sessions as the platform role');
+  return platform();
+}
+
+/** Runs `work` in a transaction as the platform role, on a session that is that role: nothing of it reaches the caller's pool. */
+export async function inPlatform<T>(db: ConnectionPool, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return (await platformOf(db)).tx(work);
 }
 
 /** One statement as the platform role: its own transaction, one round trip. */
-export function platformQuery(db: ConnectionPool, query: SQLQuery): Promise<unknown[]> {
-  const platform = platformPools.get(db);
-  return platform ? platform().then((p) => p.query(query)) : inPlatform(db, (tx) => tx.query(query));
+export async function platformQuery(db: ConnectionPool, query: SQLQuery): Promise<unknown[]> {
+  return (await platformOf(db)).query(query);
 }
 
 /**
