@@ -14,6 +14,7 @@ export interface GrpcHttpOptions {
 /** gRPC's status codes this app answers by itself; the services map their own failures. */
 const UNIMPLEMENTED = 12;
 const INTERNAL = 13;
+const UNAVAILABLE = 14;
 
 /**
  * The app gRPC services register on: HTTP/2 without TLS (h2c), which is what
@@ -33,9 +34,19 @@ export function buildGrpcHttp(options: GrpcHttpOptions): FastifyInstance {
     ...requestOptions(options),
     // Exporters hold their connection open between exports: a drain closes the sessions, or it would wait for them.
     forceCloseConnections: true,
+    // Fastify's answer while closing is an HTTP 503; a gRPC client is answered UNAVAILABLE in gRPC's own form (below).
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
   app.server.maxConnections = options.maxConnections;
   app.removeAllContentTypeParsers();
+  // A request that reaches a closing app (one in flight on a session before its GOAWAY) is one to retry elsewhere.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return sendGrpc(reply, { 'grpc-status': String(UNAVAILABLE), 'grpc-message': 'the server is shutting down: try again' });
+  });
   const noMethod = (request: FastifyRequest, reply: FastifyReply) =>
     sendGrpc(reply, { 'grpc-status': String(UNIMPLEMENTED), 'grpc-message': `no gRPC method ${pathOf(request.url)}` });
   app.setNotFoundHandler(noMethod);
