@@ -9,6 +9,8 @@ export interface GrpcAnswer {
   grpcMessage: string;
   /** grpc-status-details-bin: a google.rpc.Status, decoded from base64. */
   details: Buffer | undefined;
+  /** The compressions the server takes, when it names them. */
+  grpcAcceptEncoding: string | undefined;
   body: Buffer;
 }
 
@@ -32,6 +34,7 @@ export function grpcCall(session: ClientHttp2Session, path: string, body: Buffer
         grpcStatus: field('grpc-status'),
         grpcMessage: decodeURIComponent(field('grpc-message') ?? ''),
         details: details === undefined ? undefined : Buffer.from(details, 'base64'),
+        grpcAcceptEncoding: field('grpc-accept-encoding'),
         body: Buffer.concat(chunks),
       });
     });

@@ -21,8 +21,16 @@ export function unframe(body: Buffer, grpcEncoding: string | undefined): OtlpBod
   const received = body.length - PREFIX_BYTES;
   if (received < length) return invalid(`the gRPC message is truncated: it declares ${length} bytes and ${received} arrived`);
   if (received > length) return invalid(`the body holds more than one gRPC message; Export is unary`);
-  const coding = flag === 1 ? (grpcEncoding ?? 'identity') : 'identity';
+  const coding = flag === 1 ? (grpcEncoding ?? 'identity').trim().toLowerCase() : 'identity';
   if (flag === 1 && coding === 'identity') return invalid('the gRPC message is flagged compressed but grpc-encoding names no compression');
+  // gRPC answers a compression it does not implement UNIMPLEMENTED, naming the ones it takes.
+  if (coding !== 'identity' && coding !== 'gzip')
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `grpc-encoding ${coding} is not supported: compress with gzip or not at all`,
+      headers: { 'grpc-accept-encoding': 'gzip' },
+    };
   return { ok: true, request: { bytes: body.subarray(PREFIX_BYTES), encoding: 'protobuf', contentEncoding: coding } };
 }
 

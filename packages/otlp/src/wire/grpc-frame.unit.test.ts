@@ -16,8 +16,16 @@ describe('unframe', () => {
     expect(plain).toEqual({ ok: true, request: { bytes: Buffer.alloc(0), encoding: 'protobuf', contentEncoding: 'identity' } });
     const compressed = unframe(message(gzipSync(Buffer.alloc(0)), 1), 'gzip');
     expect(compressed.ok && readTraceRequest(compressed.request)).toEqual({ ok: true, request: {} });
-    const unknown = unframe(message(Buffer.from('x'), 1), 'snappy');
-    expect(unknown.ok && readTraceRequest(unknown.request)).toMatchObject({ ok: false, message: expect.stringContaining('snappy is not supported') });
+  });
+
+  it('refuses a compression it does not implement, naming the one it takes; an uncompressed message may name any', () => {
+    expect(unframe(message(Buffer.from('x'), 1), 'Snappy')).toEqual({
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'grpc-encoding snappy is not supported: compress with gzip or not at all',
+      headers: { 'grpc-accept-encoding': 'gzip' },
+    });
+    expect(unframe(message(Buffer.from('x')), 'snappy')).toMatchObject({ ok: true, request: { contentEncoding: 'identity' } });
   });
 
   it.each([

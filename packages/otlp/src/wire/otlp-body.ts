@@ -23,7 +23,15 @@ export const OTLP_CONTENT_TYPES: Readonly<Record<string, OtlpEncoding>> = {
 const MAX_INFLATED_BYTES = 16 * 1024 * 1024;
 
 /** Why a body holds no export request: bad data, or more than may be inflated (the error catalogue's codes). */
-export type OtlpBodyResult<T> = { ok: true; request: T } | { ok: false; code: 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE'; message: string };
+export type OtlpBodyResult<T> =
+  | { ok: true; request: T }
+  | {
+      ok: false;
+      code: 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE';
+      message: string;
+      /** Response headers the refusal carries: which codings would have been taken. */
+      headers?: Record<string, string>;
+    };
 
 export interface ReceivedOtlp {
   bytes: Buffer;
@@ -35,7 +43,13 @@ export interface ReceivedOtlp {
 function inflate(received: ReceivedOtlp): OtlpBodyResult<Buffer> {
   const coding = (received.contentEncoding ?? 'identity').trim().toLowerCase();
   if (coding === 'identity' || coding === '') return { ok: true, request: received.bytes };
-  if (coding !== 'gzip') return { ok: false, code: 'VALIDATION_ERROR', message: `Content-Encoding ${coding} is not supported: send gzip or none` };
+  if (coding !== 'gzip')
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Content-Encoding ${coding} is not supported: send gzip or none`,
+      headers: { 'accept-encoding': 'gzip' },
+    };
   try {
     return { ok: true, request: gunzipSync(received.bytes, { maxOutputLength: MAX_INFLATED_BYTES }) };
   } catch (error) {

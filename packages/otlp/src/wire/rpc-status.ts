@@ -40,7 +40,8 @@ const DOMAIN = 'earshot';
 
 /** gRPC status codes (the Status message's `code`), as the HTTP status of an Earshot error maps to them. */
 export function grpcCodeOf(httpStatus: number): number {
-  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return 3; // INVALID_ARGUMENT
+  if (httpStatus === 400 || httpStatus === 413) return 3; // INVALID_ARGUMENT
+  if (httpStatus === 415) return 12; // UNIMPLEMENTED: a media type or compression the server does not implement
   if (httpStatus === 401) return 16; // UNAUTHENTICATED
   if (httpStatus === 403) return 7; // PERMISSION_DENIED
   if (httpStatus === 404) return 5; // NOT_FOUND

@@ -94,5 +94,6 @@ async function decoded<T>(request: FastifyRequest, intake: Intake, now: () => Da
   const dead = deadLetterBody(body.raw, `OTLP ${signal}: ${body.result.message}`);
   const outcome = await intake.rejectBody(sender, dead.raw, dead.reason, [{ path: '(body)', message: body.result.message }]);
   request.deliveryNotes = [outcome.note];
-  throw new ApiError(body.result.code, body.result.message, { deadLetterId: outcome.result.deadLetterId });
+  const { code, message, headers } = body.result;
+  throw new ApiError(code, message, { deadLetterId: outcome.result.deadLetterId, ...(headers ? { headers } : {}) });
 }

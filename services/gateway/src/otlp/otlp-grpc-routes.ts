@@ -49,6 +49,8 @@ export function registerOtlpGrpcRoutes(app: FastifyInstance, intake: Intake, pol
     if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'OTLP/gRPC request failed');
     request.answeredAs = apiError.status;
     const retryAfter = Number(apiError.detail.headers?.['retry-after']);
+    const accepted = apiError.detail.headers?.['grpc-accept-encoding'];
+    if (accepted !== undefined) reply.header('grpc-accept-encoding', accepted);
     const status = { httpStatus: apiError.status, message: apiError.message, reason: apiError.code };
     return sendGrpc(reply, grpcFailure(Number.isFinite(retryAfter) ? { ...status, retryAfterSeconds: retryAfter } : status));
   });

@@ -68,6 +68,14 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
     expect(response).toMatchObject({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('span 2222222222222222 (agent_turn)') } });
   });
 
+  it('answers a compression it does not implement UNIMPLEMENTED, with grpc-accept-encoding naming gzip', async () => {
+    const trace = 'b3'.repeat(16);
+    const answer = await exportTraces(grpcMessage(traceExport(trace), true), acme.apiKey, { 'grpc-encoding': 'snappy' });
+    expect(answer).toMatchObject({ status: 200, grpcStatus: '12', grpcMessage: 'grpc-encoding snappy is not supported: compress with gzip or not at all' });
+    expect(answer.grpcAcceptEncoding).toBe('gzip');
+    expect(await eventsOf(trace)).toBe(0);
+  });
+
   it('answers MetricsService/Export as /v1/metrics does', async () => {
     const request = { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'process.cpu', gauge: { dataPoints: [{ asDouble: 0.2 }] } }] }] }] };
     const message = OTLP_MESSAGES.metricsRequest.encode(OTLP_MESSAGES.metricsRequest.fromObject(request)).finish();

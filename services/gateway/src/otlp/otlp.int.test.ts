@@ -163,8 +163,13 @@ describe('OTLP/HTTP at the service root', () => {
       expect((await deadLetters(gateway)).some((d) => d.reason.includes('has 1000000 attributes; at most 1024'))).toBe(true);
     });
 
-    it('a content encoding other than gzip', async () => {
-      await unchanged(() => post('/v1/traces', JSON.stringify(livekitRequest()), { 'content-type': 'application/json', 'content-encoding': 'br' }), 400);
+    it('a content encoding other than gzip: 415, naming the one it takes', async () => {
+      const response = await unchanged(
+        () => post('/v1/traces', JSON.stringify(livekitRequest()), { 'content-type': 'application/json', 'content-encoding': 'br' }),
+        415,
+      );
+      expect(response.headers['accept-encoding']).toBe('gzip');
+      expect(response.json()).toMatchObject({ code: 12, message: 'Content-Encoding br is not supported: send gzip or none' });
     });
 
     it('no key, and a key without traces:write', async () => {
