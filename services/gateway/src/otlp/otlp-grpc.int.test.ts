@@ -147,6 +147,23 @@ describe('OTLP/gRPC on the gateway’s own port', () => {
       expect(await eventsOf('e5'.repeat(16))).toBe(0);
     });
 
+    it('a key used from outside its IP allowlist: PERMISSION_DENIED; one inside it is taken', async () => {
+      const keyFrom = async (ipAllowlist: string[]) => {
+        const created = await gateway.app.inject({
+          method: 'POST',
+          url: '/api/v1/keys',
+          headers: { authorization: `Bearer ${acme.apiKey}` },
+          payload: { name: `from ${ipAllowlist.join(' ')}`, scopes: ['traces:write'], ipAllowlist },
+        });
+        return created.json<{ secret: string }>().secret;
+      };
+      const elsewhere = await exportTraces(grpcMessage(traceExport('e6'.repeat(16))), await keyFrom(['203.0.113.0/24']));
+      expect(elsewhere).toMatchObject({ grpcStatus: '7', grpcMessage: expect.stringContaining('may not be used from 127.0.0.1') });
+      expect(await eventsOf('e6'.repeat(16))).toBe(0);
+      const local = await exportTraces(grpcMessage(traceExport('e7'.repeat(16))), await keyFrom(['127.0.0.0/8']));
+      expect(local.grpcStatus).toBe('0');
+    });
+
     it('an export over the tenant’s spans a minute: RESOURCE_EXHAUSTED with RetryInfo, recorded as rate limited', async () => {
       const answer = await exportTraces(grpcMessage(traceExport('f6'.repeat(16), 0.9, EVENTS_PER_MIN)));
       expect(answer).toMatchObject({ grpcStatus: '8', grpcMessage: expect.stringContaining('rate limit') });
