@@ -35,7 +35,9 @@ export async function infraUp(log: (line: string) => void = (l) => console.error
   const presetKafka = process.env.KAFKA_BROKERS;
   const presetPostgres = process.env.DATABASE_URL;
   const [kafka, postgres] = await Promise.all([
-    presetKafka ? { brokers: presetKafka, fresh: false } : startKafka({ cacheDir, stateDir, port: explicitPort('EARSHOT_INFRA_KAFKA_PORT') }, log),
+    presetKafka
+      ? { brokers: presetKafka, fresh: false }
+      : startKafka({ cacheDir, stateDir, port: explicitPort('EARSHOT_INFRA_KAFKA_PORT'), disposable: true }, log),
     presetPostgres
       ? { url: presetPostgres, fresh: false }
       : startPostgres({ stateDir, port: explicitPort('EARSHOT_INFRA_POSTGRES_PORT'), portVariable: 'EARSHOT_INFRA_POSTGRES_PORT', disposable: true }, log),

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choosePort, freePort, lastLines } from '@earshot/db';
 import { isAlive, waitForPort } from './process';
@@ -12,6 +12,12 @@ export interface KafkaPaths {
   stateDir: string;
   /** The broker's port when EARSHOT_INFRA_KAFKA_PORT sets it (the controller takes the next one); unset, two free ports are chosen. */
   port: number | undefined;
+  /**
+   * Set, a broker started anew begins on an empty log: every test and bench
+   * names topics of its own, so an earlier run's records are never read again,
+   * and kept they only grow (21 GB after two days of benches here).
+   */
+  disposable?: boolean;
 }
 
 interface KafkaPorts {
@@ -103,6 +109,14 @@ export interface StartedBroker {
   fresh: boolean;
 }
 
+/** The broker's log folder under the state folder, emptied first for a disposable broker. */
+export function brokerDataDir(paths: Pick<KafkaPaths, 'stateDir' | 'disposable'>): string {
+  const dataDir = join(paths.stateDir, 'kafka-data');
+  if (paths.disposable) rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  return dataDir;
+}
+
 /** Starts the broker detached, so it outlives this process; `stopKafka` ends it. */
 export async function startKafka(paths: KafkaPaths, log: (line: string) => void): Promise<StartedBroker> {
   const running = runningBroker(paths.stateDir);
@@ -112,8 +126,7 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
     return { brokers: `127.0.0.1:${kept.broker}`, fresh: false };
   }
   const jars = ensureKafkaJars(paths.cacheDir, log);
-  const dataDir = join(paths.stateDir, 'kafka-data');
-  mkdirSync(dataDir, { recursive: true });
+  const dataDir = brokerDataDir(paths);
   const ports = await choosePorts(paths);
   const brokers = `127.0.0.1:${ports.broker}`;
   const config = join(paths.stateDir, 'server.properties');
