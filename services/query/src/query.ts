@@ -28,14 +28,8 @@ import { StreamKeys } from './stream/stream-keys';
 import { registerStreamRoute } from './stream/stream-route';
 import { TenantWrites } from './tenant-writes';
 
-/** The query service's own migrations (none of its tables remain), besides the tables it shares: keys, idempotency keys, rate-limit windows, the audit log. */
-export const QUERY_MIGRATIONS: readonly MigrationSet[] = [
-  AUTH_MIGRATIONS,
-  IDEMPOTENCY_MIGRATIONS,
-  RATE_LIMIT_MIGRATIONS,
-  AUDIT_TRAIL_MIGRATIONS,
-  { module: 'query', directory: new URL('../migrations/', import.meta.url) },
-];
+/** The tables the query service shares (it owns none): keys, idempotency keys, rate-limit windows, the audit log. */
+export const QUERY_MIGRATIONS: readonly MigrationSet[] = [AUTH_MIGRATIONS, IDEMPOTENCY_MIGRATIONS, RATE_LIMIT_MIGRATIONS, AUDIT_TRAIL_MIGRATIONS];
 
 export interface QueryOptions {
   /** How long a write waits for the log before answering 503. */

@@ -4,7 +4,6 @@ import type { MetricName } from '@earshot/contracts';
 import { inTenant, type ConnectionPool } from '@earshot/db';
 import { sampleEvent } from '@earshot/events/samples';
 import { METRIC_CATALOGUE, quantile, sketchOf } from '@earshot/metrics';
-import { QUERY_MIGRATIONS } from '@earshot/query';
 import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { foldTenant } from '../metric-rollups/metric-folds.store';
 import { readSeries } from './metric-series.queries';
@@ -43,7 +42,7 @@ describe('the metric series query (rollups, calls, outcomes and usage)', () => {
 
   beforeAll(async () => {
     // The query service's migrations hold the sketch merge the folder runs.
-    store = await readModelStore('metric_series_queries', QUERY_MIGRATIONS);
+    store = await readModelStore('metric_series_queries');
     db = store.db;
     const outcome = (id: string, at: number, agent: string, revenue: number) =>
       sampleEvent('outcome.recorded', {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallDetailSchema, CallResourceSchema, type CallListQuery } from '@earshot/contracts';
 import { inTenant, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
-import { QUERY_MIGRATIONS } from '@earshot/query';
 import { pagingOf } from '@earshot/server';
 import { callScript, logRecords, readModelStore, type ReadModelStore } from '@earshot/testing';
 import { callResults, deleteCallsStartedBefore, renderedCallDetail, renderedCalls, silentCalls } from './calls.queries';
@@ -21,7 +20,7 @@ describe('the calls read model’s queries', () => {
 
   beforeAll(async () => {
     // The query service's migrations hold the composite types the statements render latency with.
-    store = await readModelStore('call_queries', QUERY_MIGRATIONS);
+    store = await readModelStore('call_queries');
     db = store.db;
     const events = ENDINGS.flatMap((ending, i) =>
       callScript({ tenant, providerCallId: `call-${i}`, agentId: i % 2 === 0 ? 'agent_a' : 'agent_b', turns: 2, ending, startMs: START + i * 600_000 }),

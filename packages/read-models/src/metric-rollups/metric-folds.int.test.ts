@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, TENANT_ROLE, TENANT_SETTING, TenantReads, type ConnectionPool } from '@earshot/db';
+import { AUTH_MIGRATIONS } from '@earshot/auth';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { QUERY_MIGRATIONS } from '@earshot/query';
 import { metricNamed, METRICS, QUANTILES, quantile, type MetricSource, type Sketch } from '@earshot/metrics';
 import { openTestDatabase } from '@earshot/testing';
 import { readSeries, type SeriesRequest } from '../across/metric-series.queries';
@@ -74,7 +74,7 @@ describe('metric folds', () => {
   beforeAll(async () => {
     let url: string;
     ({ db, url, close } = await openTestDatabase('metric_folds'));
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS]);
+    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS, AUTH_MIGRATIONS]);
     reads = new TenantReads({ url, poolSize: 2, applicationName: 'test-metric-folds' });
   });
   afterAll(async () => {
