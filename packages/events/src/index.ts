@@ -19,5 +19,6 @@ export { callIdOf } from './call-id';
 export { nameUuid } from './name-uuid';
 export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
 export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';
-export { erasableCallOf, sealingKeys, type EventSealing } from './sealing-keys';
+export { sealingKeys, type EventSealing } from './sealing-keys';
+export { erasableCall, erasedInTheClear, type ErasableCall, type ErasedAt, type ErasedCalls } from './erased-calls';
 export { openDeadLetter, openDeadLetterBody, sealDeadLetter } from './dead-letter-sealing';

@@ -1,4 +1,4 @@
-import { erasableCallOf, EVENT_HEADERS, type KeyLookup } from '@earshot/events';
+import { erasableCall, EVENT_HEADERS, type ErasableCall, type KeyLookup } from '@earshot/events';
 import type { LogRecord } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { deriveDelivery, deriveEvent, type Derived } from './effects';
@@ -6,12 +6,6 @@ import { projectDelivery, projectEvent } from '@earshot/read-models';
 
 export type Decoded =
   { record: LogRecord; derived: Derived; erasable?: ErasableCall } | { record: LogRecord; poison: string } | { record: LogRecord; erased: string };
-
-/** An event appended in the clear about a call: only erased_calls says whether that call's erasure reaches it. */
-export interface ErasableCall {
-  tenantId: string;
-  callId: string;
-}
 
 /**
  * Decoding and projecting are pure, so a record that fails here fails the
@@ -28,8 +22,8 @@ export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefine
     const read = readRecord(record, sealedWith === undefined ? undefined : keys);
     if (read.topic === 'earshot.events') {
       const derived = deriveEvent(projectEvent(read.payload, record.value.length));
-      const callId = sealedWith === undefined ? erasableCallOf(read.payload) : null;
-      return callId === null ? { record, derived } : { record, derived, erasable: { tenantId: derived.tenantId, callId } };
+      const erasable = erasableCall(record, read.payload);
+      return erasable === null ? { record, derived } : { record, derived, erasable };
     }
     if (read.topic === 'earshot.deliveries') return { record, derived: deriveDelivery(projectDelivery(read.payload)) };
     return { record, poison: `the projector does not read topic ${record.topic}` };

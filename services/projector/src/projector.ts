@@ -1,9 +1,8 @@
 import type { ConnectionPool } from '@earshot/db';
-import type { KeyLookup } from '@earshot/events';
+import type { ErasedCalls, KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
 import { runEvery } from '@earshot/server';
 import { fallbackLogger } from '@earshot/telemetry';
-import type { ErasedCalls } from './erased-calls';
 import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
 import { startPosition } from './store/positions';
 import { CommittedPositions } from './store/positions-behind';

@@ -1,8 +1,7 @@
 import { sql, type ConnectionPool } from '@earshot/db';
-import type { KeyLookup } from '@earshot/events';
+import type { ErasedCalls, KeyLookup } from '@earshot/events';
 import type { EventLog, LogPosition, LogRecord } from '@earshot/log';
 import { PROJECTED_TOPICS } from '../projector';
-import type { ErasedCalls } from '../erased-calls';
 import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
 import { createFreshCopy, tablesOf } from './fresh-copy';
 import { readPositions, swapIfCaughtUp, type Positions } from './swap';

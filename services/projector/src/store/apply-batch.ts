@@ -1,8 +1,8 @@
 import { sql, type ConnectionPool } from '@earshot/db';
-import { EVENT_HEADERS, type KeyLookup } from '@earshot/events';
+import { EVENT_HEADERS, type ErasedCalls, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
-import { batchDecoder, type ErasedCalls } from '../erased-calls';
+import { batchDecoder } from '../erased-calls';
 import { claimPosition, savePosition } from './positions';
 import { foldRecords, TenantFold, type FoldedBatch } from './tenant-fold';
 import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-tenant';
