@@ -104,7 +104,10 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
         },
         { prefix: '/api/v1' },
       );
-      const streamKeys = new StreamKeys((tenantId, ids) => dataKeys.lookup(ids, tenantId));
+      const streamKeys = new StreamKeys(
+        (tenantId, ids) => dataKeys.lookup(ids, tenantId),
+        (calls) => dataKeys.erasedCalls(calls),
+      );
       const live = new LiveEvents(runtime.log(), streamKeys, report('a streamed event did not decode'));
       const stream = {
         heartbeatMs: runtime.config.EARSHOT_STREAM_HEARTBEAT_MS,

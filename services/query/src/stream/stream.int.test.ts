@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { StoredEvent } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
-import { appendEvents, callScript, ingestHeaders, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { TOPICS } from '@earshot/log';
+import { appendEvents, callScript, ingestHeaders, sendProjectedCall, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import { SLOW_CLIENT_CLOSE } from './stream-client';
 import { STREAM_PATH, STREAM_PROTOCOL } from './stream-route';
 
@@ -230,5 +232,52 @@ describe('/api/v1/stream on sealed events', () => {
     // Billing's events about no call come through too; of the calls' events, only the later call's.
     expect(again.events().flatMap((e) => (e.call ? [e.call.provider_call_id] : []))).toEqual(['sealed-3', 'sealed-3']);
     expect(texts(again)).toEqual(['a later call']);
+  });
+});
+
+describe('/api/v1/stream on events appended in the clear', () => {
+  let earshot: TestEarshot;
+  let acme: EarshotTenant;
+  const said = { erased: `stream-forget-${randomUUID()}`, kept: `stream-keep-${randomUUID()}` };
+
+  /** True once a message's position has passed every record the log held when asked: the client has had all it will get of them. */
+  async function passedTheEnd(): Promise<(reader: Reader) => boolean> {
+    const ends = await earshot.runtime.log().ends(TOPICS.events);
+    return (reader) =>
+      reader.messages.some((m) => {
+        const position = m.position === undefined ? {} : (JSON.parse(Buffer.from(m.position, 'base64url').toString('utf8')) as Record<string, string>);
+        return ends.every((e) => BigInt(position[e.partition] ?? '-1') >= BigInt(e.end) - 1n);
+      });
+  }
+
+  const callsOf = (reader: Reader) => reader.events().flatMap((e) => (e.call ? [e.call.provider_call_id] : []));
+
+  beforeAll(async () => {
+    earshot = await startEarshot('stream-clear', { env: { EARSHOT_SEAL_EVENTS: 'false', EARSHOT_STREAM_HEARTBEAT_MS: '200' } });
+    acme = await earshot.createTenant('Acme');
+  }, 120_000);
+  afterAll(async () => earshot?.stop());
+
+  it('resuming from before a call’s erasure, sends none of its events stored before it, and the other call’s', async () => {
+    const live = await open(earshot, '', { header: acme.apiKey });
+    const start = live.messages[0]?.position;
+    await sendProjectedCall(earshot.origin, acme, 'clear-erased', said.erased);
+    await sendProjectedCall(earshot.origin, acme, 'clear-kept', said.kept);
+    await live.until((r) => callsOf(r).length >= 4);
+    live.close();
+    expect(callsOf(live).sort()).toEqual(['clear-erased', 'clear-erased', 'clear-kept', 'clear-kept']);
+
+    const erased = await fetch(`${earshot.origin}/api/v1/calls/${callIdOf(acme.id, 'vapi', 'clear-erased')}?reason=asked`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${acme.apiKey}` },
+    });
+    expect(erased.status).toBe(200);
+    expect(await erased.json()).toMatchObject({ dataKeyDestroyed: false });
+
+    const again = await open(earshot, `?after=${start}`, { header: acme.apiKey });
+    await again.until(await passedTheEnd());
+    again.close();
+    expect(callsOf(again)).toEqual(['clear-kept', 'clear-kept']);
+    expect(JSON.stringify(again.events())).not.toContain(said.erased);
   });
 });
