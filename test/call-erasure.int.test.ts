@@ -101,7 +101,15 @@ describe('sealed events and erasing one call', () => {
       from: 'earliest',
       format: 'ndjson',
       out,
-      ...(authority ? { authority: { tenantId: authority.id, keys: (ids: readonly string[]) => keys.lookup(ids, authority.id) } } : {}),
+      ...(authority
+        ? {
+            authority: {
+              tenantId: authority.id,
+              keys: (ids: readonly string[]) => keys.lookup(ids, authority.id),
+              erasedCalls: (calls) => keys.erasedCalls(calls),
+            },
+          }
+        : {}),
     });
     const text = await readFile(out, 'utf8');
     return {

@@ -17,7 +17,8 @@ const isFormat = (value: string): value is ExportFormat => (EXPORT_FORMATS as re
  * a topic's records between two times, in a file a data team loads elsewhere.
  * Sealed fields stay sealed unless `--key` gives a tenant's authority (one of
  * its API keys with `exports:read`): then only that tenant's records are
- * written, opened with its own data keys.
+ * written, opened with its own data keys, and none of its erased calls'
+ * events appended in the clear.
  */
 export async function exportTopic(values: { topic: string; from?: string; to?: string; format: string; out: string; key?: string }): Promise<void> {
   const { topic, format } = values;
@@ -43,7 +44,9 @@ export async function exportTopic(values: { topic: string; from?: string; to?: s
       format,
       out: values.out,
       onProgress: (n) => bar.update(n, n),
-      ...(tenantId !== undefined && dataKeys ? { authority: { tenantId, keys: (ids: readonly string[]) => dataKeys.lookup(ids, tenantId) } } : {}),
+      ...(tenantId !== undefined && dataKeys
+        ? { authority: { tenantId, keys: (ids: readonly string[]) => dataKeys.lookup(ids, tenantId), erasedCalls: (calls) => dataKeys.erasedCalls(calls) } }
+        : {}),
     });
     bar.stop();
     const whose = tenantId === undefined ? 'sealed fields left sealed' : `tenant ${tenantId}'s, sealed fields opened`;

@@ -5,7 +5,7 @@ import { stillSealed, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord, TopicName } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { avroRowOf, exportSchemaOf } from './avro-rows';
-import { batchKeys, exportedBy, sealingMetadata, type ExportAuthority } from './export-sealing';
+import { batchKeys, exportedBy, notErased, sealingMetadata, type ExportAuthority } from './export-sealing';
 
 type EncoderOptions = NonNullable<ConstructorParameters<typeof avro.streams.BlockEncoder>[1]>;
 
@@ -55,7 +55,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
       topics: [topic],
       from,
       onBatch: async (batch) => {
-        const chosen = batch.filter(inRange);
+        const chosen = await notErased(authority, batch.filter(inRange));
         const keys = await batchKeys(authority, chosen);
         const lines = chosen.map(
           (r) =>
@@ -82,7 +82,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     topics: [topic],
     from,
     onBatch: async (batch) => {
-      const chosen = batch.filter(inRange);
+      const chosen = await notErased(authority, batch.filter(inRange));
       const keys = await batchKeys(authority, chosen);
       for (const record of chosen) {
         if (!encoder.write(avroRowOf(topic, record, keys))) await once(encoder, 'drain');

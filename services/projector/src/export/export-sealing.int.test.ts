@@ -47,6 +47,7 @@ describe('export of sealed events', () => {
   const authorityOf = (who: 'a' | 'b'): ExportAuthority => ({
     tenantId: tenants[who],
     keys: async (): Promise<KeyLookup> => (id) => (id === keys[who].id ? keys[who].key : undefined),
+    erasedCalls: async () => () => undefined,
   });
 
   beforeAll(async () => {

@@ -102,7 +102,7 @@ export function registerCallErasureRoute(app: FastifyInstance, deps: ErasureDeps
       if (!erased.dataKeyDestroyed && erased.rowsDeleted > 0)
         request.log.warn(
           { tenantId, callId },
-          'a call erased without a data key: its events were appended in the clear and stay readable in the log (exports); the read models and replays pass over them',
+          'a call erased without a data key: its events were appended in the clear and stay in the log; the read models, replays, the stream and tenant exports pass over them',
         );
       return { ok: true as const, id, ...erased };
     },
