@@ -58,7 +58,17 @@ export function sealValue(plaintext: string | Uint8Array, dataKey: DataKey, path
   return `${SEALED_PREFIX}${dataKey.id}:${sealed.toString('base64url')}`;
 }
 
-/** The plaintext, or undefined when the key is not held (destroyed: the value stays unreadable). Throws when the value was altered. */
+/** A sealed value that does not open with the key it names: its bytes were altered (the seal's tag does not match), or cut short. */
+export class UnreadableSealedValue extends Error {
+  constructor(
+    readonly path: string,
+    readonly keyId: string,
+  ) {
+    super(`${path}: the sealed value does not open with key ${keyId}, which it names: its bytes were altered`);
+  }
+}
+
+/** The plaintext, or undefined when the key is not held (destroyed: the value stays unreadable). Throws UnreadableSealedValue when the value was altered. */
 export function openValue(value: string, keys: KeyLookup, path: string): string | undefined {
   return openBytes(value, keys, path)?.toString('utf8');
 }
@@ -70,8 +80,15 @@ export function openBytes(value: string, keys: KeyLookup, path: string): Buffer 
   const key = keys(keyId);
   if (key === undefined) return undefined;
   const bytes = Buffer.from(value.slice(SEALED_PREFIX.length + keyId.length + 1), 'base64url');
+  if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new UnreadableSealedValue(path, keyId);
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
   decipher.setAAD(Buffer.from(`${keyId}|${path}`));
   decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]);
+  const opened = decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES));
+  try {
+    return Buffer.concat([opened, decipher.final()]);
+  } catch {
+    // OpenSSL says only "unable to authenticate data"; the path and the key say which value, and why.
+    throw new UnreadableSealedValue(path, keyId);
+  }
 }

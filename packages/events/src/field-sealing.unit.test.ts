@@ -1,6 +1,6 @@
 import { createDecipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openValue, sealValue, sealedWith, SEALED_PREFIX, type DataKey } from './field-sealing';
+import { openValue, sealValue, sealedWith, SEALED_PREFIX, UnreadableSealedValue, type DataKey } from './field-sealing';
 
 const dataKey: DataKey = { id: 'call-key-1', key: randomBytes(32) };
 const holding = (id: string) => (id === dataKey.id ? dataKey.key : undefined);
@@ -29,5 +29,28 @@ describe('sealValue', () => {
     decipher.setAuthTag(bytes.subarray(12, 28));
     expect(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')).toBe(text);
     expect(openValue(sealValue('', dataKey, 'data.text'), holding, 'data.text')).toBe('');
+  });
+});
+
+describe('openValue', () => {
+  const sealed = sealValue('call me back at 5', dataKey, 'data.text');
+  const prefix = `${SEALED_PREFIX}${dataKey.id}:`;
+  const bytes = Buffer.from(sealed.slice(prefix.length), 'base64url');
+  const flipped = Buffer.from(bytes);
+  flipped[flipped.length - 1] = (flipped.at(-1) ?? 0) ^ 1;
+
+  it.each([
+    ['altered ciphertext', `${prefix}${flipped.toString('base64url')}`, 'data.text'],
+    ['a value moved to another field', sealed, 'data.summary'],
+    ['bytes cut shorter than a nonce and a tag', `${prefix}${bytes.subarray(0, 20).toString('base64url')}`, 'data.text'],
+  ])('refuses %s, naming the field and the key rather than OpenSSL’s words', (_what, value, path) => {
+    expect(() => openValue(value, holding, path)).toThrow(UnreadableSealedValue);
+    expect(() => openValue(value, holding, path)).toThrow(
+      `${path}: the sealed value does not open with key ${dataKey.id}, which it names: its bytes were altered`,
+    );
+  });
+
+  it('leaves a value whose key is not held unopened, without an error', () => {
+    expect(openValue(sealed, () => undefined, 'data.text')).toBeUndefined();
   });
 });

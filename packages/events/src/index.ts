@@ -17,7 +17,7 @@ export { fingerprintOf, SINGLE_OBJECT_MARKER } from './single-object';
 export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event-message';
 export { callIdOf } from './call-id';
 export { nameUuid } from './name-uuid';
-export { isSealed, SEALED_PREFIX, sealedWith, type DataKey, type KeyLookup } from './field-sealing';
+export { isSealed, SEALED_PREFIX, sealedWith, UnreadableSealedValue, type DataKey, type KeyLookup } from './field-sealing';
 export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';
 export { sealingKeys, type EventSealing } from './sealing-keys';
 export { erasableCall, erasedInTheClear, type ErasableCall, type ErasedAt, type ErasedCalls } from './erased-calls';

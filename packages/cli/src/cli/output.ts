@@ -5,6 +5,11 @@ export function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
+/** Writes a warning to stderr: the command did its work, with something the reader must know about it. */
+export function warn(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
 /** One value as indented JSON, for `--json` on a command that answers one thing. */
 export function printJson(value: unknown): void {
   say(JSON.stringify(value, null, 2));

@@ -4,7 +4,7 @@ import { ALL_TOPICS, type TopicName } from '@earshot/log';
 import { EXPORT_FORMATS, exportLog, type ExportFormat } from '@earshot/projector';
 import { resolveTargets, startModules } from '@earshot/server';
 import { UsageError } from '../cli/exit-codes';
-import { say } from '../cli/output';
+import { say, warn } from '../cli/output';
 import { progressBar } from '../cli/progress';
 import { composeTargets } from '../targets';
 import { parseFrom, parseTime } from './log-range';
@@ -36,7 +36,7 @@ export async function exportTopic(values: { topic: string; from?: string; to?: s
     const master = new SecretBox(loadMasterKey(config));
     const tenantId = values.key === undefined ? undefined : await tenantOfKey(runtime.database(), master, values.key);
     const dataKeys = tenantId === undefined ? undefined : new DataKeys(runtime.database(), master);
-    const { records } = await exportLog({
+    const { records, unreadable } = await exportLog({
       log: runtime.log(),
       topic,
       from,
@@ -51,6 +51,11 @@ export async function exportTopic(values: { topic: string; from?: string; to?: s
     bar.stop();
     const whose = tenantId === undefined ? 'sealed fields left sealed' : `tenant ${tenantId}'s, sealed fields opened`;
     say(`wrote ${records.toLocaleString('en-US')} records of ${topic} to ${values.out} (${format}; ${whose})`);
+    const [first] = unreadable;
+    if (first !== undefined)
+      warn(
+        `[export] ${unreadable.length.toLocaleString('en-US')} of them written sealed: a sealed value did not open with the key it names (its bytes altered), the first at partition ${first.partition} offset ${first.offset}`,
+      );
   } finally {
     bar.stop();
     await running.stop();

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import avro from 'avsc';
-import { stillSealed, type KeyLookup } from '@earshot/events';
-import type { EventLog, LogRecord, TopicName } from '@earshot/log';
+import { stillSealed, UnreadableSealedValue, type KeyLookup } from '@earshot/events';
+import type { EventLog, LogPosition, LogRecord, TopicName } from '@earshot/log';
 import { readRecord } from '@earshot/topics';
 import { avroRowOf, exportSchemaOf } from './avro-rows';
 import { batchKeys, exportedBy, notErased, sealingMetadata, type ExportAuthority } from './export-sealing';
@@ -37,6 +37,34 @@ function decoded(record: LogRecord, keys: KeyLookup): object {
   return sealed.length === 0 ? read.payload : Object.assign({}, read.payload, { _sealed: sealed });
 }
 
+const NO_KEYS: KeyLookup = () => undefined;
+
+/** What an export wrote: its records, and where those are whose sealed fields did not open (written sealed). */
+export interface Exported {
+  records: number;
+  unreadable: LogPosition[];
+}
+
+/** The sealed value that did not open behind a failure, if that is what failed: the codec wraps it in its own error. */
+const unreadableIn = (error: unknown): UnreadableSealedValue | undefined =>
+  error instanceof UnreadableSealedValue ? error : error instanceof Error && error.cause !== undefined ? unreadableIn(error.cause) : undefined;
+
+/**
+ * A record as written with the keys given; one whose sealed value does not
+ * open with the key it names (its bytes altered) is written as the log holds
+ * it, sealed, and its position kept, rather than ending the export there.
+ */
+function openedOrSealed<T>(record: LogRecord, keys: KeyLookup, write: (keys: KeyLookup, why?: string) => T, unreadable: LogPosition[]): T {
+  try {
+    return write(keys);
+  } catch (error) {
+    const found = unreadableIn(error);
+    if (found === undefined) throw error;
+    unreadable.push({ topic: record.topic, partition: record.partition, offset: record.offset });
+    return write(NO_KEYS, found.message);
+  }
+}
+
 /**
  * Writes a topic's records from one time to another into a file a data team
  * can load elsewhere: newline-delimited JSON (each record decoded, with its
@@ -44,8 +72,9 @@ function decoded(record: LogRecord, keys: KeyLookup): object {
  * envelope schema; dead letters and deliveries in their own schema). Sealed
  * fields open only for the tenant whose authority the export has.
  */
-export async function exportLog({ log, topic, from, to, format, out, onProgress = () => undefined, authority }: ExportOptions): Promise<{ records: number }> {
+export async function exportLog({ log, topic, from, to, format, out, onProgress = () => undefined, authority }: ExportOptions): Promise<Exported> {
   let records = 0;
+  const unreadable: LogPosition[] = [];
   const exported = exportedBy(authority);
   const inRange = (record: LogRecord) => (to === undefined || record.timestamp < to.getTime()) && exported(record);
 
@@ -60,7 +89,13 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
         const lines = chosen.map(
           (r) =>
             // Assigned, not spread into a literal that then gains `_log`: that is V8's slow path on Node 20, once per exported record.
-            `${JSON.stringify(Object.assign({}, decoded(r, keys), { _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } }))}\n`,
+            `${JSON.stringify(
+              Object.assign(
+                {},
+                openedOrSealed(r, keys, (k, why) => (why === undefined ? decoded(r, k) : Object.assign(decoded(r, k), { _unreadable: why })), unreadable),
+                { _log: { topic: r.topic, partition: r.partition, offset: r.offset, appended_at: new Date(r.timestamp).toISOString() } },
+              ),
+            )}\n`,
         );
         records += lines.length;
         if (!file.write(lines.join(''))) await once(file, 'drain');
@@ -69,7 +104,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
     });
     file.end();
     await once(file, 'finish');
-    return { records };
+    return { records, unreadable };
   }
 
   // The schema as its file declares it, not avsc's Type, so the file's header keeps the logical types.
@@ -85,7 +120,7 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
       const chosen = await notErased(authority, batch.filter(inRange));
       const keys = await batchKeys(authority, chosen);
       for (const record of chosen) {
-        if (!encoder.write(avroRowOf(topic, record, keys))) await once(encoder, 'drain');
+        if (!encoder.write(openedOrSealed(record, keys, (k) => avroRowOf(topic, record, k), unreadable))) await once(encoder, 'drain');
         records += 1;
       }
       onProgress(records);
@@ -93,5 +128,5 @@ export async function exportLog({ log, topic, from, to, format, out, onProgress 
   });
   encoder.end();
   await once(file, 'finish');
-  return { records };
+  return { records, unreadable };
 }
