@@ -1,6 +1,7 @@
 export * from './chromium';
 export * from './contract-tools';
 export * from './database';
+export * from './debian-package';
 export * from './earshot';
 export * from './fault-proxy';
 export * from './figure';

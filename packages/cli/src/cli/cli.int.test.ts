@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CallDetailSchema, CallResourceSchema, CallTurnSchema, IncidentSchema, StoredEventSchema } from '@earshot/contracts';
 import { Earshot } from '@earshot/sdk';
-import { ADMIN_TOKEN, callScript, startEarshot, startFaultProxy, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { ADMIN_TOKEN, callScript, debianProgram, startEarshot, startFaultProxy, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 import type { Command } from 'commander';
-import { debianShell } from './debian-shell';
 import { EXIT } from './exit-codes';
 import { buildProgram } from './program';
 import { runCli, shellWords } from './run-cli';
@@ -253,7 +252,7 @@ describe('earshot against a live instance', () => {
     const fishFile = join(dir, 'earshot.fish');
     writeFileSync(fishFile, (await runCli(['completion', 'fish'])).out);
     const fish = (line: string) =>
-      spawnSync(debianShell('fish'), ['--no-config', '-c', `source ${fishFile}; complete -C '${line}'`], { encoding: 'utf8' })
+      spawnSync(debianProgram('fish', '/usr/bin/fish'), ['--no-config', '-c', `source ${fishFile}; complete -C '${line}'`], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t')[0]);
@@ -263,7 +262,7 @@ describe('earshot against a live instance', () => {
 
     const zshFile = join(dir, '_earshot');
     writeFileSync(zshFile, (await runCli(['completion', 'zsh'])).out);
-    const zsh = debianShell('zsh');
+    const zsh = debianProgram('zsh', '/usr/bin/zsh');
     expect(spawnSync(zsh, ['-n', zshFile]).status).toBe(0);
     // A .zshrc loads compinit before completion scripts; bashcompinit calls the function with 0-based arrays (ksharrays), and
     // compsys, not the function, then narrows the candidates to what was typed.
