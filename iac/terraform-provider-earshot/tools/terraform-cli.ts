@@ -2,13 +2,16 @@
  * A Terraform-compatible CLI for the provider's tests and docs. Neither
  * Terraform's nor OpenTofu's release downloads are reachable from our
  * machines, but OpenTofu's source is a Go module on the Go module proxy, so
- * it is built from there once and kept in .cache/opentofu/<version>/tofu.
+ * it is built from there once and kept in the user's cache folder, beside Go's
+ * own (~/.cache/earshot/opentofu/<version>/tofu): every clone on the machine,
+ * CI's fresh one too, then finds it built.
  * `go install …/cmd/tofu@version` refuses it (its go.mod has a replace
  * directive), so the module is downloaded and built inside its own folder.
  * EARSHOT_TERRAFORM_CLI names another CLI instead (a terraform binary).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -18,7 +21,7 @@ const OPENTOFU_MODULE = 'github.com/opentofu/opentofu';
 const OPENTOFU_VERSION = 'v1.12.6';
 
 const REPOSITORY = resolve(new URL('../../..', import.meta.url).pathname);
-const CACHE = join(REPOSITORY, '.cache', 'opentofu', OPENTOFU_VERSION);
+const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'earshot', 'opentofu', OPENTOFU_VERSION);
 
 export interface TerraformCli {
   path: string;
