@@ -1,6 +1,6 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
 import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '@earshot/read-models';
-import { addCount, copyCounters, type CounterRows, type TenantFold } from './tenant-fold';
+import { addCount, copyCounters, slotOf, type CounterRows, type TenantFold } from './tenant-fold';
 
 export type Tx = Parameters<typeof switchTenant>[0];
 
@@ -148,14 +148,14 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
     ${sql.join(
       reads.map((read) => sql` union all ${read}`),
       sql``,
-    )}`)) as (({ table: null; key: string } | { table: string; key: Cell }) & { facts: string; revision: number })[];
+    )}`)) as (({ table: null; key: string } | { table: string; key: Cell[] }) & { facts: string; revision: number })[];
   const fresh = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
     if (r.table === null) {
       fresh.add(r.key);
     } else {
-      stored.set(`${r.table}:${JSON.stringify(r.key)}`, { facts: JSON.parse(r.facts), revision: Number(r.revision) });
+      stored.set(`${r.table}:${slotOf(r.key)}`, { facts: JSON.parse(r.facts), revision: Number(r.revision) });
     }
   }
   return { fresh, stored };
