@@ -1,4 +1,5 @@
 import { isSealed } from './field-sealing';
+import { isoTime } from './iso-time';
 
 /**
  * The mapping between the contracts' JSON shape of a record and its Avro
@@ -184,7 +185,7 @@ function fromAvro(mapping: Mapping, avro: unknown, residue: unknown): unknown {
     case 'plain':
       return avro;
     case 'timestamp':
-      return new Date(Number(avro)).toISOString();
+      return isoTime(Number(avro));
     case 'json':
       // A sealed value whose key the reader does not hold stays the sealed text.
       return isSealed(avro) ? avro : JSON.parse(String(avro));
