@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,8 +63,12 @@ describe('earshot against a live instance', () => {
   let snapshotCallId: string;
   const yesterday = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS;
   const saved = { ...process.env };
+  // Every folder the file makes (configuration, data, examples' working folders, completion scripts), removed at the end.
+  let scratch: string;
+  const folder = (name: string) => mkdtempSync(join(scratch, `${name}-`));
 
   beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'earshot-cli-'));
     earshot = await startEarshot('cli');
     tenant = await earshot.createTenant('CLI Voice');
     const base = `${earshot.origin}/api/v1`;
@@ -72,8 +76,8 @@ describe('earshot against a live instance', () => {
       EARSHOT_BASE_URL: base,
       EARSHOT_API_KEY: tenant.apiKey,
       EARSHOT_WEBHOOK_SECRET: tenant.webhookSecret,
-      EARSHOT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'earshot-cli-config-')),
-      EARSHOT_DATA_DIR: mkdtempSync(join(tmpdir(), 'earshot-cli-data-')),
+      EARSHOT_CONFIG_DIR: folder('config'),
+      EARSHOT_DATA_DIR: folder('data'),
     });
     sdk = new Earshot({ apiKey: tenant.apiKey, baseUrl: base });
     await earshot.project([
@@ -97,6 +101,7 @@ describe('earshot against a live instance', () => {
   afterAll(async () => {
     process.env = saved;
     await earshot?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it('logs in: checks the key against the API, stores a 0600 profile, and whoami reads it back', async () => {
@@ -248,7 +253,7 @@ describe('earshot against a live instance', () => {
 
   it('offers zsh and fish completion that the shells themselves load and answer', async () => {
     const { spawnSync } = await import('node:child_process');
-    const dir = mkdtempSync(join(tmpdir(), 'earshot-completion-'));
+    const dir = folder('completion');
     const fishFile = join(dir, 'earshot.fish');
     writeFileSync(fishFile, (await runCli(['completion', 'fish'])).out);
     const fish = (line: string) =>
@@ -363,7 +368,7 @@ describe('earshot against a live instance', () => {
     }
     if (argv[0] !== 'tail') {
       const cwd = process.cwd();
-      process.chdir(mkdtempSync(join(tmpdir(), 'earshot-cli-example-')));
+      process.chdir(folder('example'));
       try {
         return await runCli(argv);
       } finally {
