@@ -29,6 +29,13 @@ const stopStarted = () => {
 // An interrupted run still stops what it started.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
 
+// The whole suite only: a file named on the command line builds what it needs itself.
+if (process.argv.length === 2) {
+  console.error("[terraform] the provider tests' CLI: built once per machine (minutes), then reused");
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'iac/terraform-provider-earshot/tools/build-cli.ts'], { stdio: 'inherit' });
+  if (cli.status !== 0) console.error('[terraform] the CLI could not be built here; the provider tests will say why');
+}
+
 const env = { ...process.env, KAFKA_BROKERS: infra.kafkaBrokers, DATABASE_URL: infra.databaseUrl };
 const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
 stopStarted();

@@ -52,7 +52,7 @@ describe('the Terraform/OpenTofu provider (iac/terraform-provider-earshot)', () 
   let cliConfig: string;
 
   beforeAll(async () => {
-    // On a fresh machine this builds OpenTofu from the Go module proxy, niced behind the rest of the suite (minutes, once per machine).
+    // Built by `npm test` before the suite (tools/build-cli.ts); a run of this file alone on a fresh machine builds it here.
     cli = await terraformCli();
     if (cli.builtSeconds > 0) console.log(`[terraform] built ${cli.version} from the Go module proxy in ${cli.builtSeconds} s`);
     earshot = await startEarshot('terraform');
@@ -60,7 +60,7 @@ describe('the Terraform/OpenTofu provider (iac/terraform-provider-earshot)', () 
     exampleTenant = await earshot.createTenant('Terraform example');
     work = mkdtempSync(join(tmpdir(), 'earshot-terraform-'));
     cliConfig = await devProvider(work);
-  }, 45 * 60_000);
+  }, 25 * 60_000);
   afterAll(async () => {
     await earshot?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
