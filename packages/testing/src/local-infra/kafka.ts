@@ -172,7 +172,14 @@ export async function stopKafka(stateDir: string): Promise<boolean> {
   return true;
 }
 
-/** KRaft wants a base64url UUID; any random 16 bytes will do for a local cluster. */
-function clusterId(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+/**
+ * KRaft wants a base64url UUID; any random 16 bytes will do for a local cluster,
+ * except those whose text begins with '-', which the storage tool reads as an
+ * option (one draw in 64). Kafka's own `Uuid.randomUuid` draws again for the same reason.
+ */
+export function clusterId(draw: () => Uint8Array = () => crypto.getRandomValues(new Uint8Array(16))): string {
+  for (;;) {
+    const id = Buffer.from(draw()).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
