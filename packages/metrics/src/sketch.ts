@@ -42,12 +42,15 @@ export function copySketch(sketch: Sketch): Sketch {
   return copy;
 }
 
+/** Counts one more value into the sketch, in place. */
+export function addSample(sketch: Sketch, value: number): void {
+  const bucket = bucketOf(value);
+  sketch[bucket] = (sketch[bucket] ?? 0) + 1;
+}
+
 export function sketchOf(values: readonly number[]): Sketch {
   const sketch = emptySketch();
-  for (const value of values) {
-    const bucket = bucketOf(value);
-    sketch[bucket] = (sketch[bucket] ?? 0) + 1;
-  }
+  for (const value of values) addSample(sketch, value);
   return sketch;
 }
 

@@ -45,6 +45,10 @@ export interface RegisterProjection extends Named {
   rows(event: ProjectedEvent): Row[];
 }
 
+/**
+ * How a counter column adds up. For 'sketch' a derived row gives one sample, a number (or null for none), and the
+ * stored column holds the sketch of every sample added: a sketch per sample would be an object per event, folded once.
+ */
 export type CounterMerge = 'sum' | 'min' | 'max' | 'sketch';
 
 /** A read model of additive counters (rollups, meters): every fresh event adds to them, so the store applies each event once. */

@@ -1,6 +1,6 @@
 import type { ProjectedEvent } from '../projected-event';
 import type { CounterProjection, Row } from '../projection';
-import { METRICS, sketchOf } from '@earshot/metrics';
+import { METRICS } from '@earshot/metrics';
 
 /** The minute an event belongs to: when it happened, so late events land where they belong and a replay rebuilds the same rollups. */
 function minuteOf(occurredAt: string): string {
@@ -8,7 +8,7 @@ function minuteOf(occurredAt: string): string {
 }
 
 function measured(agentId: string, minute: string, metric: string, value: number): Row {
-  return { agent_id: agentId, minute, metric, count: 1, sum: value, min: value, max: value, sketch: sketchOf([value]) };
+  return { agent_id: agentId, minute, metric, count: 1, sum: value, min: value, max: value, sketch: value };
 }
 
 function counted(agentId: string, minute: string, metric: string): Row {
@@ -90,7 +90,7 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
   }
 }
 
-/** Per tenant, agent, metric and minute: count, sum, min, max and a latency sketch; p50/p95/p99 over any range come from merging them. */
+/** Per tenant, agent, metric and minute: count, sum, min, max and a latency sketch (each row a sample of it); p50/p95/p99 over any range come from merging them. */
 export const metricRollups: CounterProjection = {
   kind: 'counter',
   name: 'metric-rollups',

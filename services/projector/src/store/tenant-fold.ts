@@ -1,5 +1,5 @@
 import type { LogRecord } from '@earshot/log';
-import { copySketch, type Sketch } from '@earshot/metrics';
+import { addSample, copySketch, sketchOf, type Sketch } from '@earshot/metrics';
 import { precedenceOf, type Cell, type CounterProjection, type DocumentProjection, type RegisterProjection, type Row } from '@earshot/read-models';
 import type { Decoded } from '../decode-record';
 import type { Derived } from '../effects';
@@ -120,30 +120,29 @@ function addInto(into: Row, row: Row, merge: CounterProjection['merge']): void {
     const x = into[column] ?? null;
     const y = row[column] ?? null;
     if (y === null) continue;
-    if (x === null) {
-      into[column] = rule === 'sketch' ? copySketch(y as Sketch) : y;
-      continue;
-    }
-    if (rule === 'sum') into[column] = Number(x) + Number(y);
+    if (rule === 'sketch') {
+      if (x === null) into[column] = sketchOf([Number(y)]);
+      else addSample(x as Sketch, Number(y));
+    } else if (x === null) into[column] = y;
+    else if (rule === 'sum') into[column] = Number(x) + Number(y);
     else if (rule === 'min') into[column] = Math.min(Number(x), Number(y));
-    else if (rule === 'max') into[column] = Math.max(Number(x), Number(y));
-    else {
-      const sketch = x as Sketch;
-      const more = y as Sketch;
-      for (const bucket in more) sketch[bucket] = (sketch[bucket] ?? 0) + (more[bucket] ?? 0);
-    }
+    else into[column] = Math.max(Number(x), Number(y));
   }
+}
+
+/** A derived row (a sketch column holds one sample) as a pending row (it holds their sketch). */
+function pendingOf(row: Row, merge: CounterProjection['merge']): Row {
+  const fresh: Row = { ...row };
+  for (const column in merge) {
+    const y = row[column] ?? null;
+    fresh[column] = merge[column] === 'sketch' && y !== null ? sketchOf([Number(y)]) : y;
+  }
+  return fresh;
 }
 
 export function addCount(pending: CounterRows, projection: CounterProjection, row: Row): void {
   const slot = keyOf(row, projection.key);
   const mine = pending.get(slot);
-  if (mine) {
-    addInto(mine, row, projection.merge);
-  } else {
-    const fresh: Row = { ...row };
-    for (const column in projection.merge) fresh[column] = null;
-    addInto(fresh, row, projection.merge);
-    pending.set(slot, fresh);
-  }
+  if (mine) addInto(mine, row, projection.merge);
+  else pending.set(slot, pendingOf(row, projection.merge));
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '@earshot/read-models';
-import { slotOf } from './tenant-fold';
+import { sketchOf } from '@earshot/metrics';
+import type { Cell, CounterProjection, Row } from '@earshot/read-models';
+import { addCount, copyCounters, slotOf, type CounterRows } from './tenant-fold';
 
 // Key columns hold text (no NUL: Postgres text cannot), numbers, booleans and nulls.
 const keyValue: fc.Arbitrary<Cell> = fc.oneof(
@@ -26,5 +27,52 @@ describe('slotOf', () => {
     expect(slotOf(['1'])).not.toBe(slotOf([1]));
     expect(slotOf(['ab', 'c'])).not.toBe(slotOf(['a', 'bc']));
     expect(slotOf(['', 'x'])).not.toBe(slotOf(['x', '']));
+  });
+});
+
+describe('addCount', () => {
+  const rollup: CounterProjection = {
+    kind: 'counter',
+    name: 'test-rollups',
+    version: 1,
+    table: 'test_rollups',
+    key: ['metric'],
+    handles: [],
+    merge: { count: 'sum', sum: 'sum', min: 'min', max: 'max', sketch: 'sketch' },
+    rows: () => [],
+  };
+  const sample = fc.record({ metric: fc.constantFrom('a', 'b', 'c'), value: fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null }) });
+  const rowOf = ({ metric, value }: { metric: string; value: number | null }): Row => ({ metric, count: 1, sum: value, min: value, max: value, sketch: value });
+
+  it('keeps per key the count, sum, min, max and the sketch of every sample its rows gave', () => {
+    fc.assert(
+      fc.property(fc.array(sample, { maxLength: 60 }), (samples) => {
+        const pending: CounterRows = new Map();
+        for (const s of samples) addCount(pending, rollup, rowOf(s));
+        expect(pending.size).toBe(new Set(samples.map((s) => s.metric)).size);
+        for (const row of pending.values()) {
+          const mine = samples.filter((s) => s.metric === row.metric);
+          const values = mine.flatMap((s) => (s.value === null ? [] : [s.value]));
+          expect(row).toEqual({
+            metric: row.metric,
+            count: mine.length,
+            sum: values.length === 0 ? null : values.reduce((a, b) => a + b, 0),
+            min: values.length === 0 ? null : Math.min(...values),
+            max: values.length === 0 ? null : Math.max(...values),
+            sketch: values.length === 0 ? null : sketchOf(values),
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('adds to a copy without changing the rows it was copied from (a retried transaction folds them again)', () => {
+    const pending: CounterRows = new Map();
+    addCount(pending, rollup, rowOf({ metric: 'a', value: 500 }));
+    const copy = copyCounters(pending, rollup);
+    addCount(copy, rollup, rowOf({ metric: 'a', value: 900 }));
+    expect(pending.get(slotOf(['a']))).toEqual({ ...rowOf({ metric: 'a', value: 500 }), sketch: sketchOf([500]) });
+    expect(copy.get(slotOf(['a']))?.sketch).toEqual(sketchOf([500, 900]));
   });
 });
