@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@earshot/contracts';
-import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
 import { openTestDatabase, kafkaLog, callScript, logRecords, readModelSnapshot } from '@earshot/testing';
 import { createBatchApplier } from './apply-batch';
@@ -93,6 +93,19 @@ describe('applying batches to Postgres', () => {
     expect(await apply(records.slice(3, 10))).toMatchObject({ applied: 7, skipped: 0, missing: 3 });
     expect(await apply(records.slice(10))).toMatchObject({ applied: records.length - 10, missing: 0 });
     expect(await apply(records.slice(5))).toMatchObject({ skipped: records.length - 5, missing: 0 });
+  });
+
+  it('keeps each call’s facts with its own row, whatever control characters their text holds', async () => {
+    const tenant = randomUUID();
+    // U+001E is what the facts of a batch's rows are parted by on their way to Postgres; JSON escapes it inside them.
+    const agents = ['agent\u001eone', 'agent\u001f\u001etwo', 'agent three'];
+    const events = agents.flatMap((agentId, i) => callScript({ tenant, providerCallId: `call-${i}\u001e`, agentId, turns: 2 }));
+    await applyInBatches(events, []);
+    const rows: { provider_call_id: string; agent_id: string; facts: string }[] = await inTenant(db, tenant, (tx) =>
+      tx.query(sql`select provider_call_id, agent_id, facts from calls order by provider_call_id`),
+    );
+    expect(rows.map((r) => [r.provider_call_id, r.agent_id])).toEqual(agents.map((agentId, i) => [`call-${i}\u001e`, agentId]));
+    for (const row of rows) expect(row.facts).toContain(JSON.stringify(row.agent_id));
   });
 
   it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {

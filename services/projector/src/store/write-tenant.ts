@@ -30,6 +30,23 @@ function insertRows(table: string, tenantId: string, columns: readonly string[],
   return sql`insert into ${ident(table)} as t (tenant_id, ${list(columns)}) select ${tenantId}::uuid, ${list(columns)} from ${rowsOf(table, rows)}`;
 }
 
+/**
+ * Documents' facts go beside their rows, as one text Postgres splits: inside the rows' JSON each would be escaped
+ * and parsed once more (a call's facts run to 14 KB). JSON text holds no control character, so U+001E parts them.
+ */
+const APART = '\u001e';
+
+function insertDocuments(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[], facts: readonly string[]): SQLQuery {
+  return sql`
+    insert into ${ident(table)} as t (tenant_id, ${list(columns)}, facts)
+    select ${tenantId}::uuid, ${sql.join(
+      columns.map((c) => sql`r.${ident(c)}`),
+      sql`, `,
+    )}, f.facts
+    from ${rowsOf(table, rows)} with ordinality r
+    join unnest(string_to_array(${facts.join(APART)}::text, ${APART}::text)) with ordinality f (facts, n) on f.n = r.ordinality`;
+}
+
 /** One table's multi-row upsert; documents expect every row written (else a concurrent writer got there first). */
 interface TableWrite {
   table: string;
@@ -169,7 +186,7 @@ function documentWrite(
   stored: StoredDocuments,
 ): { write: TableWrite; contributed: Row[] } {
   const contributed: Row[] = [];
-  const rows = new Map<string, Row>();
+  const written = new Map<string, { row: Row; facts: string }>();
   for (const [slot, { key, facts }] of pending) {
     const found = stored.get(`${projection.table}:${slot}`);
     const before = found ? found.facts : null;
@@ -178,20 +195,26 @@ function documentWrite(
       contributed.push(...projection.contribution.rows(after));
       if (before !== null) contributed.push(...projection.contribution.rows(before).map((r) => negate(r, projection.contribution?.to)));
     }
-    // Not `{ ...key, ...row, facts, revision }`: on Node 20 a literal that opens with a spread and gains keys costs ~6 µs a row.
+    // Not `{ ...key, ...row, revision }`: on Node 20 a literal that opens with a spread and gains keys costs ~6 µs a row.
     // Facts are text (the projector's own state, which Postgres need not parse): see calls/migrations/0003_facts_text.sql.
-    rows.set(slot, Object.assign({}, key, projection.row(after), { facts: JSON.stringify(after), revision: (found?.revision ?? 0) + 1 }));
+    written.set(slot, { row: Object.assign({}, key, projection.row(after), { revision: (found?.revision ?? 0) + 1 }), facts: JSON.stringify(after) });
   }
-  const ordered = inKeyOrder(rows);
-  const columns = Object.keys(ordered[0] ?? {});
-  const updated = columns.filter((c) => !projection.key.includes(c));
+  const ordered = inKeyOrder(written);
+  const columns = Object.keys(ordered[0]?.row ?? {});
+  const updated = [...columns.filter((c) => !projection.key.includes(c)), 'facts'];
   return {
     contributed,
     write: {
       table: projection.table,
       expected: ordered.length,
       statement: sql`
-        ${insertRows(projection.table, tenantId, columns, ordered)}
+        ${insertDocuments(
+          projection.table,
+          tenantId,
+          columns,
+          ordered.map((w) => w.row),
+          ordered.map((w) => w.facts),
+        )}
         on conflict (${conflictTarget(projection)}) do update set ${sql.join(
           updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`),
           sql`, `,
