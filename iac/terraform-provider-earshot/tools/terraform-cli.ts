@@ -10,10 +10,11 @@
  * EARSHOT_TERRAFORM_CLI names another CLI instead (a terraform binary).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { buildLock } from './build-lock';
 
 const run = promisify(execFile);
 
@@ -35,26 +36,11 @@ export interface TerraformCli {
   builtSeconds: number;
 }
 
-async function lock(dir: string): Promise<() => void> {
-  const path = `${dir}.lock`;
-  const deadline = Date.now() + 30 * 60_000;
-  mkdirSync(resolve(dir, '..'), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(path);
-      return () => rmSync(path, { recursive: true, force: true });
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${path} has been held for 30 minutes: remove it if no build is running`);
-      await new Promise((done) => setTimeout(done, 1_000));
-    }
-  }
-}
-
 /** Builds OpenTofu from the Go module proxy unless it is built already; answers its path and the seconds spent. */
 async function openTofu(): Promise<{ path: string; builtSeconds: number }> {
   const path = join(CACHE, 'tofu');
   if (existsSync(path)) return { path, builtSeconds: 0 };
-  const release = await lock(CACHE);
+  const release = await buildLock(CACHE);
   try {
     if (existsSync(path)) return { path, builtSeconds: 0 };
     const started = Date.now();
