@@ -6,8 +6,7 @@ import type { StoredEvent } from '@earshot/contracts';
 import { encodeEvent } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
 import { callIdOf } from '@earshot/events';
-import { mergeSketches, type Sketch } from '@earshot/metrics';
-import { deriveEvent } from '@earshot/projector';
+import { addCount as foldCount, deriveEvent, type CounterRows } from '@earshot/projector';
 import { precedenceOf, projectEvent, type Cell, type CounterProjection, type Row } from '@earshot/read-models';
 
 /**
@@ -60,29 +59,10 @@ type Tables = Map<string, Map<string, Row>>;
 
 const keyOf = (row: Row, columns: readonly string[]) => JSON.stringify(columns.map((c) => row[c] ?? null));
 
+/** Counters fold as the projector folds them (its own addCount), so the seed cannot drift from the store. */
 function addCount(tables: Tables, projection: CounterProjection, row: Row): void {
-  const rows = tables.get(projection.table) ?? new Map<string, Row>();
-  const slot = keyOf(row, projection.key);
-  const mine = rows.get(slot);
-  if (!mine) rows.set(slot, { ...row });
-  else {
-    for (const [column, rule] of Object.entries(projection.merge)) {
-      const a = mine[column] ?? null;
-      const b = row[column] ?? null;
-      mine[column] =
-        a === null
-          ? b
-          : b === null
-            ? a
-            : rule === 'sum'
-              ? Number(a) + Number(b)
-              : rule === 'min'
-                ? Math.min(Number(a), Number(b))
-                : rule === 'max'
-                  ? Math.max(Number(a), Number(b))
-                  : mergeSketches(a as Sketch, b as Sketch);
-    }
-  }
+  const rows: CounterRows = tables.get(projection.table) ?? new Map<string, Row>();
+  foldCount(rows, projection, row);
   tables.set(projection.table, rows);
 }
 
