@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -139,7 +139,10 @@ describe('sealed events and erasing one call', () => {
     await post(acme, '/outcomes', { callId: idOf(acme, 'call-kept'), type: 'resolved', value: written.kept });
     await post(acme, '/deployments', { agent: 'agent_support', version: 'v43', description: written.deployment });
   }, 120_000);
-  afterAll(async () => earshot?.stop());
+  afterAll(async () => {
+    await earshot?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('seals personal fields in the log by default, with one key per call', async () => {
     // The tenant's events from its calls (billing appends events of its own about no call).

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,16 @@ import { DataKeys, SecretBox } from '@earshot/auth';
 import { callIdOf, decodeEvent, EVENT_HEADERS } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
 import { exportLog, rebuildReadModels } from '@earshot/projector';
-import { ADMIN_TOKEN, readTopic, sendTranscribedCall, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import {
+  ADMIN_TOKEN,
+  readTopic,
+  sendTranscribedCall,
+  scanForPlaintext,
+  startEarshot,
+  testFolder,
+  type EarshotTenant,
+  type TestEarshot,
+} from '@earshot/testing';
 
 /**
  * Tenant erasure by crypto-shredding, end to end: events go in through the
@@ -92,7 +100,7 @@ describe('erasing a tenant', () => {
   });
 
   it('does not bring its fields back in an export of the log', async () => {
-    const out = join(await mkdtemp(join(tmpdir(), 'earshot-erasure-')), 'events.ndjson');
+    const out = join(testFolder('earshot-erasure-'), 'events.ndjson');
     const { records } = await exportLog({ log: earshot.runtime.log(), topic: TOPICS.events, from: 'earliest', format: 'ndjson', out });
     const exported = await readFile(out, 'utf8');
     expect(records).toBeGreaterThanOrEqual(4);

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryScenario, pythonTools, runSuite, startSdkTarget, type SdkTarget } from '@earshot/testing';
+import { expectEveryScenario, pythonTools, runSuite, startSdkTarget, testFolder, type SdkTarget } from '@earshot/testing';
 
 const SDK = new URL('../../sdk/python/', import.meta.url).pathname;
 
@@ -29,7 +28,7 @@ describe('earshot (Python) against a live Earshot', () => {
   afterAll(async () => target?.close());
 
   it('runs every scenario of sdk/scenarios.json under pytest, and they pass', async () => {
-    const report = join(mkdtempSync(join(tmpdir(), 'earshot-sdk-py-')), 'junit.xml');
+    const report = join(testFolder('earshot-sdk-py-'), 'junit.xml');
     const run = await runSuite(join(bin, 'python'), ['-m', 'pytest', '-p', 'no:cacheprovider', `--junitxml=${report}`, '-q'], {
       cwd: SDK,
       env: target.env,

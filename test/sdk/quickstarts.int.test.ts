@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTopology } from '../e2e/topologies';
-import { pythonTools, runSuite } from '@earshot/testing';
+import { pythonTools, runSuite, testFolder } from '@earshot/testing';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -35,7 +35,7 @@ describe('the SDK quick starts against earshot serve (embedded)', () => {
   afterAll(async () => embedded?.close());
 
   it('TypeScript: installed from sdk/typescript into a fresh ESM project, examples/quickstart.ts does all five steps', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'earshot-quickstart-ts-'));
+    const project = testFolder('earshot-quickstart-ts-');
     const npm = (args: string[]) => runSuite('npm', args, { cwd: project, env: {}, timeoutMs: 180_000 });
     expect((await npm(['init', '-y'])).code).toBe(0);
     expect((await npm(['pkg', 'set', 'type=module'])).code).toBe(0);

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryScenario, runSuite, startSdkTarget, type SdkTarget } from '@earshot/testing';
+import { expectEveryScenario, runSuite, startSdkTarget, testFolder, type SdkTarget } from '@earshot/testing';
 
 const SDK = new URL('../../sdk/typescript/', import.meta.url).pathname;
 
@@ -20,7 +19,7 @@ describe('@earshot/sdk against a live Earshot', () => {
   afterAll(async () => target?.close());
 
   it('runs every scenario of sdk/scenarios.json, and they pass', async () => {
-    const report = join(mkdtempSync(join(tmpdir(), 'earshot-sdk-ts-')), 'report.json');
+    const report = join(testFolder('earshot-sdk-ts-'), 'report.json');
     const run = await runSuite('npx', ['vitest', 'run', '--config', 'vitest.config.ts', '--reporter=json', `--outputFile=${report}`], {
       cwd: SDK,
       env: target.env,

@@ -24,6 +24,7 @@ export * from './python-tools';
 export * from './query';
 export * from './schemathesis';
 export * from './seeded-random';
+export * from './test-folder';
 export * from './sdk-harness';
 
 export { startKafka, stopKafka } from './local-infra/kafka';

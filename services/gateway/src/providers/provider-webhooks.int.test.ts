@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
 import { CURRENT_EVENT_VERSION, type CallDetail, type ProviderConnection, type ProviderName } from '@earshot/contracts';
 import { callIdOf } from '@earshot/events';
 import { blandCall, elevenLabsConversation, formBody, retellCall, twilioCall, vapiCall } from '@earshot/providers/fixtures';
-import { startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { startEarshot, testFolder, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 
 type Call = CallDetail['call'];
 const EARSHOT_CLI = new URL('../../../../packages/cli/bin/earshot.js', import.meta.url).pathname;
@@ -308,7 +307,7 @@ describe('provider webhooks against a running Earshot', () => {
       return stdout;
     };
     const cli = async <T>(args: string[]): Promise<T> => JSON.parse(await run(args)) as T;
-    const folder = mkdtempSync(join(tmpdir(), 'earshot-providers-'));
+    const folder = testFolder('earshot-providers-');
     const credentials = join(folder, 'twilio.json');
     writeFileSync(credentials, JSON.stringify({ authToken: 'cli_twilio_token_0123456789' }));
     const created = await cli<Issued>(['connect', 'twilio', '--name', 'cli line', '--credentials-file', credentials]);

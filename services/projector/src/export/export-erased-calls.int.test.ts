@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
@@ -67,7 +67,10 @@ describe('export with a tenant’s authority of a call erased in the clear', () 
     await sendProjectedCall(earshot.origin, acme, 'call-erased', said.erased);
     await sendProjectedCall(earshot.origin, acme, 'call-kept', said.kept);
   }, 120_000);
-  afterAll(async () => earshot?.stop());
+  afterAll(async () => {
+    await earshot?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('writes none of the erased call’s events appended in the clear, and the other call’s', async () => {
     const before = await exported('ndjson');

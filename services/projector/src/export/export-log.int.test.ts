@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
@@ -37,7 +37,10 @@ describe('export of the log for data teams', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await appendEvents(log, late);
   });
-  afterAll(async () => log.close());
+  afterAll(async () => {
+    await log.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('writes newline-delimited JSON of the decoded events with their log positions', async () => {
     const out = join(dir, 'events.ndjson');

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
@@ -77,7 +77,10 @@ describe('export of sealed events', () => {
       ),
     );
   });
-  afterAll(async () => log.close());
+  afterAll(async () => {
+    await log.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   async function ndjson(authority?: ExportAuthority): Promise<{ text: string; lines: { tenant: string; _sealed?: string[] }[] }> {
     const out = join(dir, `${randomUUID()}.ndjson`);

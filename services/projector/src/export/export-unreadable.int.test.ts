@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import avro from 'avsc';
@@ -46,7 +46,10 @@ describe('export of a record whose sealed value does not open', () => {
     altered.value[at] = altered.value[at] === 0x41 ? 0x42 : 0x41;
     await log.append(records);
   });
-  afterAll(async () => log.close());
+  afterAll(async () => {
+    await log.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('writes it sealed in NDJSON, naming why, and the others opened; the position comes back', async () => {
     const out = join(dir, 'events.ndjson');
