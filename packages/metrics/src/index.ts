@@ -4,4 +4,4 @@ export { isoString } from './iso-string';
 export { METRICS } from './metric-names';
 export { seriesRange } from './series-range';
 export { ALPHA, mannWhitney, mannWhitneyValues, twoProportion } from './significance';
-export { addSample, copySketch, mergeSketches, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf, type Sketch } from './sketch';
+export { addSample, copySketch, quantile, RELATIVE_ACCURACY, SketchSum, sketchOf, type Sketch } from './sketch';

@@ -54,14 +54,6 @@ export function sketchOf(values: readonly number[]): Sketch {
   return sketch;
 }
 
-export function mergeSketches(a: Sketch | null, b: Sketch | null): Sketch | null {
-  if (!a) return b;
-  if (!b) return a;
-  const out = copySketch(a);
-  for (const [bucket, count] of Object.entries(b)) out[bucket] = (out[bucket] ?? 0) + count;
-  return out;
-}
-
 /**
  * Sketches added up bucket by bucket: the sketch of every value they hold.
  * Counts are kept by numeric bucket index and sorted once, when a quantile
