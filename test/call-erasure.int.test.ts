@@ -8,7 +8,7 @@ import { DataKeys } from '@earshot/auth';
 import { callIdOf, decodeEvent, EVENT_HEADERS, SEALED_PREFIX } from '@earshot/events';
 import { TOPICS } from '@earshot/log';
 import { exportLog, rebuildReadModels } from '@earshot/projector';
-import { sendTranscribedCall, readTopic, scanForPlaintext, startEarshot, type EarshotTenant, type TestEarshot } from '@earshot/testing';
+import { sendTranscribedCall, readTopic, scanForPlaintext, startEarshot, waitUntilCaughtUp, type EarshotTenant, type TestEarshot } from '@earshot/testing';
 
 interface ExportedLine {
   tenant: string;
@@ -138,6 +138,9 @@ describe('sealed events and erasing one call', () => {
     await post(acme, '/outcomes', { callId: idOf(acme, 'call-erased').toUpperCase(), type: 'followed_up', value: written.shouted });
     await post(acme, '/outcomes', { callId: idOf(acme, 'call-kept'), type: 'resolved', value: written.kept });
     await post(acme, '/deployments', { agent: 'agent_support', version: 'v43', description: written.deployment });
+    // A settled call is erased here: everything sent projected. An event still in flight is the erasure's settle
+    // window's case; on a loaded machine the projector can lag past it, and this test would then race it.
+    await waitUntilCaughtUp(earshot.db, earshot.runtime.log());
   }, 120_000);
   afterAll(async () => {
     await earshot?.stop();
