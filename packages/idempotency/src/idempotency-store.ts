@@ -73,7 +73,11 @@ function firstsByIdentity<T extends Pick<IdempotencyRequest, 'tenantId' | 'key'>
   return [...firsts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }
 
-const DEFAULT_LEASE_MS = 30_000;
+/**
+ * Longer than the event log sends an unanswered append again (Kafka's delivery timeout, two minutes): a request
+ * answered 503 may still be stored by then, and its key stays claimed until that settles, not freed for a second copy.
+ */
+const DEFAULT_LEASE_MS = 150_000;
 
 /** A key no request may claim: empty, longer than 255 characters, or text PostgreSQL cannot hold (a NUL). */
 export class RefusedKeyError extends Error {

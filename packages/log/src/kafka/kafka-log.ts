@@ -36,6 +36,11 @@ export interface KafkaLogOptions {
   client?: KafkaClient;
   /** The min.insync.replicas every topic must have at least (EARSHOT_KAFKA_MIN_INSYNC_REPLICAS); by the cluster's size when not given (log-safety.ts). */
   minInsyncReplicas?: number;
+  /**
+   * How long an append is sent again while nothing tells whether the broker stored it (Kafka's delivery.timeout.ms);
+   * two minutes when not given. The @platformatic/kafka adapter's; kafkajs reconnects for about as long.
+   */
+  deliveryTimeoutMs?: number;
   /** Where what the log does on its own is reported (a topic's retention corrected). */
   logger?: Logger;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Admin, Consumer, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Admin, Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type {
   ConsumeOptions,
   EventLog,
@@ -24,6 +24,7 @@ import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability,
 import { observePlatformaticLog } from './platformatic-safety';
 import { AssignedStarts } from './assigned-starts';
 import { PartitionSeeks } from './platformatic-seeks';
+import { exactlyOnceProducer } from './platformatic-producer';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -134,7 +135,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     (await settled(() => listOffsets([topic], timestamp))).get(physical(topic))?.[partition] ?? 0n;
   await settled(() => listOffsets(ALL_TOPICS, LATEST));
 
-  const producer = new Producer({ ...base, idempotent: SAFE_PRODUCER.idempotent, acks: SAFE_PRODUCER.acks });
+  const producer = exactlyOnceProducer({ ...base, idempotent: SAFE_PRODUCER.idempotent, acks: SAFE_PRODUCER.acks }, options.deliveryTimeoutMs);
   const partitionOf = keyPartitioner();
   const send = async (records: readonly OutgoingRecord[]): Promise<LogPosition[]> => {
     const messages = records.map((record) => ({
@@ -144,8 +145,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       partition: partitionOf(physical(record.topic), record.key, PARTITIONS[record.topic]),
       headers: headerBuffers(record.headers),
     }));
-    const written = await producer.send({ messages });
-    const nextOffset = new Map((written.offsets ?? []).map((w) => [`${w.topic}:${w.partition}`, BigInt(w.offset)]));
+    const nextOffset = await producer.send(messages);
     return messages.map((message, i) => {
       const slot = `${message.topic}:${message.partition}`;
       const offset = nextOffset.get(slot) ?? 0n;
@@ -318,6 +318,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
 
     async close() {
       await Promise.all([...running].map((r) => r.stop()));
+      // Appends in flight finish first: one the broker is not answering is sent again up to the delivery timeout.
       await batcher.settled();
       await producer.close();
       await closeForcibly(offsetsReader);
