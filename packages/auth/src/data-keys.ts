@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ownerInTenant, platformQuery, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, PLATFORM_ROLE, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { DataKey, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 
@@ -92,6 +92,20 @@ export class DataKeys {
       }
     }
     return (keyId) => keys.get(keyId);
+  }
+
+  /**
+   * Holds these keys against erasure until the caller's transaction ends, and answers those that still exist. Erasure
+   * deletes a call's key before its rows, so it waits for a holder's rows and deletes them too, and a holder that comes
+   * after it finds the key gone. Runs as the platform role (keys by id, any tenant's): the caller sets its own after.
+   */
+  static async hold(tx: Queryable, keyIds: readonly string[]): Promise<Set<string>> {
+    await tx.query(sql`set local role ${sql.ident(PLATFORM_ROLE)}`);
+    // In one order, so two holders and an erasure never wait on each other in a circle.
+    const rows = (await tx.query(sql`select id from data_keys where id = any(${[...new Set(keyIds)].sort()}::text[]) order by id for share`)) as {
+      id: string;
+    }[];
+    return new Set(rows.map((row) => row.id));
   }
 
   /**

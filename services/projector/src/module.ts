@@ -18,6 +18,7 @@ export function projectorModule(runtime: Runtime): Module {
         log,
         now: runtime.now,
         keys: (ids) => dataKeys.lookup(ids),
+        holdKeys: (tx, ids) => DataKeys.hold(tx, ids),
         erasedCalls: (calls) => dataKeys.erasedCalls(calls),
         onBatch: (outcome, records) => {
           countBatch(metrics, outcome, records, new Date());

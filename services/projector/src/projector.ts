@@ -1,13 +1,13 @@
 import type { ConnectionPool } from '@earshot/db';
-import type { ErasedCalls, KeyLookup } from '@earshot/events';
 import { TOPICS, type EventLog, type LogRecord, type Running } from '@earshot/log';
 import { runEvery } from '@earshot/server';
 import { fallbackLogger } from '@earshot/telemetry';
-import { createBatchApplier, type BatchOutcome } from './store/apply-batch';
+import { createBatchApplier, type BatchApplierOptions, type BatchOutcome } from './store/apply-batch';
 import { startPosition } from './store/positions';
 import { CommittedPositions } from './store/positions-behind';
 
-export interface ProjectorOptions {
+/** With the batch applier's keys: what opens sealed events, holds their keys, and names erased calls. */
+export interface ProjectorOptions extends Pick<BatchApplierOptions, 'keys' | 'holdKeys' | 'erasedCalls'> {
   db: ConnectionPool;
   log: EventLog;
   /** Consumer group: projectors sharing it share the partitions. */
@@ -22,10 +22,6 @@ export interface ProjectorOptions {
   now?: () => Date;
   onBatch?: (outcome: BatchOutcome, records: readonly LogRecord[]) => void;
   onRetry?: (error: unknown) => void;
-  /** Opens sealed events (DataKeys.lookup); without it they read as erased. */
-  keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
-  /** When calls were erased (DataKeys.erasedCalls), so events of theirs appended in the clear before it are passed over. */
-  erasedCalls?: ErasedCalls;
   /** How often the stored positions are compared with what this process committed (10 s). */
   positionCheckMs?: number;
   /** Told when the stored positions went back behind what this process committed, before the consumers rejoin to read them again. */
@@ -51,6 +47,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     onRetry: options.onRetry ?? ((error) => fallbackLogger().warn({ err: error }, 'projector batch failed; retrying')),
     isStopping: () => stopping,
     keys: options.keys,
+    holdKeys: options.holdKeys,
     erasedCalls: options.erasedCalls,
     readsAgain: true,
   });

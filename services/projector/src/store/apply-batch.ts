@@ -1,4 +1,4 @@
-import { sql, type ConnectionPool } from '@earshot/db';
+import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { EVENT_HEADERS, type ErasedCalls, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
@@ -10,6 +10,9 @@ import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-ten
 /** Taken shared by every live batch and exclusively by a replay's swap, so the swap sees the live positions standing still. */
 export const SWAP_LOCK = 7_420_260_404;
 const PROJECTOR_ROLE = 'earshot_projector';
+
+/** A key the batch was opened with was destroyed (its call erased) since: the batch is opened again without it. */
+class KeysDestroyed extends Error {}
 
 export interface BatchApplierOptions {
   db: ConnectionPool;
@@ -25,6 +28,12 @@ export interface BatchApplierOptions {
   isStopping?: () => boolean;
   /** The data keys a batch's sealed events name (DataKeys.lookup); without it, a sealed event reads as erased. */
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
+  /**
+   * Holds the keys a batch was opened with against erasure for its transaction, answering those still there
+   * (DataKeys.hold); a batch whose keys went meanwhile is opened again. Without it, a call erased between a batch's
+   * key lookup and its commit keeps the rows the batch wrote.
+   */
+  holdKeys?: (tx: Queryable, keyIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /** When calls were erased (DataKeys.erasedCalls), for events appended in the clear; without it they are all projected. */
   erasedCalls?: ErasedCalls;
   /**
@@ -75,6 +84,13 @@ function messageOf(error: unknown): string {
 
 type Decode = Parameters<typeof foldRecords>[1];
 
+/** A batch opened, and the keys it was opened with. */
+interface Decoding {
+  decode: Decode;
+  folded: FoldedBatch;
+  opened: readonly string[];
+}
+
 /** Folds again only the records of the keys named, with the same keys to open sealed events. */
 const refoldWith =
   (decode: Decode): Refold =>
@@ -103,13 +119,18 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     onRetry = () => undefined,
     isStopping = () => false,
     keys,
+    holdKeys,
     erasedCalls,
     readsAgain = false,
   } = options;
   /** Per partition, the stored position the log was last asked to read it again from. */
   const readingAgainFrom = new Map<string, bigint>();
 
-  async function begin(tx: Tx): Promise<void> {
+  async function begin(tx: Tx, opened: readonly string[]): Promise<void> {
+    if (holdKeys && opened.length > 0) {
+      const held = await holdKeys(tx, opened);
+      if (opened.some((id) => !held.has(id))) throw new KeysDestroyed();
+    }
     await tx.query(sql`set local role ${sql.ident(PROJECTOR_ROLE)}`);
     if (schema) await tx.query(sql`select set_config('search_path', ${`${schema}, public`}, true)`);
     else await tx.query(sql`select pg_advisory_xact_lock_shared(${SWAP_LOCK})`);
@@ -140,8 +161,9 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     return applied;
   }
 
-  async function applyInTransaction(tx: Tx, records: readonly LogRecord[], folded: FoldedBatch, decode: Decode, oneByOne: boolean): Promise<BatchOutcome> {
-    await begin(tx);
+  async function applyInTransaction(tx: Tx, records: readonly LogRecord[], decoding: Decoding, oneByOne: boolean): Promise<BatchOutcome> {
+    const { decode, folded, opened } = decoding;
+    await begin(tx, opened);
     const first = records[0];
     const last = records[records.length - 1];
     if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 };
@@ -171,7 +193,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
 
   return async (records) => {
     const sealedWith = records.flatMap((r) => r.headers[EVENT_HEADERS.sealedWith] ?? []);
-    let decoding: { decode: Decode; folded: FoldedBatch } | undefined;
+    let decoding: Decoding | undefined;
     let failures = 0;
     for (;;) {
       // After maxTries failed attempts of the whole batch, events go one by one so a bad one cannot hold up the rest.
@@ -181,15 +203,20 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
           // Fetched in the retry loop: the key store is the database, and an outage waits like any other.
           const lookup = keys && sealedWith.length > 0 ? await keys(sealedWith) : undefined;
           const decode: Decode = await batchDecoder(records, lookup, erasedCalls);
-          decoding = { decode, folded: foldRecords(records, decode) };
+          const opened = lookup ? [...new Set(sealedWith)].filter((id) => lookup(id) !== undefined) : [];
+          decoding = { decode, folded: foldRecords(records, decode), opened };
         }
-        const { decode, folded } = decoding;
-        const outcome = await db.tx((tx) => applyInTransaction(tx, records, folded, decode, oneByOne));
+        const opening = decoding;
+        const outcome = await db.tx((tx) => applyInTransaction(tx, records, opening, oneByOne));
         const slot = `${records[0]?.topic}:${records[0]?.partition}`;
         if (outcome.readFrom === undefined) readingAgainFrom.delete(slot);
         else readingAgainFrom.set(slot, BigInt(outcome.readFrom));
         return outcome;
       } catch (error) {
+        if (error instanceof KeysDestroyed) {
+          decoding = undefined;
+          continue;
+        }
         failures += 1;
         onRetry(error);
         if (isStopping()) throw error;

@@ -33,9 +33,11 @@ interface ErasureDeps {
  * cannot be opened by the projector, a replay, the stream or an export,
  * records the erasure for its events appended in the clear (erased_calls),
  * and deletes its rows from the read models, in one transaction. A
- * projector batch that fetched the key (or erased_calls) just before may
- * still write the rows: once the projector has passed what the log held then
- * (waited for, within `settleMs`), they are deleted again.
+ * projector batch holds the keys it opened until it commits (DataKeys.hold),
+ * so the key's deletion waits for its rows and deletes them. One that read
+ * erased_calls just before may still write the rows of events appended in
+ * the clear: once the projector has passed what the log held then (waited
+ * for, within `settleMs`), they are deleted again.
  */
 async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
   const first = await ownerInTenant(db, tenantId, async (tx) => {
