@@ -1,9 +1,9 @@
 import { Producer, type MessageToProduce, type ProduceResult, type ProducerOptions } from '@platformatic/kafka';
 
 /** Kafka's own delivery.timeout.ms: how long a request is sent again while nothing tells whether the broker stored it. */
-export const DELIVERY_TIMEOUT_MS = 120_000;
+const DELIVERY_TIMEOUT_MS = 120_000;
 
-export type OutgoingMessage = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
+type OutgoingMessage = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
 
 export interface ExactlyOnceProducer {
   /** Sends records with their partitions set; answers each partition's first offset written, by `topic:partition`. */
