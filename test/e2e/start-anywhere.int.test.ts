@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeCluster } from '@earshot/db';
+import { processAlive, removeCluster } from '@earshot/db';
 import { cleanEnv } from './earshot-process';
 
 const checkout = new URL('../..', import.meta.url).pathname;
@@ -58,19 +58,10 @@ function postmasterOf(dataDir: string): number | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (alive(pid) && Date.now() < deadline) await sleep(100);
-  return !alive(pid);
+  while (processAlive(pid) && Date.now() < deadline) await sleep(100);
+  return !processAlive(pid);
 }
 
 /**
@@ -124,7 +115,7 @@ describe('start anywhere, stop clean', () => {
       expect(grpc[0]).not.toBe(grpc[1]);
       for (const instance of [first, second]) expect((await fetch(new URL('/health', instance.url))).status).toBe(200);
       const postmasters = [postmasterOf(join(clone, '.data')), postmasterOf(otherData)];
-      expect(postmasters.every((pid) => pid !== undefined && alive(pid))).toBe(true);
+      expect(postmasters.every((pid) => pid !== undefined && processAlive(pid))).toBe(true);
       expect(new Set(postmasters).size).toBe(2);
       // Nothing of ours was opened up for the postgres user.
       expect(statSync(home).mode & 0o777).toBe(0o700);
@@ -144,7 +135,7 @@ describe('start anywhere, stop clean', () => {
     const left = postmasterOf(otherData) ?? 0;
     signalGroup(crashed, 'SIGKILL');
     await sleep(200);
-    expect(alive(left)).toBe(true);
+    expect(processAlive(left)).toBe(true);
 
     const next = await start(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], clone, env);
     expect(next.output()).toMatch(new RegExp(`already running \\(pid ${left}, port \\d+\\); taking it over`));

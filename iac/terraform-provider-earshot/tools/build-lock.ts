@@ -1,14 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '@earshot/db';
 
 /** The process holding the lock folder, once it has written itself in (a moment after the folder is made). */
 function holderOf(path: string): number | undefined {
@@ -23,7 +15,7 @@ function holderOf(path: string): number | undefined {
 /** Left by a process now gone; or without a holder written in after a minute (killed in between, or an older build's). */
 function isStale(path: string): boolean {
   const holder = holderOf(path);
-  if (holder !== undefined) return !alive(holder);
+  if (holder !== undefined) return !processAlive(holder);
   try {
     return Date.now() - statSync(path).mtimeMs > 60_000;
   } catch {

@@ -1,15 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists, it is just not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '@earshot/db';
 
 /**
  * Claims the embedded data directory for this process, the way PostgreSQL's
@@ -29,7 +20,7 @@ export function lockDataDir(dataDir: string): { release(): void } {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
       throw new Error(
         `another earshot process (pid ${holder}) is using ${dataDir}; stop it first, or set EARSHOT_DATA_DIR to another folder to run a second one`,
       );

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choosePort, freePort, lastLines } from '@earshot/db';
-import { isAlive, waitForPort } from './process';
+import { choosePort, freePort, lastLines, processAlive } from '@earshot/db';
+import { waitForPort } from './process';
 
 /** A single-node Apache Kafka broker in KRaft mode, run from Maven Central's jars. */
 const KAFKA_VERSION = '3.9.1';
@@ -151,7 +151,7 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
   writeFileSync(join(paths.stateDir, 'kafka.pid'), String(child.pid));
   writeFileSync(portsFile(paths.stateDir), `${ports.broker} ${ports.controller}\n`);
   // A JVM cold start on two busy cores has taken over 90 s; the wait ends early if the process dies.
-  await waitForPort(ports.broker, 240_000, () => isAlive(child.pid ?? 0), logFile);
+  await waitForPort(ports.broker, 240_000, () => processAlive(child.pid ?? 0), logFile);
   return { brokers, fresh: true };
 }
 
@@ -160,15 +160,15 @@ export function runningBroker(stateDir: string): number | undefined {
   const pidFile = join(stateDir, 'kafka.pid');
   if (!existsSync(pidFile)) return undefined;
   const pid = Number(readFileSync(pidFile, 'utf8'));
-  return isAlive(pid) ? pid : undefined;
+  return processAlive(pid) ? pid : undefined;
 }
 
 export async function stopKafka(stateDir: string): Promise<boolean> {
   const pid = runningBroker(stateDir);
   if (pid === undefined) return false;
   process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 300 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   return true;
 }
 
