@@ -109,6 +109,17 @@ export class DataKeys {
   }
 
   /**
+   * The calls erased at or after `since` (by the database's clock), read in the caller's transaction as the platform
+   * role (any tenant's), which then goes on as the session's own role.
+   */
+  static async erasedSince(tx: Queryable, since: Date): Promise<{ tenantId: string; callId: string }[]> {
+    await tx.query(sql`set local role ${sql.ident(PLATFORM_ROLE)}`);
+    const rows = (await tx.query(sql`select tenant_id, call_id from erased_calls where erased_at >= ${since}`)) as { tenant_id: string; call_id: string }[];
+    await tx.query(sql`set local role none`);
+    return rows.map((row) => ({ tenantId: row.tenant_id, callId: row.call_id }));
+  }
+
+  /**
    * Destroys one call's key: its events' sealed fields become unreadable bytes. Answers whether there was one. Given a
    * transaction already scoped to the tenant, the key goes with whatever else it does (the call's rows). The erasure is
    * recorded too (erased_calls), for the events of the call appended in the clear, which no key reaches.

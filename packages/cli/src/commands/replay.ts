@@ -28,6 +28,7 @@ export async function replay(values: { from: string }): Promise<void> {
       from,
       keys: (ids) => dataKeys.lookup(ids),
       erasedCalls: (calls) => dataKeys.erasedCalls(calls),
+      erasedSince: (tx, since) => DataKeys.erasedSince(tx, since),
       onProgress: (p) => bar.update(p.events, p.events + p.lag, p.phase),
     });
     bar.stop();

@@ -1,6 +1,7 @@
-import { sql, type ConnectionPool } from '@earshot/db';
+import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { ErasedCalls, KeyLookup } from '@earshot/events';
 import type { EventLog, LogPosition, LogRecord } from '@earshot/log';
+import { deleteCallRows } from '@earshot/read-models';
 import { PROJECTED_TOPICS } from '../projector';
 import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
 import { createFreshCopy, tablesOf } from './fresh-copy';
@@ -33,6 +34,8 @@ export interface RebuildOptions {
   keys?: (keyIds: readonly string[]) => Promise<KeyLookup>;
   /** When calls were erased (DataKeys.erasedCalls): events of theirs appended in the clear before it stay out of the copy. */
   erasedCalls?: ErasedCalls;
+  /** The calls erased since a time (DataKeys.erasedSince), asked in the swap's transaction. */
+  erasedSince?: (tx: Queryable, since: Date) => Promise<{ tenantId: string; callId: string }[]>;
 }
 
 const PROGRESS_EVERY_MS = 1_000;
@@ -43,8 +46,18 @@ const PROGRESS_EVERY_MS = 1_000;
  * the log until the copy has caught up with the live positions, then swaps
  * the copy in, in one transaction.
  */
-export async function rebuildReadModels({ db, log, from, onProgress = () => undefined, keys, erasedCalls }: RebuildOptions): Promise<RebuildSummary> {
+export async function rebuildReadModels({
+  db,
+  log,
+  from,
+  onProgress = () => undefined,
+  keys,
+  erasedCalls,
+  erasedSince,
+}: RebuildOptions): Promise<RebuildSummary> {
   const schema = `earshot_rebuild_${Date.now()}`;
+  const [clock] = (await db.query(sql`select clock_timestamp() as now`)) as { now: Date }[];
+  const began = clock?.now ?? new Date();
   const started = performance.now();
   const totals = { events: 0, applied: 0, duplicates: 0, deadLettered: 0 };
   const apply = createBatchApplier({ db, log, schema, keys, erasedCalls });
@@ -88,7 +101,7 @@ export async function rebuildReadModels({ db, log, from, onProgress = () => unde
       for (;;) {
         for (const batch of byPartition(pending.splice(0))) count(await apply(batch), batch.length);
         await report('catching up');
-        if (await swapIfCaughtUp(db, schema, tables).then(dropRetired(db))) break;
+        if (await swapIfCaughtUp(db, schema, tables, sweepErased(began, erasedSince)).then(dropRetired(db))) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
@@ -101,6 +114,21 @@ export async function rebuildReadModels({ db, log, from, onProgress = () => unde
     await db.query(sql`drop schema if exists ${sql.ident(schema)} cascade`);
     throw error;
   }
+}
+
+/**
+ * Deletes from the swapped-in copy the rows of calls erased since the rebuild
+ * began: the erasure deleted the live rows, and the copy may have applied the
+ * call's events before. Asked once the swap holds every table, so an erasure
+ * that deleted live rows has committed, and a later one deletes from the copy.
+ */
+function sweepErased(began: Date, erasedSince: RebuildOptions['erasedSince']) {
+  return async (tx: Queryable): Promise<void> => {
+    for (const { tenantId, callId } of (await erasedSince?.(tx, began)) ?? []) {
+      await tx.query(sql`select set_config(${TENANT_SETTING}, ${tenantId}, true)`);
+      await deleteCallRows(tx, tenantId, callId);
+    }
+  };
 }
 
 function dropRetired(db: ConnectionPool) {

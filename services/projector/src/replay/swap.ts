@@ -26,7 +26,13 @@ function covers(copy: Positions, live: Positions): boolean {
  * or the new ones, never neither. Answers the retired schema, or null when the
  * copy is still behind.
  */
-export async function swapIfCaughtUp(db: ConnectionPool, schema: string, tables: readonly string[]): Promise<string | null> {
+export async function swapIfCaughtUp(
+  db: ConnectionPool,
+  schema: string,
+  tables: readonly string[],
+  /** Runs in the swap's transaction once the copy is the live tables, before it commits. */
+  swapped: (tx: Queryable) => Promise<void> = async () => undefined,
+): Promise<string | null> {
   const retired = `${schema}_retired`;
   return db.tx(async (tx) => {
     await tx.query(sql`set local lock_timeout = '10s'`);
@@ -37,6 +43,7 @@ export async function swapIfCaughtUp(db: ConnectionPool, schema: string, tables:
       await tx.query(sql`alter table public.${sql.ident(table)} set schema ${sql.ident(retired)}`);
       await tx.query(sql`alter table ${sql.ident(schema)}.${sql.ident(table)} set schema public`);
     }
+    await swapped(tx);
     await tx.query(sql`drop schema ${sql.ident(schema)}`);
     return retired;
   });
