@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ownerInTenant, platformQuery, PLATFORM_ROLE, sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import type { DataKey, KeyLookup } from '@earshot/events';
+import type { DataKey, ErasableCall, ErasedAt, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 
 interface KeyRow {
@@ -8,6 +8,9 @@ interface KeyRow {
   call_id: string | null;
   wrapped: Buffer;
 }
+
+/** The advisory lock (an int4 key beside the tenant's) a call's erasure takes exclusively, and a projector batch of the tenant's clear events shared. */
+const ERASURE_LOCK = 742_026_112;
 
 const newKeyId = (): string => `dk_${randomBytes(12).toString('base64url')}`;
 const wrap = (box: SecretBox, key: Buffer): Buffer => box.seal(key.toString('base64'));
@@ -109,6 +112,24 @@ export class DataKeys {
   }
 
   /**
+   * Holds off erasures in these calls' tenants until the caller's transaction ends, and answers when each call was last
+   * erased. An erasure takes its tenant's lock first, so it waits for the holder and then deletes its rows, and a
+   * holder that comes after it finds the erasure. For events appended in the clear, which no key reaches; the platform
+   * role's statements, after which the caller sets its own role.
+   */
+  static async holdErasures(tx: Queryable, calls: readonly ErasableCall[]): Promise<ErasedAt> {
+    await tx.query(sql`set local role ${sql.ident(PLATFORM_ROLE)}`);
+    const tenants = [...new Set(calls.map((c) => c.tenantId))].sort();
+    await tx.query(sql`select pg_advisory_xact_lock_shared(${ERASURE_LOCK}, hashtext(lower(t))) from unnest(${tenants}::text[]) as t order by t`);
+    const rows = (await tx.query(sql`
+      select e.tenant_id, e.call_id, e.erased_at from erased_calls e
+        join unnest(${calls.map((c) => c.tenantId)}::uuid[], ${calls.map((c) => c.callId)}::text[]) as c (tenant_id, call_id)
+          on e.tenant_id = c.tenant_id and e.call_id = c.call_id`)) as { tenant_id: string; call_id: string; erased_at: Date }[];
+    const erased = new Map(rows.map((row) => [`${row.tenant_id}:${row.call_id}`, row.erased_at.getTime()]));
+    return (tenantId, callId) => erased.get(`${tenantId}:${callId}`);
+  }
+
+  /**
    * The calls erased at or after `since` (by the database's clock), read in the caller's transaction as the platform
    * role (any tenant's), which then goes on as the session's own role.
    */
@@ -126,6 +147,8 @@ export class DataKeys {
    */
   async eraseCall(tenantId: string, callId: string, tx?: Queryable): Promise<boolean> {
     const erase = async (q: Queryable) => {
+      // First: a projector batch of this tenant's events in the clear finishes before, or starts after (holdErasures).
+      await q.query(sql`select pg_advisory_xact_lock(${ERASURE_LOCK}, hashtext(lower(${tenantId})))`);
       // now() of a later statement than the projector's: a record the log stored before this commit is older.
       await q.query(sql`
         insert into erased_calls (tenant_id, call_id, erased_at) values (${tenantId}, ${callId}, clock_timestamp())

@@ -20,6 +20,7 @@ export function projectorModule(runtime: Runtime): Module {
         keys: (ids) => dataKeys.lookup(ids),
         holdKeys: (tx, ids) => DataKeys.hold(tx, ids),
         erasedCalls: (calls) => dataKeys.erasedCalls(calls),
+        holdErasures: (tx, calls) => DataKeys.holdErasures(tx, calls),
         onBatch: (outcome, records) => {
           countBatch(metrics, outcome, records, new Date());
           const first = records[0];

@@ -7,7 +7,7 @@ import { startPosition } from './store/positions';
 import { CommittedPositions } from './store/positions-behind';
 
 /** With the batch applier's keys: what opens sealed events, holds their keys, and names erased calls. */
-export interface ProjectorOptions extends Pick<BatchApplierOptions, 'keys' | 'holdKeys' | 'erasedCalls'> {
+export interface ProjectorOptions extends Pick<BatchApplierOptions, 'keys' | 'holdKeys' | 'erasedCalls' | 'holdErasures'> {
   db: ConnectionPool;
   log: EventLog;
   /** Consumer group: projectors sharing it share the partitions. */
@@ -49,6 +49,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     keys: options.keys,
     holdKeys: options.holdKeys,
     erasedCalls: options.erasedCalls,
+    holdErasures: options.holdErasures,
     readsAgain: true,
   });
   const committed = new CommittedPositions();

@@ -87,7 +87,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
 
           registerRealtimeRoutes(api, reads, runtime.now);
           registerCallRoutes(api, reads);
-          registerCallErasureRoute(api, { db, keys: dataKeys, log: runtime.log(), settleMs: options.appendTimeoutMs });
+          registerCallErasureRoute(api, { db, keys: dataKeys });
           registerOutcomeRoutes(api, reads, writes);
           registerIncidentRoutes(api, reads, writes);
           registerIncidentChangeRoutes(api, reads, writes);

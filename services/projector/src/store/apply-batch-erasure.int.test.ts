@@ -11,9 +11,10 @@ import { createBatchApplier } from './apply-batch';
 import { PROJECTOR_MIGRATIONS } from './migration-sets';
 
 /**
- * A call erased while a batch of its sealed events is between its key lookup
- * and its commit: the erasure destroys the key and deletes the rows, and the
- * batch must not write them back with what it opened before.
+ * A call erased while a batch of its events is between its lookups (the
+ * call's key, or when the call was erased, for events in the clear) and its
+ * commit: the erasure deletes the rows, and the batch must not write them back
+ * with what it opened before.
  */
 describe('a batch whose call is erased as it is applied', () => {
   let db: ConnectionPool;
@@ -33,13 +34,13 @@ describe('a batch whose call is erased as it is applied', () => {
     await close();
   });
 
-  /** A call's events sealed with its key, as the gateway appends them, on a partition of their own. */
-  async function sealedCall(tenant: string, partition: number): Promise<{ callId: string; records: LogRecord[] }> {
+  /** A call's events as the gateway appends them (sealed with the call's key, or in the clear), on a partition of their own. */
+  async function callRecords(tenant: string, partition: number, sealed = true): Promise<{ callId: string; records: LogRecord[] }> {
     const events = callScript({ tenant, providerCallId: 'call-erased', turns: 2, ending: 'completed' });
     const callId = callIdOf(tenant, events[0]?.provider ?? '', 'call-erased');
-    const key = (await dataKeys.forCalls(tenant, [callId])).get(callId);
+    const key = sealed ? (await dataKeys.forCalls(tenant, [callId])).get(callId) : undefined;
     const records = events.map((event, i) => {
-      const record = eventsTopic.record(event, { recordId: callId, sealWith: key });
+      const record = eventsTopic.record(event, { recordId: callId, ...(key ? { sealWith: key } : {}) });
       return { ...record, partition, offset: String(i), headers: record.headers ?? {}, timestamp: Date.parse(event.received_at) };
     });
     return { callId, records };
@@ -54,7 +55,7 @@ describe('a batch whose call is erased as it is applied', () => {
 
   it('opens the batch again without the destroyed key, writing none of the call’s rows', async () => {
     const tenant = (await createTenant(db, master, { name: 'Erased between lookup and commit' })).tenant.id;
-    const { callId, records } = await sealedCall(tenant, 0);
+    const { callId, records } = await callRecords(tenant, 0);
     let lookups = 0;
     const apply = createBatchApplier({
       db,
@@ -78,7 +79,7 @@ describe('a batch whose call is erased as it is applied', () => {
 
   it('makes an erasure that comes during the transaction wait for it, then delete what it wrote', async () => {
     const tenant = (await createTenant(db, master, { name: 'Erased during the commit' })).tenant.id;
-    const { callId, records } = await sealedCall(tenant, 1);
+    const { callId, records } = await callRecords(tenant, 1);
     let erasing: Promise<void> | undefined;
     const apply = createBatchApplier({
       db,
@@ -90,6 +91,49 @@ describe('a batch whose call is erased as it is applied', () => {
         return held;
       },
       keys: (ids) => dataKeys.lookup(ids),
+    });
+    const outcome = await apply(records);
+    await erasing;
+    expect({ applied: outcome.applied, rows: await callRows(tenant, callId) }).toEqual({ applied: records.length, rows: 0 });
+  });
+
+  it('in the clear: opens the batch again once it finds the call erased since it asked, writing none of its rows', async () => {
+    const tenant = (await createTenant(db, master, { name: 'Erased in the clear between lookup and commit' })).tenant.id;
+    const { callId, records } = await callRecords(tenant, 2, false);
+    let asked = 0;
+    const apply = createBatchApplier({
+      db,
+      log,
+      holdErasures: (tx, calls) => DataKeys.holdErasures(tx, calls),
+      // Erased as the batch learns the call was not: the answer it opens the batch with is already stale.
+      erasedCalls: async (calls) => {
+        const erasedAt = await dataKeys.erasedCalls(calls);
+        if (++asked === 1) await erase(tenant, callId);
+        return erasedAt;
+      },
+    });
+    const outcome = await apply(records);
+    expect({ asked, applied: outcome.applied, erased: outcome.erased, rows: await callRows(tenant, callId) }).toEqual({
+      asked: 2,
+      applied: 0,
+      erased: records.length,
+      rows: 0,
+    });
+  });
+
+  it('in the clear: makes an erasure that comes during the transaction wait for it, then delete what it wrote', async () => {
+    const tenant = (await createTenant(db, master, { name: 'Erased in the clear during the commit' })).tenant.id;
+    const { callId, records } = await callRecords(tenant, 3, false);
+    let erasing: Promise<void> | undefined;
+    const apply = createBatchApplier({
+      db,
+      log,
+      holdErasures: async (tx, calls) => {
+        const erasedAt = await DataKeys.holdErasures(tx, calls);
+        erasing ??= erase(tenant, callId);
+        return erasedAt;
+      },
+      erasedCalls: (calls) => dataKeys.erasedCalls(calls),
     });
     const outcome = await apply(records);
     await erasing;

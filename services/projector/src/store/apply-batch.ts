@@ -1,5 +1,5 @@
 import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
-import { EVENT_HEADERS, type ErasedCalls, type KeyLookup } from '@earshot/events';
+import { EVENT_HEADERS, type ErasableCall, type ErasedAt, type ErasedCalls, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
 import { batchDecoder } from '../erased-calls';
@@ -11,8 +11,8 @@ import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-ten
 export const SWAP_LOCK = 7_420_260_404;
 const PROJECTOR_ROLE = 'earshot_projector';
 
-/** A key the batch was opened with was destroyed (its call erased) since: the batch is opened again without it. */
-class KeysDestroyed extends Error {}
+/** A key the batch was opened with was destroyed, or a call it named erased, since: the batch is opened again. */
+class ErasedSinceOpened extends Error {}
 
 export interface BatchApplierOptions {
   db: ConnectionPool;
@@ -36,6 +36,12 @@ export interface BatchApplierOptions {
   holdKeys?: (tx: Queryable, keyIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /** When calls were erased (DataKeys.erasedCalls), for events appended in the clear; without it they are all projected. */
   erasedCalls?: ErasedCalls;
+  /**
+   * Holds off erasures of the calls a batch's events in the clear name, for its transaction, answering when each was
+   * erased (DataKeys.holdErasures); a batch that finds one erased since it asked is opened again. holdKeys' twin for
+   * what no key reaches.
+   */
+  holdErasures?: (tx: Queryable, calls: readonly ErasableCall[]) => Promise<ErasedAt>;
   /**
    * Whether the log reads a partition again when asked (a live consumer's ReadAgain); a replay cannot, so a batch
    * beyond the stored position is applied at once, its gap counted as missing.
@@ -89,7 +95,11 @@ interface Decoding {
   decode: Decode;
   folded: FoldedBatch;
   opened: readonly string[];
+  /** The calls its events in the clear name, and when each was erased as the batch was opened. */
+  asked: readonly AskedCall[];
 }
+
+type AskedCall = ErasableCall & { erasedAt: number | undefined };
 
 /** Folds again only the records of the keys named, with the same keys to open sealed events. */
 const refoldWith =
@@ -121,15 +131,21 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
     keys,
     holdKeys,
     erasedCalls,
+    holdErasures,
     readsAgain = false,
   } = options;
   /** Per partition, the stored position the log was last asked to read it again from. */
   const readingAgainFrom = new Map<string, bigint>();
 
-  async function begin(tx: Tx, opened: readonly string[]): Promise<void> {
+  async function begin(tx: Tx, { opened, asked }: Decoding): Promise<void> {
+    // Erasures before keys: an erasure takes its tenant's lock before it deletes the key, so both wait in one order.
+    if (holdErasures && asked.length > 0) {
+      const now = await holdErasures(tx, asked);
+      if (asked.some((call) => now(call.tenantId, call.callId) !== call.erasedAt)) throw new ErasedSinceOpened();
+    }
     if (holdKeys && opened.length > 0) {
       const held = await holdKeys(tx, opened);
-      if (opened.some((id) => !held.has(id))) throw new KeysDestroyed();
+      if (opened.some((id) => !held.has(id))) throw new ErasedSinceOpened();
     }
     await tx.query(sql`set local role ${sql.ident(PROJECTOR_ROLE)}`);
     if (schema) await tx.query(sql`select set_config('search_path', ${`${schema}, public`}, true)`);
@@ -162,8 +178,8 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
   }
 
   async function applyInTransaction(tx: Tx, records: readonly LogRecord[], decoding: Decoding, oneByOne: boolean): Promise<BatchOutcome> {
-    const { decode, folded, opened } = decoding;
-    await begin(tx, opened);
+    const { decode, folded } = decoding;
+    await begin(tx, decoding);
     const first = records[0];
     const last = records[records.length - 1];
     if (!first || !last) return { skipped: 0, applied: 0, duplicates: 0, deadLettered: 0, erased: 0, missing: 0 };
@@ -202,9 +218,17 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
         if (decoding === undefined) {
           // Fetched in the retry loop: the key store is the database, and an outage waits like any other.
           const lookup = keys && sealedWith.length > 0 ? await keys(sealedWith) : undefined;
-          const decode: Decode = await batchDecoder(records, lookup, erasedCalls);
+          const asked: AskedCall[] = [];
+          const asking: ErasedCalls | undefined =
+            erasedCalls &&
+            (async (calls) => {
+              const at = await erasedCalls(calls);
+              asked.push(...calls.map((call) => ({ ...call, erasedAt: at(call.tenantId, call.callId) })));
+              return at;
+            });
+          const decode: Decode = await batchDecoder(records, lookup, asking);
           const opened = lookup ? [...new Set(sealedWith)].filter((id) => lookup(id) !== undefined) : [];
-          decoding = { decode, folded: foldRecords(records, decode), opened };
+          decoding = { decode, folded: foldRecords(records, decode), opened, asked };
         }
         const opening = decoding;
         const outcome = await db.tx((tx) => applyInTransaction(tx, records, opening, oneByOne));
@@ -213,7 +237,7 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
         else readingAgainFrom.set(slot, BigInt(outcome.readFrom));
         return outcome;
       } catch (error) {
-        if (error instanceof KeysDestroyed) {
+        if (error instanceof ErasedSinceOpened) {
           decoding = undefined;
           continue;
         }

@@ -13,9 +13,7 @@ import {
 } from '@earshot/contracts';
 import { ownerInTenant, sql, type ConnectionPool } from '@earshot/db';
 import { deleteCallRows } from '@earshot/read-models';
-import { TOPICS, type EventLog } from '@earshot/log';
 import { ROUTE_ERRORS } from '@earshot/server';
-import { untilApplied } from '../read-your-writes';
 import { policyOf } from '../route-scopes';
 
 const ERASED = 'call.erased';
@@ -23,9 +21,6 @@ const ERASED = 'call.erased';
 interface ErasureDeps {
   db: ConnectionPool;
   keys: DataKeys;
-  log: EventLog;
-  /** How long to wait for the projector to pass what the log held at the erasure. */
-  settleMs: number;
 }
 
 /**
@@ -33,14 +28,13 @@ interface ErasureDeps {
  * cannot be opened by the projector, a replay, the stream or an export,
  * records the erasure for its events appended in the clear (erased_calls),
  * and deletes its rows from the read models, in one transaction. A
- * projector batch holds the keys it opened until it commits (DataKeys.hold),
- * so the key's deletion waits for its rows and deletes them. One that read
- * erased_calls just before may still write the rows of events appended in
- * the clear: once the projector has passed what the log held then (waited
- * for, within `settleMs`), they are deleted again.
+ * projector batch in flight holds what it opened the call's events with
+ * until it commits (DataKeys.hold, DataKeys.holdErasures), so the erasure
+ * waits for its rows and deletes them, or the batch finds the call erased and
+ * writes none; a rebuild deletes them from its copy at its swap.
  */
-async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
-  const first = await ownerInTenant(db, tenantId, async (tx) => {
+async function eraseCall({ db, keys }: ErasureDeps, tenantId: string, callId: string): Promise<Omit<CallErased, 'ok' | 'id'>> {
+  return ownerInTenant(db, tenantId, async (tx) => {
     const dataKeyDestroyed = await keys.eraseCall(tenantId, callId, tx);
     const rowsDeleted = await deleteCallRows(tx, tenantId, callId);
     const [before] = (await tx.query(
@@ -48,15 +42,6 @@ async function eraseCall({ db, keys, log, settleMs }: ErasureDeps, tenantId: str
     )) as unknown[];
     return { dataKeyDestroyed, rowsDeleted, alreadyErased: !dataKeyDestroyed && rowsDeleted === 0 && before !== undefined };
   });
-  // Nothing of the call was here: no batch in flight can hold it either.
-  if (!first.dataKeyDestroyed && first.rowsDeleted === 0) return first;
-  const ends = await log.ends(TOPICS.events);
-  await Promise.all(
-    ends
-      .filter((e) => BigInt(e.end) > 0n)
-      .map((e) => untilApplied(db, { topic: e.topic, partition: e.partition, offset: (BigInt(e.end) - 1n).toString() }, settleMs)),
-  );
-  return { ...first, rowsDeleted: first.rowsDeleted + (await ownerInTenant(db, tenantId, (tx) => deleteCallRows(tx, tenantId, callId))) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
