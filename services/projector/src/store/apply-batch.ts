@@ -90,7 +90,7 @@ function messageOf(error: unknown): string {
 
 type Decode = Parameters<typeof foldRecords>[1];
 
-/** A batch opened, and the keys it was opened with. */
+/** A batch opened, and what it was opened with: its keys, and its calls' erasures. */
 interface Decoding {
   decode: Decode;
   folded: FoldedBatch;
