@@ -1,3 +1,4 @@
+export * from './broker-outage';
 export * from './chromium';
 export * from './contract-tools';
 export * from './database';

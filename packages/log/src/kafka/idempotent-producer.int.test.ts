@@ -1,59 +1,31 @@
 import { connect, type Socket } from 'node:net';
 import { Kafka, logLevel, type Admin, type ISocketFactory } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
+import { BrokerOutage, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import { idempotentProducer, type IdempotentProducer } from './idempotent-producer';
 
-/** A broker restart as a client sees it: the answer to a request already stored is lost, then nothing answers for a while. */
-class Outage {
-  private armed = false;
-  private refusing = false;
-
-  /** kafkajs's own socket factory, with the broker's answers and connections cut on demand. */
-  readonly sockets: ISocketFactory = ({ host, port, onConnect }) => {
+/** kafkajs's own socket factory, with the broker's answers and connections cut as the outage says. */
+function socketsOf(outage: BrokerOutage): ISocketFactory {
+  return ({ host, port, onConnect }) => {
     // Port 1 refuses at once, as a broker's port does while it restarts.
-    const socket: Socket = this.refusing ? connect({ host: '127.0.0.1', port: 1 }, onConnect) : connect({ host, port }, onConnect);
-    const emit = socket.emit.bind(socket);
-    socket.emit = (event: string | symbol, ...args: unknown[]): boolean => {
-      if (event !== 'data' || !this.armed) return emit(event, ...args);
-      this.armed = false;
-      this.refusing = true;
-      // A broker going down closes its side: the client hears the end of the stream, then nothing.
-      emit('end');
-      socket.destroy();
-      return true;
-    };
+    const socket: Socket = outage.refusing ? connect({ host: '127.0.0.1', port: 1 }, onConnect) : connect({ host, port }, onConnect);
+    outage.watch(socket);
     return socket;
   };
-
-  /** The next answer from the broker is lost, and connections are refused for `ms`. */
-  cutNextAnswer(ms: number): Promise<void> {
-    this.armed = true;
-    return new Promise((resolve) => {
-      const waiting = setInterval(() => {
-        if (!this.refusing) return;
-        clearInterval(waiting);
-        setTimeout(() => {
-          this.refusing = false;
-          resolve();
-        }, ms);
-      }, 10);
-    });
-  }
 }
 
 describe('the idempotent producer across a broker restart', () => {
   const topic = `${uniqueNamespace('producer')}events`;
   let admin: Admin;
   let producer: IdempotentProducer;
-  const outage = new Outage();
+  const outage = new BrokerOutage();
   const send = (values: string[]) => producer.sendBatch({ acks: -1, topicMessages: [{ topic, messages: values.map((value) => ({ key: 'call', value })) }] });
 
   beforeAll(async () => {
     admin = new Kafka({ clientId: 'test-producer-admin', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
     await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }] });
-    producer = await idempotentProducer({ clientId: 'test-producer', brokers: kafkaBrokers(), socketFactory: outage.sockets });
+    producer = await idempotentProducer({ clientId: 'test-producer', brokers: kafkaBrokers(), socketFactory: socketsOf(outage) });
   });
   afterAll(async () => {
     await producer?.disconnect();

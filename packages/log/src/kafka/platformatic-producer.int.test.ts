@@ -1,7 +1,7 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
+import { BrokerOutage, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import type { EventLog } from '../event-log';
 import { TOPICS } from '../topics';
 import { createPlatformaticLog } from './platformatic-log';
@@ -15,21 +15,17 @@ interface ConnectionContext {
 const PRODUCE = 0;
 
 /**
- * A broker restart as a client sees it: the answer to a produce request the
- * broker stored is lost, then connections are refused for a while. The
- * client has no socket factory; its diagnostics channels hand over each
- * connection's socket as it connects and as it writes a request.
+ * @platformatic/kafka has no socket factory: its diagnostics channels hand
+ * over each connection's socket as it connects and as it writes a request.
  */
-class Outage {
-  private armed = false;
-  private refusing = false;
+class Outage extends BrokerOutage {
   private readonly requests = tracingChannel('plt:kafka:connections:api');
   private readonly connects = tracingChannel('plt:kafka:connections:connects');
   private readonly handlers = {
     requests: {
       start: (message: unknown) => {
         const { connection, apiKey } = message as ConnectionContext;
-        if (this.armed && apiKey === PRODUCE && connection.socket) this.cutAnswer(connection.socket);
+        if (this.cutting && apiKey === PRODUCE && connection.socket) this.watch(connection.socket);
       },
     },
     connects: {
@@ -42,6 +38,7 @@ class Outage {
   };
 
   constructor() {
+    super();
     this.requests.subscribe(this.handlers.requests);
     this.connects.subscribe(this.handlers.connects);
   }
@@ -49,34 +46,6 @@ class Outage {
   close(): void {
     this.requests.unsubscribe(this.handlers.requests);
     this.connects.unsubscribe(this.handlers.connects);
-  }
-
-  private cutAnswer(socket: Socket): void {
-    this.armed = false;
-    const emit = socket.emit.bind(socket);
-    socket.emit = (event: string | symbol, ...args: unknown[]): boolean => {
-      if (event !== 'data' || this.refusing) return event === 'data' ? true : emit(event, ...args);
-      this.refusing = true;
-      // A broker going down closes its side: the client hears the end of the stream, then nothing.
-      emit('end');
-      socket.destroy();
-      return true;
-    };
-  }
-
-  /** The answer to the next produce request is lost, and connections are refused for `ms` after it. */
-  cutNextAnswer(ms: number): Promise<void> {
-    this.armed = true;
-    return new Promise((resolve) => {
-      const waiting = setInterval(() => {
-        if (!this.refusing) return;
-        clearInterval(waiting);
-        setTimeout(() => {
-          this.refusing = false;
-          resolve();
-        }, ms);
-      }, 10);
-    });
   }
 }
 
