@@ -19,6 +19,15 @@ module.exports = {
       to: { path: '^services/' },
     },
     {
+      name: 'test-kit-loads-services-when-started',
+      comment:
+        'Nearly every suite imports the test kit; a service (or the CLI, which composes them all) loads when a test starts it, so a suite that needs only a database does not import the whole system.',
+      severity: 'error',
+      // The projector's child process is a program of its own, not part of the kit's entry point.
+      from: { path: '^packages/testing/src/', pathNot: ['\\.test\\.ts$', '^packages/testing/src/fixtures/projector-process\\.ts$'] },
+      to: { path: ['^services/', '^packages/cli/'], dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
+    {
       name: 'no-relative-import-across-workspaces',
       comment: 'A workspace is reached through its package name and entry point, never by a relative path into its files.',
       severity: 'error',

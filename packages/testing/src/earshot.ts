@@ -3,8 +3,7 @@ import { createApiKey, createTenant, SecretBox, type Scope } from '@earshot/auth
 import type { StoredEvent } from '@earshot/contracts';
 import { loadConfig } from '@earshot/config';
 import { openDatabase, type ConnectionPool } from '@earshot/db';
-import { resolveTargets, startModules, type Runtime } from '@earshot/server';
-import { composeTargets } from '@earshot/cli';
+import type { Runtime } from '@earshot/server';
 import { appendEvents } from './fixtures/append-events';
 import { waitUntilCaughtUp } from './fixtures/caught-up';
 import { createTestDatabase } from './database';
@@ -53,6 +52,7 @@ export async function startEarshot(label: string, setup: { log?: 'kafka' | 'embe
     PORT: '0',
     ...setup.env,
   });
+  const [{ composeTargets }, { resolveTargets, startModules }] = await Promise.all([import('@earshot/cli'), import('@earshot/server')]);
   const { runtime, modules } = composeTargets(config);
   const running = await startModules(resolveTargets(['all'], modules));
   const address = await runtime.http().listen({ port: 0, host: '127.0.0.1' });

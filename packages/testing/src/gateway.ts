@@ -4,10 +4,8 @@ import { DataKeys, signBody } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import type { DeadLetter } from '@earshot/contracts';
 import { openDeadLetterBody } from '@earshot/events';
-import { gatewayModule, GATEWAY_MIGRATIONS, type GatewayOptions } from '@earshot/gateway';
-import { keysModule } from '@earshot/keys';
+import type { GatewayOptions } from '@earshot/gateway';
 import { createKafkaLog, type EventLog, type LogRecord, type TopicName } from '@earshot/log';
-import { createRuntime, resolveTargets, startModules } from '@earshot/server';
 import { deadLettersTopic, deliveriesTopic } from '@earshot/topics';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -69,6 +67,11 @@ export async function startTestGateway(
     EARSHOT_MASTER_KEY: randomBytes(32).toString('base64'),
     ...setup.env,
   });
+  const [{ gatewayModule, GATEWAY_MIGRATIONS }, { keysModule }, { createRuntime, resolveTargets, startModules }] = await Promise.all([
+    import('@earshot/gateway'),
+    import('@earshot/keys'),
+    import('@earshot/server'),
+  ]);
   const { runtime, modules } = createRuntime({ config, service: `test-${label}`, migrations: [...GATEWAY_MIGRATIONS], now: clock.now });
   // The keys service too: tenants are created through its operator route.
   const running = await startModules(resolveTargets(['gateway', 'keys'], [...modules, gatewayModule(runtime, setup.options), keysModule(runtime)]));

@@ -3,11 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createTenant, SecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { gatewayModule, GATEWAY_MIGRATIONS } from '@earshot/gateway';
-import { keysModule, KEYS_MIGRATIONS } from '@earshot/keys';
-import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { queryModule, QUERY_MIGRATIONS } from '@earshot/query';
-import { createRuntime, resolveTargets, startModules, type AccessOptions, type RunningModules } from '@earshot/server';
+import type { AccessOptions, RunningModules } from '@earshot/server';
 import { createTestDatabase } from './database';
 import { ADMIN_TOKEN, TestClock, type TenantCredentials } from './gateway';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -58,6 +54,9 @@ export async function startTestKeys(label: string, env: Record<string, string> =
     LOG_LEVEL: 'warn',
     ...env,
   };
+  const [{ gatewayModule, GATEWAY_MIGRATIONS }, { keysModule, KEYS_MIGRATIONS }, { PROJECTOR_MIGRATIONS }, { queryModule, QUERY_MIGRATIONS }, server] =
+    await Promise.all([import('@earshot/gateway'), import('@earshot/keys'), import('@earshot/projector'), import('@earshot/query'), import('@earshot/server')]);
+  const { createRuntime, resolveTargets, startModules } = server;
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).
   const migrations = [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...KEYS_MIGRATIONS];
   const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now, access: KEYS_TEST_OPTIONS });

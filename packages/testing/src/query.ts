@@ -4,10 +4,9 @@ import { createTenant, issueApiKey, SCOPES, SecretBox, type Scope } from '@earsh
 import { loadConfig } from '@earshot/config';
 import type { StoredEvent } from '@earshot/contracts';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { PROJECTOR_MIGRATIONS, projectorModule } from '@earshot/projector';
-import { queryModule, QUERY_MIGRATIONS, type QueryOptions } from '@earshot/query';
+import type { QueryOptions } from '@earshot/query';
 import type { MigrationSet } from '@earshot/db';
-import { createRuntime, resolveTargets, startModules, type Module, type Runtime } from '@earshot/server';
+import type { Module, Runtime } from '@earshot/server';
 import { appendEvents } from './fixtures/append-events';
 import { waitUntilCaughtUp } from './fixtures/caught-up';
 import { createTestDatabase } from './database';
@@ -66,6 +65,11 @@ export async function startTestQuery(
     EARSHOT_KEY_REQUESTS_PER_MIN: '100000',
     ...setup.env,
   });
+  const [{ PROJECTOR_MIGRATIONS, projectorModule }, { queryModule, QUERY_MIGRATIONS }, { createRuntime, resolveTargets, startModules }] = await Promise.all([
+    import('@earshot/projector'),
+    import('@earshot/query'),
+    import('@earshot/server'),
+  ]);
   const { runtime, modules } = createRuntime({
     config,
     service: `test-${label}`,

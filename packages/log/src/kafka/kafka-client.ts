@@ -1,6 +1,5 @@
 import type { EventLog } from '../event-log';
-import { createKafkajsLog, type KafkaClient, type KafkaLogOptions } from './kafka-log';
-import { createPlatformaticLog } from './platformatic-log';
+import type { KafkaClient, KafkaLogOptions } from './kafka-log';
 
 export const KAFKA_CLIENTS: readonly KafkaClient[] = ['kafkajs', 'platformatic'];
 
@@ -10,11 +9,13 @@ const DEFAULT_CLIENT: KafkaClient = 'platformatic';
 /**
  * The EventLog on Apache Kafka through the chosen client. The environment is
  * read here, not in the config, so every process (tests and benchmarks too)
- * runs on the one client a run names.
+ * runs on the one client a run names. Only that client is loaded: the
+ * embedded log and the other client's processes never import it.
  */
-export function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
   const client = options.client ?? clientFromEnvironment(process.env.EARSHOT_KAFKA_CLIENT);
-  return client === 'platformatic' ? createPlatformaticLog(options) : createKafkajsLog(options);
+  if (client === 'platformatic') return (await import('./platformatic-log')).createPlatformaticLog(options);
+  return (await import('./kafka-log')).createKafkajsLog(options);
 }
 
 function clientFromEnvironment(value: string | undefined): KafkaClient {
