@@ -1,5 +1,5 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Files that take minutes, started first. Without timings from an earlier
@@ -26,10 +26,25 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+const FOLDERS = ['packages', 'console/src', 'services', 'test', 'deploy'];
+const UNIT = FOLDERS.map((folder) => `${folder}/**/*.unit.test.ts`);
+
 export default defineConfig({
   test: {
-    include: ['packages/**/*.test.ts', 'console/src/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts', 'deploy/**/*.test.ts'],
-    globalSetup: ['packages/testing/src/infra.global-setup.ts'],
+    projects: [
+      // Pure logic, no broker, database or process: these files share a worker's loaded modules, which a third of them spent
+      // their time importing (60 s of the 73 files alone, 20 s shared).
+      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
+          exclude: [...configDefaults.exclude, ...UNIT],
+          globalSetup: ['packages/testing/src/infra.global-setup.ts'],
+        },
+      },
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
