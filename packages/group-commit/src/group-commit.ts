@@ -17,6 +17,21 @@ export interface GroupCommitOptions {
    * then each call is written again alone. Unset, a failure fails them all.
    */
   isolate?: (error: unknown) => boolean;
+  /**
+   * Items waiting behind the writes in flight at most: a call that would pass
+   * it fails at once with QueueFull, written nowhere. Unbounded when unset.
+   * A store that stops answering (a broker down while a write is sent again)
+   * then sheds load instead of holding every call's items in memory.
+   */
+  maxQueued?: number;
+}
+
+/** A call refused because too many items already wait: none of its items was written. */
+export class QueueFull extends Error {
+  constructor(queued: number) {
+    super(`${queued} items already wait for the write in flight; nothing of this call was written`);
+    this.name = 'QueueFull';
+  }
 }
 
 interface Entry<T, R> {
@@ -27,10 +42,12 @@ interface Entry<T, R> {
 
 export class GroupCommit<T, R> {
   private queue: Entry<T, R>[] = [];
+  private queued = 0;
   private running = 0;
   private readonly idle: (() => void)[] = [];
   private readonly parallel: number;
   private readonly maxItems: number;
+  private readonly maxQueued: number;
   private readonly isolate: (error: unknown) => boolean;
 
   constructor(
@@ -39,6 +56,7 @@ export class GroupCommit<T, R> {
   ) {
     this.parallel = options.parallel ?? 1;
     this.maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
+    this.maxQueued = options.maxQueued ?? Number.POSITIVE_INFINITY;
     this.isolate = options.isolate ?? (() => false);
   }
 
@@ -49,7 +67,12 @@ export class GroupCommit<T, R> {
 
   /** Several calls at once, answered (and failed) each on its own, and queued together so they can share one write. */
   addEach(calls: readonly (readonly T[])[]): Promise<R[]>[] {
-    const answers = calls.map((items) => new Promise<R[]>((resolve, reject) => this.queue.push({ items, resolve, reject })));
+    const answers = calls.map((items) => {
+      // An empty queue takes any call, so one larger than the bound is still written (alone).
+      if (this.queued > 0 && this.queued + items.length > this.maxQueued) return Promise.reject(new QueueFull(this.queued));
+      this.queued += items.length;
+      return new Promise<R[]>((resolve, reject) => this.queue.push({ items, resolve, reject }));
+    });
     if (this.running < this.parallel && this.queue.length > 0) void this.drain();
     return answers;
   }
@@ -102,6 +125,7 @@ export class GroupCommit<T, R> {
       batch.push(next);
       count += next.items.length;
       this.queue.shift();
+      this.queued -= next.items.length;
     }
     return batch;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from './group-commit';
+import { GroupCommit, QueueFull } from './group-commit';
 
 describe('GroupCommit', () => {
   it('sends appends that arrive during a request together, and answers each with its own results', async () => {
@@ -118,5 +118,28 @@ describe('GroupCommit', () => {
     await first;
     for (const call of later) await expect(call).rejects.toThrow('connection refused');
     expect(writes).toBe(2);
+  });
+
+  it('refuses at once a call that would queue more than `maxQueued` items behind a stuck write, and takes calls again once it drains', async () => {
+    const written: number[][] = [];
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((r) => (release = r));
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        written.push(items);
+        if (written.length === 1) await stuck;
+        return items;
+      },
+      { maxQueued: 3 },
+    );
+    const inFlight = batcher.add([1, 2, 3, 4]); // an empty queue takes a call of any size
+    const queued = batcher.add([5, 6]);
+    const fits = batcher.add([7]);
+    const refused = batcher.add([8, 9]);
+    await expect(refused).rejects.toBeInstanceOf(QueueFull);
+    release();
+    expect(await Promise.all([inFlight, queued, fits])).toEqual([[1, 2, 3, 4], [5, 6], [7]]);
+    expect(written.flat()).not.toContain(8);
+    expect(await batcher.add([10, 11, 12])).toEqual([10, 11, 12]);
   });
 });

@@ -92,8 +92,17 @@ export interface PartitionEnd {
   end: string;
 }
 
+/**
+ * Records an adapter holds waiting behind the append in flight at most. A
+ * store that stops answering (a broker down, an append sent again for up to
+ * its delivery timeout) makes appends wait; past this bound one fails at once
+ * with QueueFull, stored nowhere, instead of every caller's records piling up
+ * in memory. About 10 s of a gateway's peak on a fast machine.
+ */
+export const MAX_QUEUED_RECORDS = 50_000;
+
 export interface EventLog {
-  /** Resolves only once the log has durably stored every record, in order. */
+  /** Resolves only once the log has durably stored every record, in order; fails at once with QueueFull past MAX_QUEUED_RECORDS waiting. */
   append(records: readonly OutgoingRecord[]): Promise<LogPosition[]>;
   consume(options: ConsumeOptions): Promise<Running>;
   /** Reads from a point up to the end as it was when the replay began, then resolves. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ConnectionPool } from '@earshot/db';
 import { fallbackLogger, type Logger } from '@earshot/telemetry';
-import type { EventLog, LogPosition, LogRecord, OutgoingRecord, PartitionEnd, Running } from '../event-log';
+import { MAX_QUEUED_RECORDS, type EventLog, type LogPosition, type LogRecord, type OutgoingRecord, type PartitionEnd, type Running } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
 import { keyPartitioner } from '../partitioner';
@@ -79,7 +79,7 @@ export async function createEmbeddedLog({ db, url, namespace = '', logger = fall
         return records.map((r) => positions.get(r) as LogPosition);
       });
     },
-    { maxItems: 5_000 },
+    { maxItems: 5_000, maxQueued: MAX_QUEUED_RECORDS },
   );
 
   /** A loop that runs until stopped; `step` answers whether it found work (else it waits for an append). */

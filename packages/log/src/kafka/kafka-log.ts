@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type KafkaMessage, type PartitionMetadata } from 'kafkajs';
-import type {
-  EventLog,
-  LogPosition,
-  LogRecord,
-  OutgoingRecord,
-  PartitionEnd,
-  ReplayOptions,
-  ReplaySummary,
-  Running,
-  SubscribeOptions,
-  ConsumeOptions,
+import {
+  MAX_QUEUED_RECORDS,
+  type EventLog,
+  type LogPosition,
+  type LogRecord,
+  type OutgoingRecord,
+  type PartitionEnd,
+  type ReplayOptions,
+  type ReplaySummary,
+  type Running,
+  type SubscribeOptions,
+  type ConsumeOptions,
 } from '../event-log';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
 import { GroupCommit } from '@earshot/group-commit';
@@ -30,6 +31,8 @@ export interface KafkaLogOptions {
   namespace?: string;
   /** Records per produce request at most. */
   maxBatch?: number;
+  /** Records waiting behind the request in flight at most; MAX_QUEUED_RECORDS when not given. */
+  maxQueued?: number;
   /** retention.ms per topic, set when a topic is made and corrected at every start where it differs; the broker's default elsewhere. */
   retention?: TopicRetention;
   /** The client library; EARSHOT_KAFKA_CLIENT when not given (see kafka-client.ts). */
@@ -121,7 +124,7 @@ export async function createKafkajsLog(options: KafkaLogOptions): Promise<EventL
       for (let from = 0; from < records.length; from += SEND_CHUNK) positions.push(...(await produce(records.slice(from, from + SEND_CHUNK))));
       return positions;
     },
-    { maxItems: options.maxBatch ?? 2_000 },
+    { maxItems: options.maxBatch ?? 2_000, maxQueued: options.maxQueued ?? MAX_QUEUED_RECORDS },
   );
 
   const running = new Set<Running>();

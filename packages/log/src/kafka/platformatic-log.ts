@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Admin, Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
-import type {
-  ConsumeOptions,
-  EventLog,
-  LogPosition,
-  LogRecord,
-  OutgoingRecord,
-  PartitionEnd,
-  ReplayOptions,
-  ReplaySummary,
-  Running,
-  SubscribeOptions,
+import {
+  MAX_QUEUED_RECORDS,
+  type ConsumeOptions,
+  type EventLog,
+  type LogPosition,
+  type LogRecord,
+  type OutgoingRecord,
+  type PartitionEnd,
+  type ReplayOptions,
+  type ReplaySummary,
+  type Running,
+  type SubscribeOptions,
 } from '../event-log';
 import { keyPartitioner } from '../partitioner';
 import { ALL_TOPICS, PARTITIONS, type TopicName } from '../topics';
@@ -160,7 +161,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       for (const request of produceRequests(records)) positions.push(...(await send(request)));
       return positions;
     },
-    { maxItems: options.maxBatch ?? 2_000 },
+    { maxItems: options.maxBatch ?? 2_000, maxQueued: options.maxQueued ?? MAX_QUEUED_RECORDS },
   );
 
   const running = new Set<Running>();

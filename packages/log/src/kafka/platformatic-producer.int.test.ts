@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerOutage, kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import type { EventLog } from '../event-log';
 import { TOPICS } from '../topics';
+import type { KafkaLogOptions } from './kafka-log';
 import { createPlatformaticLog } from './platformatic-log';
 
 /** What @platformatic/kafka publishes of a connection: its socket, and the API a request calls (0 is Produce). */
@@ -57,13 +58,8 @@ describe('the @platformatic/kafka log across a broker restart', () => {
     await log?.close();
   });
 
-  const open = async (deliveryTimeoutMs?: number) => {
-    log = await createPlatformaticLog({
-      brokers: kafkaBrokers(),
-      clientId: 'test-platformatic-restart',
-      namespace: uniqueNamespace('restart'),
-      ...(deliveryTimeoutMs === undefined ? {} : { deliveryTimeoutMs }),
-    });
+  const open = async (options: Pick<KafkaLogOptions, 'deliveryTimeoutMs' | 'maxQueued'> = {}) => {
+    log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-restart', namespace: uniqueNamespace('restart'), ...options });
     outage = new Outage();
     return log;
   };
@@ -94,7 +90,7 @@ describe('the @platformatic/kafka log across a broker restart', () => {
   }, 120_000);
 
   it('after giving a request up, stores the next one rather than answering it as that request’s duplicate', async () => {
-    const opened = await open(3_000);
+    const opened = await open({ deliveryTimeoutMs: 3_000 });
     expect(await append(opened, ['a1'])).toBe('acknowledged');
     const back = outage?.cutNextAnswer(8_000);
     const cut = append(opened, ['b1', 'b2', 'b3']);
@@ -105,6 +101,22 @@ describe('the @platformatic/kafka log across a broker restart', () => {
       given: true,
       after: 'acknowledged',
       stored: ['a1', 'b1', 'b2', 'b3', 'c1', 'c2', 'c3'],
+    });
+  }, 120_000);
+
+  it('refuses at once an append past the queue bound while a request is sent again, and stores the queued ones once the broker is back', async () => {
+    const opened = await open({ maxQueued: 2 });
+    expect(await append(opened, ['a1'])).toBe('acknowledged');
+    const back = outage?.cutNextAnswer(8_000);
+    const cut = append(opened, ['b1']);
+    const queued = append(opened, ['c1', 'c2']);
+    // Two records already wait behind b1: the caller hears at once, not after the outage, that nothing of d1 was stored.
+    expect(await append(opened, ['d1'])).toContain('QueueFull');
+    await back;
+    expect({ cut: await cut, queued: await queued, stored: await stored(opened) }).toEqual({
+      cut: 'acknowledged',
+      queued: 'acknowledged',
+      stored: ['a1', 'b1', 'c1', 'c2'],
     });
   }, 120_000);
 });
