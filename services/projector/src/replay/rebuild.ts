@@ -5,7 +5,7 @@ import { deleteCallRows } from '@earshot/read-models';
 import { PROJECTED_TOPICS } from '../projector';
 import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
 import { createFreshCopy, tablesOf } from './fresh-copy';
-import { readPositions, swapIfCaughtUp, type Positions } from './swap';
+import { lostLockRace, readPositions, swapIfCaughtUp, type Positions } from './swap';
 
 export interface RebuildProgress {
   phase: 'replaying' | 'catching up' | 'swapped';
@@ -39,6 +39,8 @@ export interface RebuildOptions {
 }
 
 const PROGRESS_EVERY_MS = 1_000;
+/** Swaps lost to a lock race before the rebuild gives up (and drops its copy): a race that keeps coming back is no race. */
+const MAX_LOST_SWAPS = 5;
 
 /**
  * Rebuilds every read model from the log into a fresh copy while the live
@@ -97,11 +99,16 @@ export async function rebuildReadModels({
     const pending: LogRecord[] = [];
     const copyPositions = await readPositions(db, schema);
     const following = await log.subscribe({ topics: PROJECTED_TOPICS, from: lastSeen(copyPositions), onRecord: (record) => void pending.push(record) });
+    let lostSwaps = 0;
+    const orAgain = (error: unknown): null => {
+      if (!lostLockRace(error) || ++lostSwaps > MAX_LOST_SWAPS) throw error;
+      return null;
+    };
     try {
       for (;;) {
         for (const batch of byPartition(pending.splice(0))) count(await apply(batch), batch.length);
         await report('catching up');
-        if (await swapIfCaughtUp(db, schema, tables, sweepErased(began, erasedSince)).then(dropRetired(db))) break;
+        if (await swapIfCaughtUp(db, schema, tables, sweepErased(began, erasedSince)).catch(orAgain).then(dropRetired(db))) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {

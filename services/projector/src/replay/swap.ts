@@ -12,6 +12,18 @@ export async function readPositions(db: Queryable, schema: string): Promise<Posi
   return new Map(rows.map((r) => [`${r.topic}:${r.partition}`, BigInt(r.next_offset)]));
 }
 
+/** Postgres's deadlock_detected and lock_not_available: the swap's transaction rolled back whole, the copy untouched. */
+const LOCK_RACES = new Set(['40P01', '55P03']);
+
+/**
+ * Whether a swap failed for a lock it lost, not for what it holds: a writer
+ * that took tables in another order (an erasure deleting a call's rows table
+ * by table) or held one past the lock timeout. Swapping again can succeed.
+ */
+export function lostLockRace(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && LOCK_RACES.has(String(error.code));
+}
+
 /** Whether the copy has applied at least everything the live read models have. */
 function covers(copy: Positions, live: Positions): boolean {
   return [...live].every(([slot, next]) => (copy.get(slot) ?? 0n) >= next);
