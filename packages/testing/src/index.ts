@@ -1,3 +1,5 @@
+// Nearly every suite imports this entry point, so what it loads is paid per test file: the services load when a
+// test starts one (dependency-cruiser's test-kit-loads-services-when-started rule), not here.
 export * from './broker-outage';
 export * from './chromium';
 export * from './contract-tools';

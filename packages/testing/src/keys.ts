@@ -54,9 +54,19 @@ export async function startTestKeys(label: string, env: Record<string, string> =
     LOG_LEVEL: 'warn',
     ...env,
   };
-  const [{ gatewayModule, GATEWAY_MIGRATIONS }, { keysModule, KEYS_MIGRATIONS }, { PROJECTOR_MIGRATIONS }, { queryModule, QUERY_MIGRATIONS }, server] =
-    await Promise.all([import('@earshot/gateway'), import('@earshot/keys'), import('@earshot/projector'), import('@earshot/query'), import('@earshot/server')]);
-  const { createRuntime, resolveTargets, startModules } = server;
+  const [
+    { gatewayModule, GATEWAY_MIGRATIONS },
+    { keysModule, KEYS_MIGRATIONS },
+    { PROJECTOR_MIGRATIONS },
+    { queryModule, QUERY_MIGRATIONS },
+    { createRuntime, resolveTargets, startModules },
+  ] = await Promise.all([
+    import('@earshot/gateway'),
+    import('@earshot/keys'),
+    import('@earshot/projector'),
+    import('@earshot/query'),
+    import('@earshot/server'),
+  ]);
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).
   const migrations = [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...KEYS_MIGRATIONS];
   const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now, access: KEYS_TEST_OPTIONS });
