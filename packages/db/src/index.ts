@@ -2,7 +2,7 @@ export * from './database';
 export * from './embedded';
 export * from './leases';
 export * from './migrations';
-export * from './refused-value';
+export * from './sql-state';
 export * from './tenant-reads';
 export * from './platform-scope';
 export * from './tenant-scope';

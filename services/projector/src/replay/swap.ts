@@ -1,4 +1,4 @@
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { sql, sqlState, type ConnectionPool, type Queryable } from '@earshot/db';
 import { SWAP_LOCK } from '../store/apply-batch';
 
 export type Positions = Map<string, bigint>;
@@ -21,7 +21,7 @@ const LOCK_RACES = new Set(['40P01', '55P03']);
  * by table) or held one past the lock timeout. Swapping again can succeed.
  */
 export function lostLockRace(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && LOCK_RACES.has(String(error.code));
+  return LOCK_RACES.has(sqlState(error) ?? '');
 }
 
 /** Whether the copy has applied at least everything the live read models have. */

@@ -1,4 +1,4 @@
-import { sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { sql, sqlState, type ConnectionPool, type Queryable } from '@earshot/db';
 import { EVENT_HEADERS, type ErasableCall, type ErasedAt, type ErasedCalls, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
@@ -80,8 +80,8 @@ export interface BatchOutcome {
 /** Failures that say nothing about the event: lost connection, lock conflict, server shutting down. */
 function isTransient(error: unknown): boolean {
   if (error instanceof ConcurrentWrite) return true;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  return !/^[0-9A-Z]{5}$/.test(code) || ['08', '40', '53', '55', '57', '58'].includes(code.slice(0, 2));
+  const state = sqlState(error);
+  return state === undefined || ['08', '40', '53', '55', '57', '58'].includes(state.slice(0, 2));
 }
 
 function messageOf(error: unknown): string {
