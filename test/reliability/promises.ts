@@ -77,7 +77,7 @@ export const PROMISES: readonly ReliabilityPromise[] = [
     ],
   },
   {
-    promise: 'projector SIGKILLed at 100 random points → read models equal a clean replay',
+    promise: 'projector SIGKILLed at 50 random points → read models equal a clean replay',
     keptBy: [{ file: 'services/projector/src/projector.kill.int.test.ts', title: 'ends, after restarts, with exactly the rows of a run without kills' }],
   },
   {
