@@ -136,6 +136,10 @@ export const ConfigSchema = z
      * and a third of it again.
      */
     EARSHOT_LEASE_TTL: duration('15s'),
+    /** How often the holder of the alert lease evaluates every tenant's rules from the rollups: an alert fires at most this late. */
+    EARSHOT_ALERT_INTERVAL: duration('30s'),
+    /** How often the holder of the billing lease looks for ended periods and issues their invoices. */
+    EARSHOT_BILLING_CLOSE_INTERVAL: duration('1m'),
     /** A call with no event for this long, and no end, is abandoned (a call.abandoned appended to the log); a tenant's setting may say otherwise. */
     EARSHOT_ABANDON_AFTER: duration('2h'),
     /**

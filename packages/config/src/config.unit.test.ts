@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ EARSHOT_LEASE_TTL: '2m' }).EARSHOT_LEASE_TTL).toBe(120_000);
     expect(() => loadConfig({ EARSHOT_LEASE_TTL: 'soon' })).toThrow(/EARSHOT_LEASE_TTL: must be a duration/);
     expect(() => loadConfig({ EARSHOT_LEASE_TTL: '-5s' })).toThrow(/EARSHOT_LEASE_TTL/);
+    expect(loadConfig({}).EARSHOT_ALERT_INTERVAL).toBe(30_000);
+    expect(loadConfig({ EARSHOT_BILLING_CLOSE_INTERVAL: '5s' }).EARSHOT_BILLING_CLOSE_INTERVAL).toBe(5_000);
   });
 
   it('reads what is kept: forever, or whole days for read models', () => {

@@ -8,7 +8,7 @@ import { registerWebhookRoutes } from './webhook-routes';
 export const ALERTING_MIGRATIONS: readonly MigrationSet[] = [{ module: 'alerting', directory: new URL('../migrations/', import.meta.url) }];
 
 export interface AlertingOptions {
-  /** How often every rule is evaluated. */
+  /** How often every rule is evaluated; EARSHOT_ALERT_INTERVAL by default. */
   evaluationIntervalMs?: number;
   notificationAttempts?: number;
   notificationBackoffMs?: number;
@@ -20,7 +20,7 @@ export interface AlertingOptions {
  * resolve, appended to the log), and delivers signed notifications.
  */
 export function alertingModule(runtime: Runtime, options: AlertingOptions = {}): Module {
-  const interval = options.evaluationIntervalMs ?? 30_000;
+  const interval = options.evaluationIntervalMs ?? runtime.config.EARSHOT_ALERT_INTERVAL;
   return {
     name: 'alerting',
     // It reads the projector's read models but not through the projector: --target=alerting runs apart from it.

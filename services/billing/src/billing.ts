@@ -4,7 +4,7 @@ import { closePeriods } from './period-closer';
 import { registerPlanRoutes } from './plan-routes';
 
 export interface BillingOptions {
-  /** How often the closer looks for ended periods. */
+  /** How often the closer looks for ended periods; EARSHOT_BILLING_CLOSE_INTERVAL by default. */
   closeIntervalMs?: number;
   /** How long after a period's end it may close (see CloseOptions.settleMs). */
   settleMs?: number;
@@ -18,7 +18,7 @@ export interface BillingOptions {
  * GET /billing/invoices are the query service's.
  */
 export function billingModule(runtime: Runtime, options: BillingOptions = {}): Module {
-  const interval = options.closeIntervalMs ?? 60_000;
+  const interval = options.closeIntervalMs ?? runtime.config.EARSHOT_BILLING_CLOSE_INTERVAL;
   const settleMs = options.settleMs ?? 60_000;
   return {
     name: 'billing',
