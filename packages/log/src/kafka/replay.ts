@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
+import type { Admin, Consumer, KafkaMessage } from 'kafkajs';
 import type { LogRecord, ReplayOptions, ReplaySummary } from '../event-log';
 import type { TopicName } from '../topics';
 
 interface ReplayContext {
-  kafka: Kafka;
+  /** A consumer in a group of its own, named by `name`. */
+  consumerOf: (name: string) => Consumer;
   admin: Admin;
   physical: (topic: TopicName) => string;
   toRecord: (topic: string, partition: number, message: KafkaMessage) => LogRecord;
   options: ReplayOptions;
-  groupPrefix: string;
 }
 
 /**
  * Reads each partition from a start point up to the end it had when the replay
  * began: records appended meanwhile belong to the live consumers, not to it.
  */
-export async function replayUntilEnd({ kafka, admin, physical, toRecord, options, groupPrefix }: ReplayContext): Promise<ReplaySummary> {
+export async function replayUntilEnd({ consumerOf, admin, physical, toRecord, options }: ReplayContext): Promise<ReplaySummary> {
   const remaining = new Map<string, { start: bigint; end: bigint }>();
   for (const topic of options.topics) {
     const name = physical(topic);
@@ -34,7 +34,7 @@ export async function replayUntilEnd({ kafka, admin, physical, toRecord, options
   }
   if (remaining.size === 0) return { records: 0 };
 
-  const consumer = kafka.consumer({ groupId: `${groupPrefix}${randomUUID()}`, allowAutoTopicCreation: false });
+  const consumer = consumerOf(`replay-${randomUUID()}`);
   let records = 0;
   try {
     await consumer.connect();
