@@ -5,9 +5,10 @@ import { startTestGateway, TestClock, type TenantCredentials, type TestGateway }
 import { sendDemoTraffic, type DemoTarget } from './demo-sender';
 import { generateDemoTraffic } from './demo-traffic';
 
-/** The sender signs with the wall clock, so the gateway must read it too. */
+/** The sender signs with the wall clock, so the gateway reads it too; `offsetMs` moves the gateway's minutes against the wall's. */
 class WallClock extends TestClock {
-  override now = (): Date => new Date();
+  offsetMs = 0;
+  override now = (): Date => new Date(Date.now() + this.offsetMs);
 }
 
 async function listen(gateway: TestGateway, credentials: TenantCredentials): Promise<DemoTarget> {
@@ -44,17 +45,18 @@ describe('demo sender against a real gateway', () => {
 describe('demo sender at the limit', () => {
   let gateway: TestGateway;
   let target: DemoTarget;
+  const clock = new WallClock();
 
   beforeAll(async () => {
-    gateway = await startTestGateway('demo-sender-limit', { clock: new WallClock(), env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '2' } });
+    gateway = await startTestGateway('demo-sender-limit', { clock, env: { EARSHOT_INGEST_REQUESTS_PER_MIN: '2' } });
     target = await listen(gateway, await gateway.createTenant('Demo Limited'));
   });
   afterAll(async () => gateway?.stop());
 
   it('waits out a 429 for its Retry-After and sends the same batch again, losing nothing', async () => {
-    // The limiter counts fixed one-minute windows: the first requests (about a second) must fall in one, or they pass under the limit in two halves.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_100 - intoMinute));
+    // The limiter counts fixed one-minute windows of the gateway's clock. Set 50 s into one, the first requests (about a second)
+    // fall in it, not in two halves that each pass under the limit, and the 429 is waited out in about 10 s, not up to a minute.
+    clock.offsetMs = 50_000 - (Date.now() % 60_000);
     const traffic = generateDemoTraffic({ seed: 12, calls: 2, now: Date.now() });
     const summary = await sendDemoTraffic(target, { ...traffic, outcomes: [] }, { eventsPerSecond: 10_000 });
     expect(summary.rateLimited).toBeGreaterThan(0);
