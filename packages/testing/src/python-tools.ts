@@ -36,13 +36,11 @@ function locked<T>(dir: string, work: () => T): T {
   }
 }
 
-/**
- * A project-local virtual environment `.cache/python/<name>` holding
- * `requirements` (pip specifiers, or `-r <file>` / `-e <path>` pairs), made
- * on first use and made again when the requirements change. Answers the
- * environment's `bin` folder.
- */
-export function pythonTools(name: string, requirements: readonly string[]): string {
+/** uv from PyPI: it makes an environment and installs into it in about a second of CPU, where venv and pip took 25 s or more. */
+const UV = 'uv==0.13.9';
+
+/** The environment `.cache/python/<name>`, made by `make` on first use and again when `requirements` change; its `bin` folder. */
+function environment(name: string, requirements: readonly string[], make: (dir: string) => void): string {
   const dir = join(ROOT, name);
   const bin = join(dir, 'bin');
   const marker = join(dir, '.requirements');
@@ -52,9 +50,33 @@ export function pythonTools(name: string, requirements: readonly string[]): stri
   return locked(dir, () => {
     if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return bin;
     rmSync(dir, { recursive: true, force: true });
-    execFileSync(python3(), ['-m', 'venv', dir], { stdio: 'inherit' });
-    execFileSync(join(bin, 'pip'), ['install', '--quiet', '--disable-pip-version-check', ...requirements], { stdio: 'inherit' });
+    make(dir);
     writeFileSync(marker, wanted);
     return bin;
+  });
+}
+
+/** uv, installed with venv and pip into an environment of its own, once. */
+function uv(): string {
+  const bin = environment('uv', [UV], (dir) => {
+    execFileSync(python3(), ['-m', 'venv', dir], { stdio: 'inherit' });
+    execFileSync(join(dir, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', UV], { stdio: 'inherit' });
+  });
+  return join(bin, 'uv');
+}
+
+/**
+ * A project-local virtual environment `.cache/python/<name>` holding
+ * `requirements` (pip specifiers, or `-r <file>` / `-e <path>` pairs), made
+ * with uv on first use and made again when the requirements change. Answers
+ * the environment's `bin` folder.
+ */
+export function pythonTools(name: string, requirements: readonly string[]): string {
+  return environment(name, requirements, (dir) => {
+    const command = uv();
+    // uv's download and build cache stays in the project too.
+    const env = { ...process.env, UV_CACHE_DIR: join(ROOT, 'uv-cache') };
+    execFileSync(command, ['venv', '--quiet', '--python', python3(), dir], { stdio: 'inherit', env });
+    execFileSync(command, ['pip', 'install', '--quiet', '--python', join(dir, 'bin', 'python'), ...requirements], { stdio: 'inherit', env });
   });
 }
