@@ -13,7 +13,7 @@ rmSync(report, { force: true });
 const tsx = (args, options = {}) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'packages/testing/src/local-infra/infra.ts', ...args], { encoding: 'utf8', ...options });
 
-const up = tsx(['up', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const up = tsx(['up', '--json', '--lean'], { stdio: ['ignore', 'pipe', 'inherit'] });
 if (up.status !== 0) {
   console.log(`The test infrastructure did not start: ${up.error?.message ?? 'see the line above'}.`);
   console.log('Tests: 0 passed, 1 failed');

@@ -10,7 +10,7 @@ declare module 'vitest' {
 
 /** Brings the real Kafka broker and PostgreSQL server up once per test run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const infra = await infraUp((line) => console.log(`[infra] ${line}`));
+  const infra = await infraUp((line) => console.log(`[infra] ${line}`), { lean: true });
   console.log(`[infra] Kafka at ${infra.kafkaBrokers}, PostgreSQL at ${redact(infra.databaseUrl)}`);
   project.provide('kafkaBrokers', infra.kafkaBrokers);
   project.provide('databaseUrl', infra.databaseUrl);

@@ -30,14 +30,15 @@ const explicitPort = (variable: string): number | undefined => {
   return port;
 };
 
-export async function infraUp(log: (line: string) => void = (l) => console.error(l)): Promise<Infra> {
+/** `lean`: a broker started for a test run, not a benchmark (KafkaPaths.lean). */
+export async function infraUp(log: (line: string) => void = (l) => console.error(l), { lean = false } = {}): Promise<Infra> {
   mkdirSync(stateDir, { recursive: true });
   const presetKafka = process.env.KAFKA_BROKERS;
   const presetPostgres = process.env.DATABASE_URL;
   const [kafka, postgres] = await Promise.all([
     presetKafka
       ? { brokers: presetKafka, fresh: false }
-      : startKafka({ cacheDir, stateDir, port: explicitPort('EARSHOT_INFRA_KAFKA_PORT'), disposable: true }, log),
+      : startKafka({ cacheDir, stateDir, port: explicitPort('EARSHOT_INFRA_KAFKA_PORT'), disposable: true, lean }, log),
     presetPostgres
       ? { url: presetPostgres, fresh: false }
       : startPostgres({ stateDir, port: explicitPort('EARSHOT_INFRA_POSTGRES_PORT'), portVariable: 'EARSHOT_INFRA_POSTGRES_PORT', disposable: true }, log),
@@ -57,7 +58,7 @@ export async function infraDown(what: { kafka: boolean; postgres: boolean } = { 
 
 async function main(command: string | undefined, options: string[]): Promise<void> {
   if (command === 'up') {
-    const infra = await infraUp();
+    const infra = await infraUp(undefined, { lean: options.includes('--lean') });
     // --json is for the test runner, which must know what it started so as to stop only that.
     if (options.includes('--json')) return console.log(JSON.stringify(infra));
     console.log(`export KAFKA_BROKERS=${infra.kafkaBrokers}`);
@@ -71,7 +72,7 @@ async function main(command: string | undefined, options: string[]): Promise<voi
     console.error(`local ${only ? options.join(' and ') : 'Kafka and PostgreSQL'} stopped`);
     return;
   }
-  console.error('usage: infra.ts up [--json] | down [kafka] [postgres]');
+  console.error('usage: infra.ts up [--json] [--lean] | down [kafka] [postgres]');
   process.exitCode = 2;
 }
 

@@ -18,6 +18,12 @@ export interface KafkaPaths {
    * and kept they only grow (21 GB after two days of benches here).
    */
   disposable?: boolean;
+  /**
+   * Set, the broker runs on C1 and the serial collector: a test run's broker moves little data, and C2's compiler threads
+   * and G1's cost it more CPU than they save (a third less over the log and projector suites). Benchmarks leave it unset,
+   * so their figures are the server JVM's.
+   */
+  lean?: boolean;
 }
 
 interface KafkaPorts {
@@ -141,7 +147,8 @@ export async function startKafka(paths: KafkaPaths, log: (line: string) => void)
   log(`starting Kafka ${KAFKA_VERSION} (KRaft) on ${brokers}`);
   const logFile = join(paths.stateDir, 'kafka.log');
   const out = openSync(logFile, 'a');
-  const child = spawn('java', java(jars, ['kafka.Kafka', config], ['-Xms256m', '-Xmx1g']), {
+  const jvm = ['-Xms256m', '-Xmx1g', ...(paths.lean ? ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] : [])];
+  const child = spawn('java', java(jars, ['kafka.Kafka', config], jvm), {
     detached: true,
     stdio: ['ignore', out, out],
   });
