@@ -2,29 +2,33 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that take a minute or more, longest first (durations of a full run on
- * the two-core machine). Without timings from an earlier run (a fresh clone
+ * Files that take over half a minute, longest first (durations of a full run
+ * on the two-core machine). Without timings from an earlier run (a fresh clone
  * has none) vitest starts the largest files first: the static checks, a small
- * file of five minutes, began 20 minutes in and were the run's last five, and
- * the SDK suites ran in its last five minutes beside nothing else.
+ * file of five minutes, began 20 minutes in and were the run's last five. A
+ * long file left off this list starts late and runs alone at the end.
  */
 const LONGEST = [
   'test/static-checks.test.ts',
-  'services/projector/src/projector.kill.int.test.ts',
   'services/developer/src/openapi/contract.int.test.ts',
-  'test/all-two-processes.int.test.ts',
-  'services/developer/src/openapi/generated-clients.int.test.ts',
-  'test/sdk/quickstarts.int.test.ts',
+  'services/projector/src/projector.kill.int.test.ts',
   'test/iac/terraform-provider.int.test.ts',
-  'test/sdk/java.int.test.ts',
-  'test/master-key-rotation.int.test.ts',
-  'packages/log/src/kafka/kafka-log.int.test.ts',
-  'packages/cli/src/cli/cli.int.test.ts',
-  'test/credentials-two-processes.int.test.ts',
-  'test/e2e/start-anywhere.int.test.ts',
   'test/sdk/python.int.test.ts',
-  'test/sdk/typescript.int.test.ts',
+  'test/credentials-two-processes.int.test.ts',
+  'services/developer/src/openapi/generated-clients.int.test.ts',
+  'test/master-key-rotation.int.test.ts',
+  'packages/cli/src/cli/cli.int.test.ts',
+  'test/e2e/start-anywhere.int.test.ts',
   'test/console/console.int.test.ts',
+  'test/gateway-processes.int.test.ts',
+  'test/sdk/java.int.test.ts',
+  'test/e2e/split-targets.int.test.ts',
+  'test/sdk/typescript.int.test.ts',
+  'test/all-two-processes.int.test.ts',
+  'services/gateway/src/log-outage.int.test.ts',
+  'test/sdk/quickstarts.int.test.ts',
+  'test/e2e/all-embedded.int.test.ts',
+  'services/developer/src/openapi/validators.int.test.ts',
   'test/sdk/go.int.test.ts',
 ];
 
