@@ -58,8 +58,10 @@ export default defineConfig({
           include: FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
           exclude: [...configDefaults.exclude, ...UNIT],
           globalSetup: ['packages/testing/src/infra.global-setup.ts'],
-          // Every file makes its own database, log namespace and processes, and stops them: a worker can run the next file
-          // without starting Node and loading the test kit's packages again (a CPU-second a file, two minutes of a run).
+          // Every file makes its own database, log namespace and processes, and stops them (which the setup file checks): a
+          // worker can run the next file without starting Node and loading the test kit's packages again (a CPU-second a
+          // file, two minutes of a run).
+          setupFiles: ['packages/testing/src/stops-what-it-starts.setup.ts'],
           isolate: false,
         },
       },
