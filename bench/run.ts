@@ -18,6 +18,12 @@ export interface BenchContext {
 
 export type Bench = (context: BenchContext) => Promise<Record<string, number | string>>;
 
+/** A bench file: its bench, and `withoutInfrastructure` when it measures code alone (no broker, no Postgres, empty in its context). */
+interface BenchModule {
+  default: Bench;
+  withoutInfrastructure?: boolean;
+}
+
 async function main(): Promise<number> {
   const [name, ...args] = process.argv.slice(2);
   const file = name ? new URL(`./${name}.ts`, import.meta.url) : undefined;
@@ -25,13 +31,13 @@ async function main(): Promise<number> {
     console.error(`usage: npm run bench -- <name>   (names: files under bench/)`);
     return 2;
   }
-  const infra = await infraUp((line) => console.error(`[infra] ${line}`));
+  const module = (await import(file.href)) as BenchModule;
+  const infra = module.withoutInfrastructure === true ? undefined : await infraUp((line) => console.error(`[infra] ${line}`));
   try {
-    const bench = ((await import(file.href)) as { default: Bench }).default;
-    const figures = await bench({
-      kafkaBrokers: infra.kafkaBrokers.split(','),
-      brokerPid: infra.kafkaPid,
-      databaseUrl: infra.databaseUrl,
+    const figures = await module.default({
+      kafkaBrokers: infra?.kafkaBrokers.split(',') ?? [],
+      brokerPid: infra?.kafkaPid,
+      databaseUrl: infra?.databaseUrl ?? '',
       args,
       progress: (line) => process.stderr.write(`\r\x1b[2K${line}`),
       report: (line) => process.stderr.write(`\r\x1b[2K${line}\n`),
@@ -39,7 +45,7 @@ async function main(): Promise<number> {
     console.log(JSON.stringify({ bench: name, at: new Date().toISOString(), ...figures }));
     return 0;
   } finally {
-    await infraDown(infra.started);
+    if (infra !== undefined) await infraDown(infra.started);
   }
 }
 

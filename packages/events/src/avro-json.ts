@@ -1,5 +1,5 @@
 import { isSealed } from './field-sealing';
-import { isoTime } from './iso-time';
+import { isoMillis, isoTime } from './iso-time';
 
 /**
  * The mapping between the contracts' JSON shape of a record and its Avro
@@ -18,12 +18,18 @@ type Mapping =
   | { readonly kind: 'array'; readonly items: Mapping }
   | RecordMapping;
 
+type ToAvro = (json: unknown) => { value: Record<string, unknown>; residue: Residue | undefined };
+type FromAvro = (avro: unknown, residue: unknown) => Record<string, unknown>;
+
 export interface RecordMapping {
   readonly kind: 'record';
   readonly name: string;
   /** An array, not a map: decoding walks it for every record of every message. */
   readonly fields: ReadonlyArray<readonly [name: string, mapping: Mapping]>;
   readonly names: ReadonlySet<string>;
+  /** The conversions generated for it, at its first use (generateToAvro, generateFromAvro). */
+  toAvro: ToAvro | undefined;
+  fromAvro: FromAvro | undefined;
 }
 
 /** Keys a sender sent that the schema does not know, nested as sent; absent when there are none. */
@@ -41,7 +47,7 @@ export function compileRecord(schema: unknown, hidden: ReadonlySet<string> = new
   const mapping = compile(schema, new Map(), '');
   if (mapping.kind !== 'record') throw new Error('a log message schema must be a record');
   const fields = mapping.fields.filter(([name]) => !hidden.has(name));
-  return { ...mapping, fields, names: new Set(fields.map(([name]) => name)) };
+  return { ...mapping, fields, names: new Set(fields.map(([name]) => name)), toAvro: undefined, fromAvro: undefined };
 }
 
 function compile(schema: unknown, named: Map<string, Mapping>, namespace: string): Mapping {
@@ -93,7 +99,7 @@ function compileRecordSchema(schema: Record<string, unknown>, named: Map<string,
   const namespace = fullName.includes('.') ? fullName.slice(0, fullName.lastIndexOf('.')) : '';
   const fields: [string, Mapping][] = [];
   const names = new Set<string>();
-  const record: RecordMapping = { kind: 'record', name: fullName, fields, names };
+  const record: RecordMapping = { kind: 'record', name: fullName, fields, names, toAvro: undefined, fromAvro: undefined };
   // Registered before its fields are compiled, so a recursive reference finds it.
   named.set(fullName, record);
   for (const field of Array.isArray(schema.fields) ? schema.fields : []) {
@@ -112,49 +118,78 @@ function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-interface Converted {
-  readonly value: unknown;
-  readonly residue?: Residue | undefined;
+/** A property access in generated code; field names come from schema files, quoted all the same. */
+const at = (object: string, name: string) => `${object}[${JSON.stringify(name)}]`;
+
+/**
+ * Each record's conversions are generated once as straight-line code, as avsc generates its readers and writers: a
+ * loop over the fields built each object key by key and a result object per field, which cost as much as the Avro
+ * encoding itself. The object literals give every record of a schema one shape.
+ */
+function generate<F>(name: string, parameters: Record<string, unknown>, body: string): F {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is built from schema field names, each quoted by JSON.stringify
+  const factory = new Function(...Object.keys(parameters), `return function ${name}(input, extra) {\n${body}\n};`) as (...values: unknown[]) => F;
+  return factory(...Object.values(parameters));
+}
+
+/** Field i's value in the generated code: v<i>, with its residue (a record's) in r<i>. */
+function generateToAvro(mapping: RecordMapping): ToAvro {
+  const lines: string[] = [
+    'if (!isObject(input)) return { value: {}, residue: undefined };',
+    'let residue;',
+    // A null says nothing the reader's default does not: it is what the contract fills in for a field a later version added.
+    'for (const key of Object.keys(input)) if (!names.has(key) && input[key] !== null) (residue ??= {})[key] = input[key];',
+  ];
+  const values: string[] = [];
+  const converters: Mapping[] = [];
+  mapping.fields.forEach(([name, field], i) => {
+    lines.push(`const x${i} = ${at('input', name)};`);
+    const record = field.kind === 'record' ? field : field.kind === 'nullable' && field.inner.kind === 'record' ? field.inner : undefined;
+    if (field.kind === 'plain') {
+      values.push(`${JSON.stringify(name)}: x${i}`);
+    } else if (record === undefined) {
+      converters[i] = field;
+      // Left out, avsc writes the field's default, as it does for an undefined value.
+      values.push(`${JSON.stringify(name)}: x${i} === undefined ? undefined : convert(converters[${i}], x${i})`);
+    } else {
+      converters[i] = record;
+      const skip = field.kind === 'nullable' ? `x${i} === undefined || x${i} === null` : `x${i} === undefined`;
+      lines.push(
+        `const c${i} = ${skip} ? undefined : record(converters[${i}], x${i});`,
+        `if (c${i} !== undefined && c${i}.residue !== undefined) (residue ??= {})[${JSON.stringify(name)}] = c${i}.residue;`,
+      );
+      values.push(`${JSON.stringify(name)}: c${i} === undefined ? x${i} : c${i}.value`);
+    }
+  });
+  lines.push(`return { value: { ${values.join(', ')} }, residue };`);
+  return generate<ToAvro>('toAvro', { isObject, names: mapping.names, converters, convert: toAvroValue, record: recordToAvro }, lines.join('\n'));
 }
 
 /** The Avro value of a JSON record and its residue; values that do not fit are passed on for avsc to reject with their path. */
 export function recordToAvro(mapping: RecordMapping, json: unknown): { value: Record<string, unknown>; residue: Residue | undefined } {
-  if (!isObject(json)) return { value: {}, residue: undefined };
-  const value: Record<string, unknown> = {};
-  let residue: Residue | undefined;
-  for (const key of Object.keys(json)) {
-    // A null says nothing the reader's default does not: it is what the contract fills in for a field a later version added.
-    if (!mapping.names.has(key) && json[key] !== null) (residue ??= {})[key] = json[key];
-  }
-  for (const [name, field] of mapping.fields) {
-    const fieldValue = json[name];
-    // Left out, avsc writes the field's default.
-    if (fieldValue === undefined) continue;
-    const converted = toAvro(field, fieldValue);
-    value[name] = converted.value;
-    if (converted.residue !== undefined) (residue ??= {})[name] = converted.residue;
-  }
-  return { value, residue };
+  mapping.toAvro ??= generateToAvro(mapping);
+  return mapping.toAvro(json);
 }
 
-function toAvro(mapping: Mapping, json: unknown): Converted {
+/** A field's Avro value; a record's residue is kept only where the record is a field of its own, not an array's item. */
+function toAvroValue(mapping: Mapping, json: unknown): unknown {
   switch (mapping.kind) {
     case 'plain':
-      return { value: json };
+      return json;
     case 'timestamp': {
-      const ms = typeof json === 'string' ? Date.parse(json) : Number.NaN;
-      return { value: Number.isNaN(ms) ? json : ms };
+      const ms = typeof json === 'string' ? isoMillis(json) : Number.NaN;
+      return Number.isNaN(ms) ? json : ms;
     }
     case 'json':
-      return { value: JSON.stringify(json) };
+      return JSON.stringify(json);
     case 'bytes':
-      return { value: json instanceof Uint8Array && !Buffer.isBuffer(json) ? Buffer.from(json.buffer, json.byteOffset, json.byteLength) : json };
+      return json instanceof Uint8Array && !Buffer.isBuffer(json) ? Buffer.from(json.buffer, json.byteOffset, json.byteLength) : json;
     case 'nullable':
-      return json === null ? { value: null } : toAvro(mapping.inner, json);
+      return json === null ? null : toAvroValue(mapping.inner, json);
     case 'array':
-      return { value: Array.isArray(json) ? json.map((item) => toAvro(mapping.items, item).value) : json };
+      return Array.isArray(json) ? json.map((item) => toAvroValue(mapping.items, item)) : json;
     case 'record':
-      return recordToAvro(mapping, json);
+      return recordToAvro(mapping, json).value;
     default: {
       const unknownKind: never = mapping;
       throw new Error(`unknown mapping ${JSON.stringify(unknownKind)}`);
@@ -162,22 +197,28 @@ function toAvro(mapping: Mapping, json: unknown): Converted {
   }
 }
 
+function generateFromAvro(mapping: RecordMapping): FromAvro {
+  const converters: Mapping[] = [];
+  const values = mapping.fields.map(([name, field], i) => {
+    if (field.kind === 'plain') return `${JSON.stringify(name)}: source[${JSON.stringify(name)}]`;
+    converters[i] = field;
+    return `${JSON.stringify(name)}: convert(converters[${i}], ${at('source', name)}, extra === undefined ? undefined : ${at('extra', name)})`;
+  });
+  const body = [
+    'const source = isObject(input) ? input : {};',
+    'extra = isObject(extra) ? extra : undefined;',
+    `const json = { ${values.join(', ')} };`,
+    // A key this reader knows but the writer did not is a field promoted from the residue: the sender's value wins over the default.
+    'if (extra !== undefined) for (const key of Object.keys(extra)) if (json[key] === null || json[key] === undefined) json[key] = extra[key];',
+    'return json;',
+  ];
+  return generate<FromAvro>('fromAvro', { isObject, converters, convert: fromAvro }, body.join('\n'));
+}
+
 /** The JSON shape of a decoded Avro record, with the residue merged back. */
 export function recordFromAvro(mapping: RecordMapping, avro: unknown, residue?: unknown): Record<string, unknown> {
-  const source = isObject(avro) ? avro : {};
-  const extra = isObject(residue) ? residue : undefined;
-  const json: Record<string, unknown> = {};
-  for (const [name, field] of mapping.fields) {
-    const value = source[name];
-    json[name] = field.kind === 'plain' ? value : fromAvro(field, value, extra?.[name]);
-  }
-  if (extra !== undefined) {
-    for (const key of Object.keys(extra)) {
-      // A key this reader knows but the writer did not is a field promoted from the residue: the sender's value wins over the default.
-      if (json[key] === null || json[key] === undefined) json[key] = extra[key];
-    }
-  }
-  return json;
+  mapping.fromAvro ??= generateFromAvro(mapping);
+  return mapping.fromAvro(avro, residue);
 }
 
 function fromAvro(mapping: Mapping, avro: unknown, residue: unknown): unknown {

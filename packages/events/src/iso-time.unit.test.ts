@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from './iso-time';
+import { isoMillis, isoTime } from './iso-time';
 
 const MAX_DATE_MS = 8.64e15;
 
@@ -32,5 +32,48 @@ describe('isoTime', () => {
   it('refuses what Date refuses', () => {
     expect(() => isoTime(Number.NaN)).toThrow(RangeError);
     expect(() => isoTime(MAX_DATE_MS + 1)).toThrow(RangeError);
+  });
+});
+
+describe('isoMillis', () => {
+  it('reads every time isoTime writes as Date.parse does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -MAX_DATE_MS, max: MAX_DATE_MS }), (ms) => {
+        expect(isoMillis(isoTime(ms))).toBe(ms);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('reads times of alternating days, and of the same day again, right', () => {
+    const times = ['2026-01-05T23:59:59.500Z', '2026-01-06T00:00:00.500Z', '2026-01-05T00:00:00.000Z', '2026-01-05T12:34:56.789Z', '2026-01-06T23:59:59.999Z'];
+    for (const text of [...times, ...times]) expect(isoMillis(text), text).toBe(Date.parse(text));
+  });
+
+  it('leaves every other text to Date.parse, after a day is cached too', () => {
+    const others = [
+      '2026-01-05T24:00:00.000Z',
+      '2026-01-05T23:60:00.000Z',
+      '2026-01-05T23:59:60.000Z',
+      '2026-01-05T2a:00:00.000Z',
+      '2026-01-05T23:59:59.99aZ',
+      '2026-01-05T23-59:59.999Z',
+      '2026-01-05T23:59:59,999Z',
+      '2026-01-05T23:59:59.999+',
+      '2026-01-05T23:59:59Z',
+      '2026-01-05T23:59:59.999+01:00',
+      '2026-02-30T10:00:00.000Z',
+      '+012026-01-05T10:00:00.000Z',
+      'not a time at all, 24 ch',
+      '',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...others), fc.string(), (other, noise) => {
+        isoMillis('2026-01-05T10:00:00.000Z');
+        expect(isoMillis(other), other).toBe(Date.parse(other));
+        expect(isoMillis(noise), noise).toBe(Date.parse(noise));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
