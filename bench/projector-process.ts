@@ -1,6 +1,7 @@
+import { DataKeys, SecretBox } from '@earshot/auth';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog } from '@earshot/log';
-import { startProjector } from '@earshot/projector';
+import { dataKeyOptions, startProjector } from '@earshot/projector';
 import { onFirstBatch } from './first-batch';
 
 /**
@@ -27,7 +28,13 @@ const timedLog = onFirstBatch(log, () => {
   cpuAtFirst = process.cpuUsage();
   send({ first: true });
 });
-const projector = await startProjector({ db, log: timedLog, onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered) });
+const dataKeys = new DataKeys(db, new SecretBox(Buffer.from(required('BENCH_MASTER_KEY'), 'base64')));
+const projector = await startProjector({
+  db,
+  log: timedLog,
+  ...dataKeyOptions(dataKeys),
+  onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered),
+});
 
 process.on('message', (message: unknown) => {
   if (message === 'report') {

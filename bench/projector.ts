@@ -1,14 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
+import { AUTH_MIGRATIONS, createTenant, DataKeys, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
-import { PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
-import { eventRecord, callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
+import { eventId, sealingKeys, type DataKey } from '@earshot/events';
+import { createKafkaLog, TOPICS, type EventLog, type LogPosition, type OutgoingRecord } from '@earshot/log';
+import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
+import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
+import { eventsTopic } from '@earshot/topics';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
@@ -19,22 +22,26 @@ import type { Bench } from './run';
  * events of 30-turn calls (transcripts, tool calls, outcomes) across tenants,
  * then a plain COPY of as many rows into an unindexed table (the floor of what
  * this Postgres takes), then freshness at a steady 1,000 events/s.
+ * The events are sealed with per-call data keys, as ingest seals them by
+ * default, and the projector opens them with the keys it looks up and holds,
+ * as its service module does.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, timed from when
- * each holds partitions, and print events/s per process).
+ * each holds partitions, and print events/s per process), --in-the-clear
+ * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false).
  */
-const TENANTS = Array.from({ length: 8 }, () => randomUUID());
+const TENANT_COUNT = 8;
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-function* calls(prefix: string): Generator<StoredEvent[]> {
+function* calls(tenants: readonly string[], prefix: string): Generator<StoredEvent[]> {
   for (let n = 0; ; n++) {
     yield callScript({
-      tenant: TENANTS[n % TENANTS.length] ?? '',
+      tenant: tenants[n % tenants.length] ?? '',
       providerCallId: `${prefix}-${n}`,
       agentId: `agent_${n % 5}`,
       turns: 30,
@@ -45,13 +52,38 @@ function* calls(prefix: string): Generator<StoredEvent[]> {
   }
 }
 
-function take(count: number, prefix: string): StoredEvent[] {
+function take(tenants: readonly string[], count: number, prefix: string): StoredEvent[] {
   const events: StoredEvent[] = [];
-  for (const call of calls(prefix)) {
+  for (const call of calls(tenants, prefix)) {
     events.push(...call);
     if (events.length >= count) break;
   }
   return events.slice(0, count);
+}
+
+/**
+ * The events' records as ingest appends them: each sealed with its call's data key (the tenant's for an event about
+ * no call), asked for per sender as the intake asks; in the clear without keys.
+ */
+async function recordsOf(events: readonly StoredEvent[], dataKeys: DataKeys | undefined): Promise<OutgoingRecord[]> {
+  const sealWith = new Map<StoredEvent, DataKey | undefined>();
+  if (dataKeys !== undefined) {
+    const bySender = new Map<string, StoredEvent[]>();
+    for (const event of events) {
+      const sender = `${event.tenant}|${event.provider}`;
+      bySender.set(sender, [...(bySender.get(sender) ?? []), event]);
+    }
+    for (const sent of bySender.values()) {
+      const [first] = sent;
+      if (first === undefined) continue;
+      const keys = await sealingKeys(dataKeys, { tenantId: first.tenant, provider: first.provider }, sent);
+      sent.forEach((event, i) => sealWith.set(event, keys[i]));
+    }
+  }
+  return events.map((event) => {
+    const id = eventId(event.tenant, event.idempotency_key);
+    return eventsTopic.record(event, { recordId: id, eventId: id, sealWith: sealWith.get(event) });
+  });
 }
 
 const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -70,7 +102,7 @@ interface Projecting {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The projector in this process, timed from its first batch: joining the consumer group is a one-off, reported apart. */
-async function projectHere(db: ConnectionPool, log: EventLog, total: number, progress: (line: string) => void): Promise<Projecting> {
+async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys, total: number, progress: (line: string) => void): Promise<Projecting> {
   let applied = 0;
   let batches = 0;
   let started = 0;
@@ -83,6 +115,7 @@ async function projectHere(db: ConnectionPool, log: EventLog, total: number, pro
   const projector = await startProjector({
     db,
     log: timedLog,
+    ...dataKeyOptions(dataKeys),
     onBatch: (o) => {
       applied += o.applied + o.duplicates + o.deadLettered;
       batches += 1;
@@ -108,13 +141,19 @@ async function projectHere(db: ConnectionPool, log: EventLog, total: number, pro
  */
 async function projectInProcesses(
   count: number,
-  where: { databaseUrl: string; kafkaBrokers: readonly string[]; namespace: string },
+  where: { databaseUrl: string; kafkaBrokers: readonly string[]; namespace: string; masterKey: Buffer },
   db: ConnectionPool,
   log: EventLog,
   progress: (line: string) => void,
 ): Promise<Projecting> {
   const script = new URL('./projector-process.ts', import.meta.url).pathname;
-  const env = { ...process.env, BENCH_DATABASE_URL: where.databaseUrl, BENCH_KAFKA_BROKERS: where.kafkaBrokers.join(','), BENCH_NAMESPACE: where.namespace };
+  const env = {
+    ...process.env,
+    BENCH_DATABASE_URL: where.databaseUrl,
+    BENCH_KAFKA_BROKERS: where.kafkaBrokers.join(','),
+    BENCH_NAMESPACE: where.namespace,
+    BENCH_MASTER_KEY: where.masterKey.toString('base64'),
+  };
   const children: ChildProcess[] = [];
   const stop = async () => {
     for (const child of children) if (child.exitCode === null) child.send('stop');
@@ -178,6 +217,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
   const count = option(args, '--events', 200_000);
   const freshnessSeconds = option(args, '--freshness-seconds', 15);
   const processes = option(args, '--processes', 1);
+  const sealed = !args.includes('--in-the-clear');
   if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes takes a whole number of 1 or more, not ${processes}`);
   const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
@@ -189,14 +229,22 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace });
   let projecting: Projecting | undefined;
   try {
-    await migrate(db, [DATABASE_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    const masterKey = randomBytes(32);
+    const box = new SecretBox(masterKey);
+    const tenants: string[] = [];
+    for (let i = 0; i < TENANT_COUNT; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
+    const dataKeys = new DataKeys(db, box);
+    const sealing = sealed ? dataKeys : undefined;
 
-    const events = take(count, 'bulk');
+    const events = take(tenants, count, 'bulk');
     for (let i = 0; i < events.length; i += 2_000) {
-      await log.append(events.slice(i, i + 2_000).map(eventRecord));
+      await log.append(await recordsOf(events.slice(i, i + 2_000), sealing));
       progress(`appending ${fmt(Math.min(i + 2_000, events.length))} / ${fmt(events.length)} events`);
     }
-    report(`appended ${fmt(events.length)} events (${fmt(events.length / 137)} calls of 30 turns, ${TENANTS.length} tenants)`);
+    report(
+      `appended ${fmt(events.length)} events (${fmt(events.length / 137)} calls of 30 turns, ${TENANT_COUNT} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
+    );
 
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
     // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
@@ -204,8 +252,8 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     const postgresCpuBefore = cpuSeconds(postgresBefore);
     projecting =
       processes === 1
-        ? await projectHere(db, log, events.length, progress)
-        : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace }, db, log, progress);
+        ? await projectHere(db, log, dataKeys, events.length, progress)
+        : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace, masterKey }, db, log, progress);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, events.length);
     const projectorRate = projecting.events / projecting.seconds;
     report(
@@ -233,7 +281,9 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     await client.end();
 
     // Freshness: a steady 1,000 events/s in ticks of 50, each event timed from its append to the commit of its position.
-    const live = take(freshnessSeconds * 1_000, 'live');
+    const live = take(tenants, freshnessSeconds * 1_000, 'live');
+    const liveRecords: OutgoingRecord[] = [];
+    for (let i = 0; i < live.length; i += 2_000) liveRecords.push(...(await recordsOf(live.slice(i, i + 2_000), sealing)));
     const pending: { position: LogPosition; at: number }[] = [];
     const latencies: number[] = [];
     let polling = true;
@@ -261,7 +311,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const at = performance.now();
-      void log.append(live.slice(i, i + tick).map(eventRecord)).then((positions) => {
+      void log.append(liveRecords.slice(i, i + tick)).then((positions) => {
         for (const position of positions) if (position.topic === TOPICS.events) pending.push({ position, at });
       });
       progress(`freshness: appended ${fmt(i + tick)} / ${fmt(live.length)} events at 1,000/s, ${fmt(latencies.length)} visible`);
@@ -279,6 +329,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     return {
       events: events.length,
+      sealed: String(sealed),
       processes,
       projector_events_per_s: Math.round(projectorRate),
       projector_events_per_s_per_process: Math.round(projectorRate / processes),

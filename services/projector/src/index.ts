@@ -4,5 +4,6 @@ export { addCount, type CounterRows } from './store/tenant-fold';
 export { PROJECTOR_MIGRATIONS } from './store/migration-sets';
 export { PROJECTED_TOPICS, startProjector, type ProjectorOptions } from './projector';
 export { projectorModule } from './module';
+export { dataKeyOptions } from './data-key-options';
 export { rebuildReadModels, type RebuildProgress, type RebuildSummary } from './replay/rebuild';
 export { EXPORT_FORMATS, exportLog, type ExportFormat } from './export/export-log';

@@ -1,5 +1,6 @@
 import { DataKeys } from '@earshot/auth';
 import { lagFromPositions, type Module, type Runtime } from '@earshot/server';
+import { dataKeyOptions } from './data-key-options';
 import { PROJECTED_TOPICS, startProjector } from './projector';
 import { countBatch } from './projector-metrics';
 
@@ -12,15 +13,11 @@ export function projectorModule(runtime: Runtime): Module {
       const db = runtime.database();
       const log = runtime.log();
       const { metrics } = runtime;
-      const dataKeys = new DataKeys(db, runtime.access().secrets);
       const running = await startProjector({
         db,
         log,
         now: runtime.now,
-        keys: (ids) => dataKeys.lookup(ids),
-        holdKeys: (tx, ids) => DataKeys.hold(tx, ids),
-        erasedCalls: (calls) => dataKeys.erasedCalls(calls),
-        holdErasures: (tx, calls) => DataKeys.holdErasures(tx, calls),
+        ...dataKeyOptions(new DataKeys(db, runtime.access().secrets)),
         onBatch: (outcome, records) => {
           countBatch(metrics, outcome, records, new Date());
           const first = records[0];
