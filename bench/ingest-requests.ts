@@ -32,13 +32,25 @@ export function signedRequests(credentials: Credentials, batch: number, prefix: 
   };
 }
 
+/**
+ * An agent's answer in a phone call, with the call block the providers' mappings put on every event (the numbers and
+ * the customer, as vapi/events.ts does): with sealing on, the default, its three personal fields and the text are
+ * sealed, as a provider's events are.
+ */
 function envelope(key: string) {
   return {
     type: 'agent.response.generated',
     version: '2026-01-01',
     idempotency_key: key,
     occurred_at: new Date().toISOString(),
-    call: { provider_call_id: `call-${key.slice(-2)}`, agent_id: 'support-agent' },
+    call: {
+      provider_call_id: `call-${key.slice(-2)}`,
+      agent_id: 'support-agent',
+      direction: 'inbound',
+      from_number: '+14155550123',
+      to_number: '+14155550199',
+      customer_id: 'cus_8812',
+    },
     data: { turn_id: 'turn_3', latency: { asr_ms: 180, llm_ms: 420, tts_ms: 160, total_ms: 760 }, text: 'Your order ships tomorrow.', model: 'gpt-4o-mini' },
   };
 }
