@@ -6,17 +6,21 @@ import type { BenchContext } from './run';
 
 /**
  * A freshly signed request of `batch` new envelopes (a single envelope, not
- * an array, when 1), as a provider would send it. The envelopes are spliced
- * from one serialized template, so the load generator's own cost stays small
- * next to the gateway's.
+ * an array, when 1), as a provider would send it: calls of EVENTS_PER_CALL
+ * events each, one after another, so they spread over the log's partitions
+ * and each call has a data key of its own. The envelopes are spliced from
+ * one serialized template, so the load generator's own cost stays small next
+ * to the gateway's.
  */
 export function signedRequests(credentials: Credentials, batch: number, prefix: string): () => PacedRequest {
-  const template = JSON.stringify(envelope('KEY'));
-  const [head, tail] = template.split('KEY') as [string, string];
+  // The idempotency key comes before the call in the template, so the parts fall in that order.
+  const parts = JSON.stringify(envelope('KEY', 'CALL')).split(/KEY|CALL/);
+  if (parts.length !== 3) throw new Error('the envelope template must hold KEY and CALL once each');
+  const [head, middle, tail] = parts as [string, string, string];
   let sent = 0;
   return () => {
     const items: string[] = [];
-    for (let i = 0; i < batch; i++) items.push(`${head}${prefix}-${sent++}${tail}`);
+    for (let i = 0; i < batch; i++, sent++) items.push(`${head}${prefix}-${sent}${middle}${prefix}-call-${Math.floor(sent / EVENTS_PER_CALL)}${tail}`);
     const body = batch === 1 ? (items[0] as string) : `[${items.join(',')}]`;
     const timestamp = String(Math.floor(Date.now() / 1000));
     return {
@@ -37,14 +41,17 @@ export function signedRequests(credentials: Credentials, batch: number, prefix: 
  * the customer, as vapi/events.ts does): with sealing on, the default, its three personal fields and the text are
  * sealed, as a provider's events are.
  */
-function envelope(key: string) {
+/** About as many events as a call of 30 turns makes (the projector bench's hold 137). */
+const EVENTS_PER_CALL = 100;
+
+function envelope(key: string, callId: string) {
   return {
     type: 'agent.response.generated',
     version: '2026-01-01',
     idempotency_key: key,
     occurred_at: new Date().toISOString(),
     call: {
-      provider_call_id: `call-${key.slice(-2)}`,
+      provider_call_id: callId,
       agent_id: 'support-agent',
       direction: 'inbound',
       from_number: '+14155550123',
