@@ -132,7 +132,7 @@ function generate<F>(name: string, parameters: Record<string, unknown>, body: st
   return factory(...Object.values(parameters));
 }
 
-/** Field i's value in the generated code: v<i>, with its residue (a record's) in r<i>. */
+/** In the generated code, field i's sent value is x<i>, and a record field's conversion (its value and residue) c<i>. */
 function generateToAvro(mapping: RecordMapping): ToAvro {
   const lines: string[] = [
     'if (!isObject(input)) return { value: {}, residue: undefined };',
