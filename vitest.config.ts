@@ -73,6 +73,10 @@ export default defineConfig({
     // every file isolates itself, so more files than cores can run at once.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
-    reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
+    reporters: [
+      'default',
+      ['json', { outputFile: 'reports/vitest.json' }],
+      ['./packages/testing/src/unhandled-errors.reporter.ts', { outputFile: 'reports/unhandled-errors.json' }],
+    ],
   },
 });

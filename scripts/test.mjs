@@ -7,8 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const report = 'reports/vitest.json';
+const unhandledReport = 'reports/unhandled-errors.json';
 mkdirSync('reports', { recursive: true });
 rmSync(report, { force: true });
+rmSync(unhandledReport, { force: true });
 
 const tsx = (args, options = {}) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'packages/testing/src/local-infra/infra.ts', ...args], { encoding: 'utf8', ...options });
@@ -49,8 +51,15 @@ const results = JSON.parse(readFileSync(report, 'utf8'));
 // A skipped or todo test is not a pass.
 // A file whose tests all passed can still fail (a hook timed out): that is a failure too.
 const failedSuites = results.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed')).length;
+// An unhandled error fails the run though every test passed; vitest's account of it is far above, so it is repeated here.
+const unhandled = existsSync(unhandledReport) ? JSON.parse(readFileSync(unhandledReport, 'utf8')) : [];
+for (const error of unhandled) {
+  console.log(`Unhandled ${error.name}: ${error.message}`);
+  console.log(`  while running ${error.file ?? 'no file'} > ${error.test ?? 'no test'}`);
+  for (const line of error.stack) console.log(`    ${line}`);
+}
 const passed = results.numPassedTests;
-const failed = results.numFailedTests + failedSuites;
+const failed = results.numFailedTests + failedSuites + unhandled.length;
 const notRun = results.numPendingTests + results.numTodoTests;
 if (notRun > 0) console.log(`${notRun} tests were skipped or left to do; they are not counted as passed.`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
