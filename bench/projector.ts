@@ -330,7 +330,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     return {
       events: events.length,
-      sealed: String(sealed),
+      sealed,
       processes,
       projector_events_per_s: Math.round(projectorRate),
       projector_events_per_s_per_process: Math.round(projectorRate / processes),

@@ -16,7 +16,7 @@ export interface BenchContext {
   report: (line: string) => void;
 }
 
-export type Bench = (context: BenchContext) => Promise<Record<string, number | string>>;
+export type Bench = (context: BenchContext) => Promise<Record<string, number | string | boolean>>;
 
 /** A bench file: its bench, and `withoutInfrastructure` when it measures code alone (no broker, no Postgres, empty in its context). */
 interface BenchModule {
