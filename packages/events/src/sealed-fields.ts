@@ -1,6 +1,7 @@
 import type { EventType } from '@earshot/contracts';
 import { isObject } from './avro-json';
 import { isSealed, openValue, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { openRepeated, sealRepeated } from './repeated-seals';
 
 /**
  * The fields of each event type that hold personal data or free text, sealed
@@ -52,7 +53,10 @@ export function sealedFieldsOf(type: EventType): readonly string[] {
   return [...EVERY_EVENT, ...OWN_FIELDS[type]];
 }
 
-type Change = (value: string, path: string) => string | undefined;
+/** The call block's fields: the same on every event of a call, so each of its values is sealed and opened once (repeated-seals). */
+const REPEATED = new Set<string>(EVERY_EVENT.filter((path) => path.startsWith('call.')));
+
+type Change = (value: string, path: string, repeated: boolean) => string | undefined;
 
 /**
  * A sealed path taken apart once per event type (an event is sealed on every
@@ -64,6 +68,7 @@ interface SealedPath {
   parents: readonly string[];
   last: string;
   mapPrefix: string | undefined;
+  repeated: boolean;
 }
 
 const PATHS = new Map<EventType, readonly SealedPath[]>();
@@ -74,7 +79,13 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
     paths = sealedFieldsOf(type).map((path) => {
       const map = path.endsWith('{}');
       const names = (map ? path.slice(0, -2) : path).split('.');
-      return { path, parents: names.slice(0, -1), last: names[names.length - 1] as string, mapPrefix: map ? `${path.slice(0, -2)}.` : undefined };
+      return {
+        path,
+        parents: names.slice(0, -1),
+        last: names[names.length - 1] as string,
+        mapPrefix: map ? `${path.slice(0, -2)}.` : undefined,
+        repeated: REPEATED.has(path),
+      };
     });
     PATHS.set(type, paths);
   }
@@ -83,7 +94,7 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
 
 /** Applies `change` to each string at the type's sealed paths of an Avro record value, in place; undefined leaves a value as it is. */
 function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change): void {
-  for (const { path, parents, last, mapPrefix } of sealedPathsOf(type)) {
+  for (const { path, parents, last, mapPrefix, repeated } of sealedPathsOf(type)) {
     let parent: unknown = record;
     for (const name of parents) parent = isObject(parent) ? parent[name] : undefined;
     if (!isObject(parent)) continue;
@@ -93,21 +104,23 @@ function eachSealedField(type: EventType, record: Record<string, unknown>, chang
       const entries = Object.entries(map);
       if (entries.length === 0) continue;
       // A new map: the Avro value shares plain maps with the caller's event, which sealing must leave as it was.
-      parent[last] = Object.fromEntries(entries.map(([key, value]) => [key, typeof value === 'string' ? (change(value, mapPrefix + key) ?? value) : value]));
+      parent[last] = Object.fromEntries(
+        entries.map(([key, value]) => [key, typeof value === 'string' ? (change(value, mapPrefix + key, repeated) ?? value) : value]),
+      );
     } else {
       const value = parent[last];
-      if (typeof value === 'string') parent[last] = change(value, path) ?? value;
+      if (typeof value === 'string') parent[last] = change(value, path, repeated) ?? value;
     }
   }
 }
 
 export function sealRecord(type: EventType, record: Record<string, unknown>, key: DataKey): void {
-  eachSealedField(type, record, (value, path) => sealValue(value, key, path));
+  eachSealedField(type, record, (value, path, repeated) => (repeated ? sealRepeated : sealValue)(value, key, path));
 }
 
 /** Opens what the keys open; values sealed with a key not held stay sealed. */
 export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup): void {
-  eachSealedField(type, record, (value, path) => (isSealed(value) ? openValue(value, keys, path) : undefined));
+  eachSealedField(type, record, (value, path, repeated) => (isSealed(value) ? (repeated ? openRepeated : openValue)(value, keys, path) : undefined));
 }
 
 /** The paths of the event's fields that are still sealed (its key not held), for exports to say so. */

@@ -75,6 +75,19 @@ describe('sealed fields', () => {
     ]);
   });
 
+  it('of the call block are sealed once per call, the text of each event anew', () => {
+    const key: DataKey = { id: 'call-key-2', key: randomBytes(32) };
+    const sealedOf = (event: StoredEvent) => {
+      const record = rawRecord(event, encodeEvent(event, key));
+      return { call: record.call, text: (record.data as Record<string, unknown>).text };
+    };
+    const event = sampleEvent('transcript.final', { data: { text: 'yes' }, call: { metadata: { campaign: 'spring' } } });
+    const [first, second] = [sealedOf(event), sealedOf({ ...event, idempotency_key: 'another-turn' })];
+    expect(second?.call).toEqual(first?.call);
+    expect(second?.text).not.toBe(first?.text);
+    expect(decodeEvent(encodeEvent(event, key), holding(key))).toEqual(event);
+  });
+
   it('are written in the clear without a data key, as before', () => {
     const event = sampleEvent('transcript.final');
     expect(stillSealed('transcript.final', rawRecord(event, encodeEvent(event)))).toEqual([]);
