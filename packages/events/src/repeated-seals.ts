@@ -29,7 +29,8 @@ function memoOf<K extends object, V>(memos: WeakMap<K, Map<string, V>>, key: K):
 }
 
 export function sealRepeated(plaintext: string, dataKey: DataKey, path: string): string {
-  const slot = `${path}\u0000${plaintext}`;
+  // Its length first: a path and a value never run together as another path and value would (a tenant names metadata keys).
+  const slot = `${path.length}:${path}${plaintext}`;
   const known = seals.get(dataKey)?.get(slot);
   if (known !== undefined) return known;
   const sealed = sealValue(plaintext, dataKey, path);

@@ -22,6 +22,13 @@ describe('sealRepeated', () => {
     expect(() => openValue(first, holding(key), 'call.to_number')).toThrow(UnreadableSealedValue);
   });
 
+  it('keeps apart a path and value that run together as another path and value would', () => {
+    const key = callKey();
+    const [first, second] = [sealRepeated('b\u0000x', key, 'call.metadata.a'), sealRepeated('x', key, 'call.metadata.a\u0000b')];
+    expect(openValue(first, holding(key), 'call.metadata.a')).toBe('b\u0000x');
+    expect(openValue(second, holding(key), 'call.metadata.a\u0000b')).toBe('x');
+  });
+
   it('keeps a bounded few values per key, sealing the rest anew', () => {
     const key = callKey();
     const values = Array.from({ length: 40 }, (_, i) => `customer-${i}`);
