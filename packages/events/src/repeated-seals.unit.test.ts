@@ -7,7 +7,7 @@ const callKey = (): DataKey => ({ id: `call-key-${randomBytes(4).toString('hex')
 const holding = (key: DataKey) => (id: string) => (id === key.id ? key.key : undefined);
 
 describe('sealRepeated', () => {
-  it('seals a value once per key and path, and each seal opens as any other', () => {
+  it('seals a value once per key and path, and each seal opens like every other', () => {
     const key = callKey();
     const first = sealRepeated('+14155550123', key, 'call.from_number');
     expect(sealRepeated('+14155550123', key, 'call.from_number')).toBe(first);
