@@ -226,7 +226,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       });
       const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
       seeks.attach(stream);
-      const pumping = drainBatches(
+      const pumping = drainBatches<KafkaMessage>(
         stream,
         async (received) => {
           const first = received[0] as KafkaMessage;
@@ -270,7 +270,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       try {
         const offsets = [...remaining].map(([slot, range]) => ({ ...splitSlot(slot), offset: range.start }));
         const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
-        await drainBatches(stream, async (messages) => {
+        await drainBatches<KafkaMessage>(stream, async (messages) => {
           const first = messages[0] as KafkaMessage;
           const slot = `${first.topic}:${first.partition}`;
           const range = remaining.get(slot);
@@ -297,7 +297,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       // burst stays within what a reading client's socket holds, and only a client that stopped reading is dropped.
       const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`, FANOUT_BYTES_PER_PARTITION);
       const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
-      const pumping = drainBatches(stream, async (messages) => {
+      const pumping = drainBatches<KafkaMessage>(stream, async (messages) => {
         for (const message of messages) onRecord(toRecord(message));
         // The readers' sockets write out (and in-process readers read) before the next burst.
         await new Promise((resolve) => setImmediate(resolve));

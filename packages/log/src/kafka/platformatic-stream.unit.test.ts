@@ -1,0 +1,101 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { drainBatches, WAITING_LIMIT } from './platformatic-stream';
+
+interface Fetched {
+  topic: string;
+  partition: number;
+  key: Buffer;
+  value: Buffer;
+}
+
+/** A messages stream as the client's is: object mode, flowing, and what a fetch brings pushed whether paused or not. */
+class FetchedStream extends Readable {
+  constructor() {
+    super({ objectMode: true, highWaterMark: 1_024 });
+  }
+
+  override _read(): void {}
+
+  close(): Promise<void> {
+    this.destroy();
+    return Promise.resolve();
+  }
+
+  fetch(count: number, valueBytes: number, partition = 0): void {
+    for (let i = 0; i < count; i++) this.push({ topic: 'events', partition, key: Buffer.from(`call-${i % 7}`), value: Buffer.alloc(valueBytes) });
+  }
+}
+
+const bytesOf = (batch: readonly Fetched[]) => batch.reduce((sum, m) => sum + m.key.length + m.value.length, 0);
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Drains `stream` with a handler that holds each batch until let go, and the batches as they were handed over. */
+function drain(stream: FetchedStream) {
+  const batches: Fetched[][] = [];
+  const held: (() => void)[] = [];
+  const done = drainBatches<Fetched>(stream, async (messages) => {
+    batches.push(messages);
+    await new Promise<void>((resolve) => held.push(resolve));
+  });
+  const letGo = async () => {
+    while (held.length > 0) held.shift()?.();
+    await tick();
+  };
+  /** Closes the stream and lets the batch in hand go, after which the drain ends. */
+  const finish = async () => {
+    await stream.close();
+    await letGo();
+    await done;
+  };
+  return { batches, letGo, finish };
+}
+
+describe('drainBatches', () => {
+  it('pauses the stream once as many small records wait as it may hold, and hands them over no larger', async () => {
+    const stream = new FetchedStream();
+    const { batches, letGo, finish } = drain(stream);
+    stream.fetch(3 * WAITING_LIMIT.records, 100);
+    await tick();
+    // A batch in hand and as many waiting: the stream paused there, with the rest of the fetch still in it.
+    expect(stream.isPaused()).toBe(true);
+    expect(stream.readableLength).toBeGreaterThan(0);
+    while (stream.readableLength > 0 || batches.flat().length < 3 * WAITING_LIMIT.records) await letGo();
+    expect(batches.flat()).toHaveLength(3 * WAITING_LIMIT.records);
+    for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(WAITING_LIMIT.records);
+    await finish();
+  });
+
+  it('pauses it on bytes when the records are large, long before their count', async () => {
+    const stream = new FetchedStream();
+    const { batches, letGo, finish } = drain(stream);
+    const valueBytes = 256 * 1024;
+    const count = Math.ceil((3 * WAITING_LIMIT.bytes) / valueBytes);
+    stream.fetch(count, valueBytes);
+    await tick();
+    expect(stream.isPaused()).toBe(true);
+    while (batches.flat().length < count) await letGo();
+    // At most one record past the budget: the one that reached it.
+    for (const batch of batches) expect(bytesOf(batch)).toBeLessThan(WAITING_LIMIT.bytes + valueBytes + 64);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    await finish();
+  });
+
+  it('hands over what waited one partition at a time, each in the order it came', async () => {
+    const stream = new FetchedStream();
+    const { batches, letGo, finish } = drain(stream);
+    stream.push({ topic: 'events', partition: 0, key: Buffer.from('a'), value: Buffer.from('x') });
+    await tick();
+    for (const [partition, value] of [
+      [1, '1'],
+      [0, '2'],
+      [1, '3'],
+    ] as const)
+      stream.push({ topic: 'events', partition, key: Buffer.from('a'), value: Buffer.from(value) });
+    await tick();
+    await letGo();
+    await letGo();
+    expect(batches.map((batch) => batch.map((m) => `${m.partition}:${m.value.toString()}`))).toEqual([['0:x'], ['1:1', '1:3'], ['0:2']]);
+    await finish();
+  });
+});
