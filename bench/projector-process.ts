@@ -8,9 +8,9 @@ import { onFirstBatch } from './first-batch';
  * One projector process of `bench projector --processes N`, in the bench's
  * consumer group. Over IPC it says when its first batch arrives, and when
  * asked ("report") the events it has applied and the CPU it has used since
- * that batch; "stop" stops it.
+ * that batch, and its peak resident memory; "stop" stops it.
  */
-export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number };
+export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; peakRssMb: number };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -39,7 +39,7 @@ const projector = await startProjector({
 process.on('message', (message: unknown) => {
   if (message === 'report') {
     const cpu = process.cpuUsage(cpuAtFirst);
-    send({ applied, cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system });
+    send({ applied, cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
   } else if (message === 'stop') {
     void projector
       .stop()

@@ -27,11 +27,21 @@ import type { Bench } from './run';
  * as its service module does.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
- * more start N projector processes in one consumer group, timed from when
- * each holds partitions, and print events/s per process), --in-the-clear
+ * more start N projector processes in one consumer group, each with the heap
+ * Node gives it in its container, timed from when each holds partitions, and
+ * print events/s per process and their peak resident memory), --in-the-clear
  * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false).
  */
 const TENANT_COUNT = 8;
+
+/**
+ * The old space Node sizes itself in the projector's 768 MiB container (deploy/k8s/projector.yaml): in a cgroup of
+ * that limit Node 20 reports a heap limit of 396 MiB, 576 with the deployed 64 MiB semi-spaces.
+ */
+const DEPLOYED_OLD_SPACE_MB = 384;
+
+/** What a projector process answers "report" with. */
+type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
@@ -96,6 +106,8 @@ interface Projecting {
   events: number;
   seconds: number;
   cpuUsPerEvent: number;
+  /** The projector processes' largest peak resident memory; none in the bench's own process, whose heap holds its events. */
+  peakRssMb?: number;
   /** The rest of the report's line, given the rate. */
   detail(rate: number): string;
   stop(): Promise<void>;
@@ -162,10 +174,13 @@ async function projectInProcesses(
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
   };
   const holding = new Set<ChildProcess>();
-  const reports = new Map<ChildProcess, (figures: { applied: number; cpuUs: number }) => void>();
+  const reports = new Map<ChildProcess, (figures: ProcessReport) => void>();
   for (let i = 0; i < count; i++) {
-    // The bench's own Node flags (semi-spaces, tsx) for each projector.
-    const child = spawn(process.execPath, [...process.execArgv, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // The bench's own Node flags (semi-spaces, tsx) for each projector, and the heap Node gives it in its container.
+    const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${DEPLOYED_OLD_SPACE_MB}`, script], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.on('message', (message: ProjectorMessage) => {
       if ('first' in message) holding.add(child);
       else reports.get(child)?.(message);
@@ -178,7 +193,7 @@ async function projectInProcesses(
   };
   try {
     while (holding.size < count) {
-      if (children.some((child) => child.exitCode !== null)) throw new Error('a projector process exited before the run');
+      if (children.some((child) => child.exitCode !== null)) throw new Error('a projector process exited before the run (its output is above)');
       if (await isCaughtUp(db, log)) throw new Error(`not all ${count} projectors had a batch before the events were all applied: give --events more`);
       progress(`projectors with partitions: ${holding.size} / ${count}, ${fmt(await applied())} events applied`);
       await sleep(20);
@@ -186,6 +201,7 @@ async function projectInProcesses(
     const started = performance.now();
     const before = await applied();
     while (!(await isCaughtUp(db, log))) {
+      if (children.some((child) => child.exitCode !== null)) throw new Error('a projector process exited while projecting (its output is above)');
       const done = (await applied()) - before;
       progress(`projecting with ${count} processes: ${fmt(done)} events, ${fmt(done / ((performance.now() - started) / 1_000))} events/s`);
       await sleep(50);
@@ -194,7 +210,7 @@ async function projectInProcesses(
     const figures = await Promise.all(
       children.map(
         (child) =>
-          new Promise<{ applied: number; cpuUs: number }>((resolve) => {
+          new Promise<ProcessReport>((resolve) => {
             reports.set(child, resolve);
             child.send('report');
           }),
@@ -206,6 +222,7 @@ async function projectInProcesses(
       events: (await applied()) - before,
       seconds,
       cpuUsPerEvent: cpuUs / events,
+      peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
       detail: (rate) => ` in ${count} processes, ${fmt(rate / count)} events/s each (${fmt(before)} applied before every process had partitions, not timed)`,
       stop,
     };
@@ -338,6 +355,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       projector_to_copy_ratio: Number((projectorRate / copyRate).toFixed(3)),
       projector_cpu_us_per_event: Number(projecting.cpuUsPerEvent.toFixed(1)),
       postgres_cpu_us_per_event: postgresCpuMs === 'n/a' ? 'n/a' : Number((postgresCpuMs * 1_000).toFixed(1)),
+      projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
     };
