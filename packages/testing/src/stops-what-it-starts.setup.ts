@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
-import { leftRunning, runningHandles } from './left-running';
+import { leftRunning, openSockets, runningHandles } from './left-running';
 
 /**
  * Integration files share a worker (`isolate: false`), so a server, socket, child process or timer one file leaves
@@ -8,9 +8,11 @@ import { leftRunning, runningHandles } from './left-running';
  * own afterAll hooks (vitest runs after-hooks in reverse order, and this file's come first).
  */
 let before = new Map<string, number>();
+let socketsBefore = new Set<string>();
 
 beforeAll(() => {
   before = runningHandles();
+  socketsBefore = openSockets();
 });
 
 afterAll(async () => {
@@ -21,5 +23,9 @@ afterAll(async () => {
     await sleep(100);
     left = leftRunning(before, runningHandles());
   }
-  if (left.length > 0) throw new Error(`this file left running after its tests: ${left.join(', ')}; stop what it starts in afterAll`);
+  if (left.length > 0) {
+    const sockets = [...openSockets()].filter((socket) => !socketsBefore.has(socket));
+    const named = sockets.length > 0 ? ` (sockets opened since: ${sockets.join(', ')})` : '';
+    throw new Error(`this file left running after its tests: ${left.join(', ')}${named}; stop what it starts in afterAll`);
+  }
 });
