@@ -32,3 +32,21 @@ export function cpuSeconds(pids: readonly number[]): number | undefined {
 export function cpuMsPerRequest(after: number | undefined, before: number | undefined, requests: number): number | 'n/a' {
   return after === undefined || before === undefined ? 'n/a' : Number((((after - before) * 1000) / requests).toFixed(3));
 }
+
+/** The whole machine's CPU ticks so far, busy and in all, from /proc/stat; undefined where there is none. */
+export function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    // "cpu  user nice system idle iowait irq softirq steal ...": idle and iowait are the time no one used.
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((sum, n) => sum + n, 0);
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's CPU that was busy between two readings of machineTicks, or 'n/a'. */
+export function busyShare(after: ReturnType<typeof machineTicks>, before: ReturnType<typeof machineTicks>): number | 'n/a' {
+  if (after === undefined || before === undefined || after.total === before.total) return 'n/a';
+  return Number(((after.busy - before.busy) / (after.total - before.total)).toFixed(2));
+}

@@ -12,7 +12,8 @@ import { createKafkaLog, TOPICS, type EventLog, type LogPosition, type OutgoingR
 import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
 import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { eventsTopic } from '@earshot/topics';
-import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import { availableParallelism } from 'node:os';
+import { busyShare, cpuMsPerRequest, cpuSeconds, machineTicks } from './process-cpu';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -24,7 +25,9 @@ import type { Bench } from './run';
  * this Postgres takes), then freshness at a steady 1,000 events/s.
  * The events are sealed with per-call data keys, as ingest seals them by
  * default, and the projector opens them with the keys it looks up and holds,
- * as its service module does.
+ * as its service module does. It prints the CPU an event cost the projector,
+ * Postgres and the broker, how busy the machine was, and the rate at which
+ * that cost fills every core here: the bound no number of projectors passes.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -112,6 +115,23 @@ interface Projecting {
   detail(rate: number): string;
   stop(): Promise<void>;
 }
+
+/**
+ * The CPU an event costs the projector, Postgres and the broker together, and the rate at which that fills every core
+ * of this machine: the most any number of projector processes could reach here, since all three share these cores.
+ */
+function eventPathCpu(
+  projectorUs: number,
+  postgresUs: number | 'n/a',
+  brokerUs: number | 'n/a',
+): { usPerEvent: number; cores: number; boundPerSecond: number } | undefined {
+  if (postgresUs === 'n/a' || brokerUs === 'n/a') return undefined;
+  const usPerEvent = projectorUs + postgresUs + brokerUs;
+  const cores = availableParallelism();
+  return { usPerEvent, cores, boundPerSecond: (cores * 1_000_000) / usPerEvent };
+}
+
+const microseconds = (ms: number | 'n/a') => (ms === 'n/a' ? ms : Number((ms * 1_000).toFixed(1)));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -232,7 +252,7 @@ async function projectInProcesses(
   }
 }
 
-const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report }) => {
+const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progress, report }) => {
   const count = option(args, '--events', 200_000);
   const freshnessSeconds = option(args, '--freshness-seconds', 15);
   const processes = option(args, '--processes', 1);
@@ -269,15 +289,29 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
     const postgresBefore = await backends();
     const postgresCpuBefore = cpuSeconds(postgresBefore);
+    const brokerPids = brokerPid === undefined ? [] : [brokerPid];
+    const brokerCpuBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
+    const machineBefore = machineTicks();
     projecting =
       processes === 1
         ? await projectHere(db, log, dataKeys, events.length, progress)
         : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace, masterKey }, db, log, progress);
+    const machineBusy = busyShare(machineTicks(), machineBefore);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, events.length);
+    const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, events.length);
     const projectorRate = projecting.events / projecting.seconds;
     report(
       `projector: ${fmt(projecting.events)} events in ${projecting.seconds.toFixed(2)} s = ${fmt(projectorRate)} events/s${projecting.detail(projectorRate)}`,
     );
+    const postgresUs = microseconds(postgresCpuMs);
+    const brokerUs = microseconds(brokerCpuMs);
+    const eventPath = eventPathCpu(projecting.cpuUsPerEvent, postgresUs, brokerUs);
+    if (eventPath !== undefined) {
+      report(
+        `CPU per event: projector ${projecting.cpuUsPerEvent.toFixed(1)} µs, Postgres ${postgresUs} µs, broker ${brokerUs} µs = ${eventPath.usPerEvent.toFixed(1)} µs; ` +
+          `the machine was ${machineBusy === 'n/a' ? 'n/a' : `${Math.round(machineBusy * 100)}%`} busy, and at this cost its ${eventPath.cores} cores apply at most ${fmt(eventPath.boundPerSecond)} events/s however the work is spread`,
+      );
+    }
 
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
@@ -354,8 +388,13 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       copy_rows_per_s: Math.round(copyRate),
       projector_to_copy_ratio: Number((projectorRate / copyRate).toFixed(3)),
       projector_cpu_us_per_event: Number(projecting.cpuUsPerEvent.toFixed(1)),
-      postgres_cpu_us_per_event: postgresCpuMs === 'n/a' ? 'n/a' : Number((postgresCpuMs * 1_000).toFixed(1)),
+      postgres_cpu_us_per_event: postgresUs,
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
+      broker_cpu_us_per_event: brokerUs,
+      event_path_cpu_us_per_event: eventPath === undefined ? 'n/a' : Number(eventPath.usPerEvent.toFixed(1)),
+      machine_cores: availableParallelism(),
+      machine_busy_share: machineBusy,
+      machine_bound_events_per_s: eventPath === undefined ? 'n/a' : Math.round(eventPath.boundPerSecond),
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
     };
