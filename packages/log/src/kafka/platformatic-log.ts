@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Admin, Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Admin, Consumer, type MessagesStream } from '@platformatic/kafka';
 import {
   MAX_QUEUED_RECORDS,
   type ConsumeOptions,
@@ -20,7 +20,7 @@ import { fallbackLogger } from '@earshot/telemetry';
 import type { KafkaLogOptions } from './kafka-log';
 import { enforcePlatformaticRetention } from './platformatic-retention';
 import { retentionEntries } from './topic-retention';
-import { drainBatches, type KafkaMessage } from './platformatic-stream';
+import { DESERIALIZERS, drainBatches, type KafkaMessage } from './platformatic-stream';
 import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER } from './log-safety';
 import { observePlatformaticLog } from './platformatic-safety';
 import { AssignedStarts } from './assigned-starts';
@@ -165,7 +165,11 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   );
 
   const running = new Set<Running>();
-  const track = (consumer: Consumer, stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, pumping: Promise<void>): Running => {
+  const track = (
+    consumer: Consumer<string, Buffer, string, string>,
+    stream: MessagesStream<string, Buffer, string, string>,
+    pumping: Promise<void>,
+  ): Running => {
     const handle: Running = {
       stop: async () => {
         running.delete(handle);
@@ -180,14 +184,14 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
 
   const stringHeaders = (headers: KafkaMessage['headers']): Record<string, string> => {
     const strings: Record<string, string> = {};
-    for (const [name, value] of headers) strings[name.toString()] = value.toString();
+    for (const [name, value] of headers) if (name !== undefined && value !== undefined) strings[name] = value;
     return strings;
   };
   const toRecord = (message: KafkaMessage): LogRecord => ({
     topic: toLogical(message.topic),
     partition: message.partition,
     offset: message.offset.toString(),
-    key: message.key?.toString('utf8') ?? '',
+    key: message.key ?? '',
     value: message.value ?? Buffer.alloc(0),
     headers: stringHeaders(message.headers),
     timestamp: Number(message.timestamp),
@@ -204,6 +208,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       // How long an idle broker holds a fetch (records come back as soon as they arrive): at 100 ms, the fetches of an idle
       // `earshot serve` cost the broker 4.6 s of CPU a minute; at 500 ms, the Java client's default, 2.7 s.
       maxWaitTime: 500,
+      deserializers: DESERIALIZERS,
     });
 
   return {
@@ -246,7 +251,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
               await new Promise((resolve) => setTimeout(resolve, pause));
             }
           }
-          await (messages[messages.length - 1] as Message<Buffer, Buffer, Buffer, Buffer>).commit();
+          await (messages[messages.length - 1] as KafkaMessage).commit();
         },
         (message) => seeks.arrive(message),
       );
@@ -331,7 +336,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
 }
 
 /** Leaves the group at once instead of finishing fetches in flight: their records are read again by whoever comes next. */
-function closeForcibly(consumer: Consumer): Promise<void> {
+function closeForcibly<Key, Value, HeaderKey, HeaderValue>(consumer: Consumer<Key, Value, HeaderKey, HeaderValue>): Promise<void> {
   return new Promise((resolve, reject) => consumer.close(true, (error) => (error ? reject(error) : resolve())));
 }
 

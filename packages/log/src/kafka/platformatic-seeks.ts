@@ -1,7 +1,7 @@
 import type { MessagesStream } from '@platformatic/kafka';
 import type { KafkaMessage } from './platformatic-stream';
 
-type Stream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+type Stream = MessagesStream<string, Buffer, string, string>;
 
 const slotOf = (message: KafkaMessage) => `${message.topic}:${message.partition}`;
 

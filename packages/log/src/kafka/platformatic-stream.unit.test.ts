@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { drainBatches, WAITING_LIMIT } from './platformatic-stream';
+import { DESERIALIZERS, drainBatches, WAITING_LIMIT } from './platformatic-stream';
 
 interface Fetched {
   topic: string;
   partition: number;
-  key: Buffer;
+  key: string;
   value: Buffer;
 }
 
@@ -23,7 +23,7 @@ class FetchedStream extends Readable {
   }
 
   fetch(count: number, valueBytes: number, partition = 0): void {
-    for (let i = 0; i < count; i++) this.push({ topic: 'events', partition, key: Buffer.from(`call-${i % 7}`), value: Buffer.alloc(valueBytes) });
+    for (let i = 0; i < count; i++) this.push({ topic: 'events', partition, key: `call-${i % 7}`, value: Buffer.alloc(valueBytes) });
   }
 }
 
@@ -84,18 +84,30 @@ describe('drainBatches', () => {
   it('hands over what waited one partition at a time, each in the order it came', async () => {
     const stream = new FetchedStream();
     const { batches, letGo, finish } = drain(stream);
-    stream.push({ topic: 'events', partition: 0, key: Buffer.from('a'), value: Buffer.from('x') });
+    stream.push({ topic: 'events', partition: 0, key: 'a', value: Buffer.from('x') });
     await tick();
     for (const [partition, value] of [
       [1, '1'],
       [0, '2'],
       [1, '3'],
     ] as const)
-      stream.push({ topic: 'events', partition, key: Buffer.from('a'), value: Buffer.from(value) });
+      stream.push({ topic: 'events', partition, key: 'a', value: Buffer.from(value) });
     await tick();
     await letGo();
     await letGo();
     expect(batches.map((batch) => batch.map((m) => `${m.partition}:${m.value.toString()}`))).toEqual([['0:x'], ['1:1', '1:3'], ['0:2']]);
     await finish();
+  });
+});
+
+describe('DESERIALIZERS', () => {
+  it("reads a record's key and headers as text, so a waiting message holds no Buffer view but its value", () => {
+    const { key, headerKey, headerValue, value } = DESERIALIZERS;
+    expect(key?.(Buffer.from('call_1'))).toBe('call_1');
+    expect(headerKey?.(Buffer.from('sealed-with'))).toBe('sealed-with');
+    expect(headerValue?.(Buffer.from('ünïcode ✓'))).toBe('ünïcode ✓');
+    expect(headerValue?.(undefined)).toBeUndefined();
+    // The value stays the bytes the client read: the codec decodes them where they lie.
+    expect(value).toBeUndefined();
   });
 });
