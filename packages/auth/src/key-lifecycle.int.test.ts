@@ -166,6 +166,32 @@ describe('the lifecycle of a key', () => {
     expect(await deleteTenant(db, tenantId)).toBeUndefined();
   });
 
+  it('deletes a tenant whose key usage is being counted at that moment, though the two wait on each other', async () => {
+    const { record } = await newKey();
+    const tenantId = await tenantOf(record.id);
+    await db.query(sql`insert into api_key_usage (key_id, minute, requests) values (${record.id}, ${now}, 1)`);
+    // What a usage flush locks, in its order: the key's minute, then the key. The deletion locks the key, then (its
+    // cascade) the minute, so each waits on the other and PostgreSQL undoes the one that waited first: the deletion.
+    let deleting: Promise<number | undefined> | undefined;
+    await db.tx(async (flush) => {
+      await flush.query(sql`update api_key_usage set requests = requests + 1 where key_id = ${record.id}`);
+      deleting = deleteTenant(db, tenantId);
+      while (!(await waitingOnLocks())) await sleep(20);
+      await flush.query(sql`update api_keys set last_used_at = ${now} where id = ${record.id}`);
+    });
+    // The tenant, its two keys and the minute's cascade: the minute is not counted, as it has no tenant_id.
+    await expect(deleting).resolves.toBe(3);
+    expect(await db.query(sql`select count(*)::int as n from api_key_usage where key_id = ${record.id}`)).toEqual([{ n: 0 }]);
+  });
+
+  /** Whether a session of this database waits for a lock another holds. */
+  async function waitingOnLocks(): Promise<boolean> {
+    const [row] = (await db.query(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as {
+      n: number;
+    }[];
+    return (row?.n ?? 0) > 0;
+  }
+
   async function tenantOf(keyId: string): Promise<string> {
     const [row] = (await db.query(sql`select tenant_id from api_keys where id = ${keyId}`)) as { tenant_id: string }[];
     if (!row) throw new Error(`no key ${keyId}`);

@@ -1,5 +1,5 @@
 import type { TenantStatus, TenantSummary } from '@earshot/contracts';
-import { platformQuery, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
+import { platformQuery, retryingDeadlocks, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
 import { noteCredentialChange } from './credential-changes';
 
 export interface TenantFilter {
@@ -72,29 +72,33 @@ export async function setTenantStatus(db: ConnectionPool, id: string, status: Te
  * Deletes a tenant and its rows from every table of the schema that has a
  * `tenant_id` column, whichever module owns it, in one transaction. The
  * tenant setting is set so that tables forcing row-level security show
- * their rows to the owner too. Answers how many rows went, or nothing for
- * an unknown tenant.
+ * their rows to the owner too. Any process may be writing those rows in an
+ * order of its own (a key's usage is counted in the database every second), so
+ * a deadlock runs the deletion again rather than failing it. Answers how many
+ * rows went, or nothing for an unknown tenant.
  */
 export async function deleteTenant(db: ConnectionPool, id: string): Promise<number | undefined> {
-  const deleted = await db.tx(async (tx) => {
-    const [tenant] = (await tx.query(sql`select id from tenants where id = ${id} for update`)) as { id: string }[];
-    if (!tenant) return undefined;
-    await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
-    const tables = (await tx.query(sql`
+  const deleted = await retryingDeadlocks(() =>
+    db.tx(async (tx) => {
+      const [tenant] = (await tx.query(sql`select id from tenants where id = ${id} for update`)) as { id: string }[];
+      if (!tenant) return undefined;
+      await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
+      const tables = (await tx.query(sql`
       select c.relname as name
         from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
        where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
        order by c.relname`)) as { name: string }[];
-    let rows = 0;
-    for (const table of tables) {
-      const [deleted] = (await tx.query(
-        sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
-      )) as { rows: number }[];
-      rows += deleted?.rows ?? 0;
-    }
-    await tx.query(sql`delete from tenants where id = ${id}`);
-    return rows + 1;
-  });
+      let rows = 0;
+      for (const table of tables) {
+        const [deleted] = (await tx.query(
+          sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
+        )) as { rows: number }[];
+        rows += deleted?.rows ?? 0;
+      }
+      await tx.query(sql`delete from tenants where id = ${id}`);
+      return rows + 1;
+    }),
+  );
   noteCredentialChange();
   return deleted;
 }

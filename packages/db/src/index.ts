@@ -1,4 +1,5 @@
 export * from './database';
+export * from './deadlocks';
 export * from './embedded';
 export * from './leases';
 export * from './migrations';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storedId } from '@earshot/contracts';
-import { platformQuery, refusedValue, sql, sqlState, type ConnectionPool } from '@earshot/db';
+import { deadlocked, platformQuery, refusedValue, sql, type ConnectionPool } from '@earshot/db';
 import { GroupCommit } from '@earshot/group-commit';
 
 export interface IdempotencyOptions {
@@ -86,7 +86,6 @@ export class RefusedKeyError extends Error {
     this.name = 'RefusedKeyError';
   }
 }
-const DEADLOCK_DETECTED = '40P01';
 
 /**
  * Idempotency keys in Postgres, shared by every process: the first request
@@ -199,7 +198,7 @@ export class IdempotencyStore {
       return await this.claimNow(requests, answers);
     } catch (error) {
       // One statement answering and claiming locks rows out of the one order claims keep: a deadlock with another process undoes it whole, so it goes again as two.
-      if (answers.length === 0 || requests.length === 0 || sqlState(error) !== DEADLOCK_DETECTED) throw error;
+      if (answers.length === 0 || requests.length === 0 || !deadlocked(error)) throw error;
       await this.claimNow([], answers);
       return this.claimNow(requests, []);
     }
