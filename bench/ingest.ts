@@ -4,7 +4,7 @@ import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { startBare, type Bare } from './gateways';
 import { peakLoad, signedRequests } from './ingest-requests';
 import { pacedLoad } from './paced-load';
-import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import { cpuMsPerRequest, cpuSeconds, machineBound, microseconds } from './process-cpu';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -14,7 +14,11 @@ import type { Bench, BenchContext } from './run';
  * the CPU the gateway, its Postgres connections and the broker spent per
  * event. Beside them, in the same run: the EventLog port's own append rate
  * (the ceiling a gateway approaches) and a bare Fastify route answering 202.
- * `--gateways N` runs N gateway processes behind one port.
+ * `--gateways N` runs N gateway processes behind one port. Each batch size
+ * also prints the rate at which its CPU per event (gateway, Postgres and
+ * broker together) fills every core here, and that bound's ratio to the raw
+ * append: how near the append rate any number of gateways could come on
+ * this machine.
  */
 function options(args: string[]) {
   const value = (name: string, fallback: string) => {
@@ -87,7 +91,12 @@ const bench: Bench = async (context) => {
         next,
         onSecond: (second) => context.progress(`batch ${batch}: half peak (${halfRate} req/s): ${second} of ${seconds} s`),
       });
+      const bound = machineBound([cpu.gateway, cpu.postgres, cpu.broker].map(microseconds));
       report(context, batch, eventsPerSecond, append, cpu, half);
+      if (bound !== undefined)
+        context.report(
+          `batch ${batch}: at this CPU per event the machine's ${bound.cores} cores take at most ${Math.round(bound.eventsPerSecond)} events/s however many gateways = ${(bound.eventsPerSecond / append).toFixed(2)} × raw append`,
+        );
       Object.assign(figures, {
         [`b${batch}_events_per_s`]: eventsPerSecond,
         [`b${batch}_events_per_s_per_gateway`]: Math.round(eventsPerSecond / processes),
@@ -100,6 +109,8 @@ const bench: Bench = async (context) => {
         [`b${batch}_gateway_cpu_ms_per_event`]: cpu.gateway,
         [`b${batch}_postgres_cpu_ms_per_event`]: cpu.postgres,
         [`b${batch}_broker_cpu_ms_per_event`]: cpu.broker,
+        [`b${batch}_machine_bound_events_per_s`]: bound === undefined ? 'n/a' : Math.round(bound.eventsPerSecond),
+        [`b${batch}_machine_bound_ratio_to_append`]: bound === undefined ? 'n/a' : Number((bound.eventsPerSecond / append).toFixed(3)),
         [`b${batch}_non_2xx`]: peak.non2xx + half.non2xx,
         [`b${batch}_errors`]: peak.errors + half.errors,
       });

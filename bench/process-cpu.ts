@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /** Linux reports process times in USER_HZ ticks, 100 a second on every mainstream kernel. */
 const TICKS_PER_SECOND = 100;
@@ -49,4 +50,22 @@ export function machineTicks(): { busy: number; total: number } | undefined {
 export function busyShare(after: ReturnType<typeof machineTicks>, before: ReturnType<typeof machineTicks>): number | 'n/a' {
   if (after === undefined || before === undefined || after.total === before.total) return 'n/a';
   return Number(((after.busy - before.busy) / (after.total - before.total)).toFixed(2));
+}
+
+/** Milliseconds (as cpuMsPerRequest gives them) in microseconds, to a tenth. */
+export const microseconds = (ms: number | 'n/a') => (ms === 'n/a' ? ms : Number((ms * 1_000).toFixed(1)));
+
+/**
+ * The CPU an event costs every process on its path together (each part in µs, 'n/a' where unknown), and the rate at
+ * which that fills every core of this machine: the most any number of processes could reach here, since they all
+ * share these cores. Undefined when a part is unknown.
+ */
+export function machineBound(partsUs: readonly (number | 'n/a')[]): { usPerEvent: number; cores: number; eventsPerSecond: number } | undefined {
+  let usPerEvent = 0;
+  for (const part of partsUs) {
+    if (part === 'n/a') return undefined;
+    usPerEvent += part;
+  }
+  const cores = availableParallelism();
+  return { usPerEvent, cores, eventsPerSecond: (cores * 1_000_000) / usPerEvent };
 }

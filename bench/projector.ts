@@ -12,8 +12,7 @@ import { createKafkaLog, TOPICS, type EventLog, type LogPosition, type OutgoingR
 import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
 import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { eventsTopic } from '@earshot/topics';
-import { availableParallelism } from 'node:os';
-import { busyShare, cpuMsPerRequest, cpuSeconds, machineTicks } from './process-cpu';
+import { busyShare, cpuMsPerRequest, cpuSeconds, machineBound, machineTicks, microseconds } from './process-cpu';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -115,23 +114,6 @@ interface Projecting {
   detail(rate: number): string;
   stop(): Promise<void>;
 }
-
-/**
- * The CPU an event costs the projector, Postgres and the broker together, and the rate at which that fills every core
- * of this machine: the most any number of projector processes could reach here, since all three share these cores.
- */
-function eventPathCpu(
-  projectorUs: number,
-  postgresUs: number | 'n/a',
-  brokerUs: number | 'n/a',
-): { usPerEvent: number; cores: number; boundPerSecond: number } | undefined {
-  if (postgresUs === 'n/a' || brokerUs === 'n/a') return undefined;
-  const usPerEvent = projectorUs + postgresUs + brokerUs;
-  const cores = availableParallelism();
-  return { usPerEvent, cores, boundPerSecond: (cores * 1_000_000) / usPerEvent };
-}
-
-const microseconds = (ms: number | 'n/a') => (ms === 'n/a' ? ms : Number((ms * 1_000).toFixed(1)));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -305,11 +287,11 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     );
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
-    const eventPath = eventPathCpu(projecting.cpuUsPerEvent, postgresUs, brokerUs);
+    const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
     if (eventPath !== undefined) {
       report(
         `CPU per event: projector ${projecting.cpuUsPerEvent.toFixed(1)} µs, Postgres ${postgresUs} µs, broker ${brokerUs} µs = ${eventPath.usPerEvent.toFixed(1)} µs; ` +
-          `the machine was ${machineBusy === 'n/a' ? 'n/a' : `${Math.round(machineBusy * 100)}%`} busy, and at this cost its ${eventPath.cores} cores apply at most ${fmt(eventPath.boundPerSecond)} events/s however the work is spread`,
+          `the machine was ${machineBusy === 'n/a' ? 'n/a' : `${Math.round(machineBusy * 100)}%`} busy, and at this cost its ${eventPath.cores} cores apply at most ${fmt(eventPath.eventsPerSecond)} events/s however the work is spread`,
       );
     }
 
@@ -392,9 +374,9 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
       broker_cpu_us_per_event: brokerUs,
       event_path_cpu_us_per_event: eventPath === undefined ? 'n/a' : Number(eventPath.usPerEvent.toFixed(1)),
-      machine_cores: availableParallelism(),
+      machine_cores: eventPath?.cores ?? 'n/a',
       machine_busy_share: machineBusy,
-      machine_bound_events_per_s: eventPath === undefined ? 'n/a' : Math.round(eventPath.boundPerSecond),
+      machine_bound_events_per_s: eventPath === undefined ? 'n/a' : Math.round(eventPath.eventsPerSecond),
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
     };
