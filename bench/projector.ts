@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
+import { parseAllDocuments } from 'yaml';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
 import { AUTH_MIGRATIONS, createTenant, DataKeys, SecretBox } from '@earshot/auth';
@@ -30,17 +32,24 @@ import type { Bench } from './run';
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
- * Node gives it in its container, timed from when each holds partitions, and
+ * flags of its deployment, timed from when each holds partitions, and
  * print events/s per process and their peak resident memory), --in-the-clear
  * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false).
  */
 const TENANT_COUNT = 8;
 
 /**
- * The old space Node sizes itself in the projector's 768 MiB container (deploy/k8s/projector.yaml): in a cgroup of
- * that limit Node 20 reports a heap limit of 396 MiB, 576 with the deployed 64 MiB semi-spaces.
+ * The V8 flags of the projector's `node` command in deploy/k8s/projector.yaml (its old space, and growth between
+ * mark-compacts), so its processes here get the heap it gets there.
  */
-const DEPLOYED_OLD_SPACE_MB = 384;
+function deployedHeapFlags(): string[] {
+  const documents = parseAllDocuments(readFileSync(new URL('../deploy/k8s/projector.yaml', import.meta.url), 'utf8'));
+  const deployment = documents.map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } });
+  const command = deployment.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command ?? [];
+  const flags = command.filter((part) => part.startsWith('--'));
+  if (!flags.some((flag) => flag.startsWith('--max-old-space-size='))) throw new Error("deploy/k8s/projector.yaml's command names no --max-old-space-size");
+  return flags;
+}
 
 /** What a projector process answers "report" with. */
 type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
@@ -177,9 +186,10 @@ async function projectInProcesses(
   };
   const holding = new Set<ChildProcess>();
   const reports = new Map<ChildProcess, (figures: ProcessReport) => void>();
+  const heapFlags = deployedHeapFlags();
   for (let i = 0; i < count; i++) {
-    // The bench's own Node flags (semi-spaces, tsx) for each projector, and the heap Node gives it in its container.
-    const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${DEPLOYED_OLD_SPACE_MB}`, script], {
+    // The bench's own Node flags (semi-spaces, tsx) for each projector, and the heap flags it is deployed with.
+    const child = spawn(process.execPath, [...process.execArgv, ...heapFlags, script], {
       env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -172,21 +172,29 @@ describe('the V8 flags of the `earshot` command (its shebang)', () => {
     }
   });
 
-  it('are joined for the gateway by its heap flags, each known to this Node, the same in compose and in Kubernetes', () => {
+  /** The heap flags of each event-path target's `node` command: its old space, and growth between mark-compacts. */
+  const HEAP_FLAGS: Record<string, string[]> = {
+    gateway: ['--max-old-space-size=448', '--heap-growing-percent=300'],
+    projector: ['--max-old-space-size=384', '--heap-growing-percent=300'],
+  };
+
+  it('are joined on the event path by heap flags, each known to this Node, the same in compose and in Kubernetes', () => {
     const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, { entrypoint?: string[] }> };
-    const manifest = manifests().find((m) => m.kind === 'Deployment' && m.metadata.name === 'earshot-gateway');
-    const container = new Deployment(manifest as ConstructorParameters<typeof Deployment>[0]).spec?.template.spec?.containers[0];
-    const command = container?.command ?? [];
-    expect(compose.services.gateway?.entrypoint).toEqual(command);
-    expect(command).toEqual(['node', '--max-old-space-size=448', '--heap-growing-percent=300', 'packages/cli/bin/earshot.js']);
     // A Node whose V8 dropped a flag would refuse to start the container: this fails first.
     const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
-    for (const flag of command.filter((c) => c.startsWith('--'))) expect(known, flag).toContain(`${flag.split('=')[0]} (`);
-    // The old space, the young generation (three semi-spaces) and ~100 MB besides within the container's memory.
-    const oldSpace = Number(/--max-old-space-size=(\d+)/.exec(command.join(' '))?.[1]);
     const semiSpace = Number(/--max-semi-space-size=(\d+)/.exec(flags)?.[1]);
-    expect(container?.resources?.limits?.memory).toBe('768Mi');
-    expect(oldSpace + 3 * semiSpace + 100).toBeLessThanOrEqual(768);
+    for (const target of EVENT_PATH) {
+      const manifest = manifests().find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`);
+      const container = new Deployment(manifest as ConstructorParameters<typeof Deployment>[0]).spec?.template.spec?.containers[0];
+      const command = container?.command ?? [];
+      expect(command, target).toEqual(['node', ...(HEAP_FLAGS[target] ?? []), 'packages/cli/bin/earshot.js']);
+      expect(compose.services[target]?.entrypoint, target).toEqual(command);
+      for (const flag of command.filter((c) => c.startsWith('--'))) expect(known, flag).toContain(`${flag.split('=')[0]} (`);
+      // The old space, the young generation (three semi-spaces) and ~100 MB besides within the container's memory.
+      const oldSpace = Number(/--max-old-space-size=(\d+)/.exec(command.join(' '))?.[1]);
+      const limit = Number(/^(\d+)Mi$/.exec(String(container?.resources?.limits?.memory))?.[1]);
+      expect(oldSpace + 3 * semiSpace + 100, target).toBeLessThanOrEqual(limit);
+    }
   });
 
   it('are those `npm run bench` runs with, so its in-process projector and log measure what is deployed', () => {
