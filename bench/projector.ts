@@ -44,8 +44,8 @@ const TENANT_COUNT = 8;
  */
 function deployedHeapFlags(): string[] {
   const documents = parseAllDocuments(readFileSync(new URL('../deploy/k8s/projector.yaml', import.meta.url), 'utf8'));
-  const deployment = documents.map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } });
-  const command = deployment.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command ?? [];
+  const objects = documents.map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } });
+  const command = objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command ?? [];
   const flags = command.filter((part) => part.startsWith('--'));
   if (!flags.some((flag) => flag.startsWith('--max-old-space-size='))) throw new Error("deploy/k8s/projector.yaml's command names no --max-old-space-size");
   return flags;

@@ -183,8 +183,9 @@ describe('the V8 flags of the `earshot` command (its shebang)', () => {
     // A Node whose V8 dropped a flag would refuse to start the container: this fails first.
     const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
     const semiSpace = Number(/--max-semi-space-size=(\d+)/.exec(flags)?.[1]);
+    const all = manifests();
     for (const target of EVENT_PATH) {
-      const manifest = manifests().find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`);
+      const manifest = all.find((m) => m.kind === 'Deployment' && m.metadata.name === `earshot-${target}`);
       const container = new Deployment(manifest as ConstructorParameters<typeof Deployment>[0]).spec?.template.spec?.containers[0];
       const command = container?.command ?? [];
       expect(command, target).toEqual(['node', ...(HEAP_FLAGS[target] ?? []), 'packages/cli/bin/earshot.js']);
