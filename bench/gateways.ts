@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { deployedHeapFlags } from './deployed-flags';
 
 /**
  * Gateway processes for a bench, behind one port: one process as is, or N
@@ -28,11 +29,17 @@ export interface GatewaysOptions {
 }
 
 const earshot = new URL('../packages/cli/bin/earshot.js', import.meta.url).pathname;
-/** The V8 flags of the `earshot` command's shebang: started through node, the gateways get them as `npm start` does. */
-const NODE_FLAGS = (readFileSync(earshot, 'utf8').split('\n', 1)[0] ?? '')
-  .replace(/^#!\/usr\/bin\/env -S node/, '')
-  .split(' ')
-  .filter(Boolean);
+/**
+ * The V8 flags of the `earshot` command's shebang (started through node, the gateways get them as `npm start` does),
+ * and the heap flags the gateway is deployed with.
+ */
+const NODE_FLAGS = [
+  ...(readFileSync(earshot, 'utf8').split('\n', 1)[0] ?? '')
+    .replace(/^#!\/usr\/bin\/env -S node/, '')
+    .split(' ')
+    .filter(Boolean),
+  ...deployedHeapFlags('gateway'),
+];
 // The keys service rides along only to create the bench's tenant; it is idle during the load.
 const SERVE = ['serve', '--target=gateway,keys', '--port', '0'];
 

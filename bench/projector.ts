@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { parseAllDocuments } from 'yaml';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
 import { AUTH_MIGRATIONS, createTenant, DataKeys, SecretBox } from '@earshot/auth';
@@ -15,6 +13,7 @@ import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/p
 import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { eventsTopic } from '@earshot/topics';
 import { busyShare, cpuMsPerRequest, cpuSeconds, machineBound, machineTicks, microseconds } from './process-cpu';
+import { deployedHeapFlags } from './deployed-flags';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -37,19 +36,6 @@ import type { Bench } from './run';
  * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false).
  */
 const TENANT_COUNT = 8;
-
-/**
- * The V8 flags of the projector's `node` command in deploy/k8s/projector.yaml (its old space, and growth between
- * mark-compacts), so its processes here get the heap it gets there.
- */
-function deployedHeapFlags(): string[] {
-  const documents = parseAllDocuments(readFileSync(new URL('../deploy/k8s/projector.yaml', import.meta.url), 'utf8'));
-  const objects = documents.map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } });
-  const command = objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command ?? [];
-  const flags = command.filter((part) => part.startsWith('--'));
-  if (!flags.some((flag) => flag.startsWith('--max-old-space-size='))) throw new Error("deploy/k8s/projector.yaml's command names no --max-old-space-size");
-  return flags;
-}
 
 /** What a projector process answers "report" with. */
 type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
@@ -186,7 +172,7 @@ async function projectInProcesses(
   };
   const holding = new Set<ChildProcess>();
   const reports = new Map<ChildProcess, (figures: ProcessReport) => void>();
-  const heapFlags = deployedHeapFlags();
+  const heapFlags = deployedHeapFlags('projector');
   for (let i = 0; i < count; i++) {
     // The bench's own Node flags (semi-spaces, tsx) for each projector, and the heap flags it is deployed with.
     const child = spawn(process.execPath, [...process.execArgv, ...heapFlags, script], {
