@@ -59,13 +59,28 @@ function* calls(tenants: readonly string[], prefix: string): Generator<StoredEve
   }
 }
 
-function take(tenants: readonly string[], count: number, prefix: string): StoredEvent[] {
-  const events: StoredEvent[] = [];
+/** The first `count` events of the calls, made as they are taken. */
+function* take(tenants: readonly string[], count: number, prefix: string): Generator<StoredEvent> {
+  let taken = 0;
   for (const call of calls(tenants, prefix)) {
-    events.push(...call);
-    if (events.length >= count) break;
+    for (const event of call) {
+      if (taken++ === count) return;
+      yield event;
+    }
   }
-  return events.slice(0, count);
+}
+
+/** Events `size` at a time. */
+function* chunks(events: Iterable<StoredEvent>, size: number): Generator<StoredEvent[]> {
+  let chunk: StoredEvent[] = [];
+  for (const event of events) {
+    chunk.push(event);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 /**
@@ -103,7 +118,7 @@ interface Projecting {
   events: number;
   seconds: number;
   cpuUsPerEvent: number;
-  /** The projector processes' largest peak resident memory; none in the bench's own process, whose heap holds its events. */
+  /** The projector processes' largest peak resident memory; none in the bench's own process, which also appends. */
   peakRssMb?: number;
   /** The rest of the report's line, given the rate. */
   detail(rate: number): string;
@@ -254,13 +269,15 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const dataKeys = new DataKeys(db, box);
     const sealing = sealed ? dataKeys : undefined;
 
-    const events = take(tenants, count, 'bulk');
-    for (let i = 0; i < events.length; i += 2_000) {
-      await log.append(await recordsOf(events.slice(i, i + 2_000), sealing));
-      progress(`appending ${fmt(Math.min(i + 2_000, events.length))} / ${fmt(events.length)} events`);
+    // Made and appended 2,000 at a time, so the heap of a projector in this process does not also hold every event.
+    let appended = 0;
+    for (const chunk of chunks(take(tenants, count, 'bulk'), 2_000)) {
+      await log.append(await recordsOf(chunk, sealing));
+      appended += chunk.length;
+      progress(`appending ${fmt(appended)} / ${fmt(count)} events`);
     }
     report(
-      `appended ${fmt(events.length)} events (${fmt(events.length / 137)} calls of 30 turns, ${TENANT_COUNT} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
+      `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${TENANT_COUNT} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
     );
 
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
@@ -272,11 +289,11 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const machineBefore = machineTicks();
     projecting =
       processes === 1
-        ? await projectHere(db, log, dataKeys, events.length, progress)
+        ? await projectHere(db, log, dataKeys, appended, progress)
         : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace, masterKey }, db, log, progress);
     const machineBusy = busyShare(machineTicks(), machineBefore);
-    const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, events.length);
-    const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, events.length);
+    const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, appended);
+    const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, appended);
     const projectorRate = projecting.events / projecting.seconds;
     report(
       `projector: ${fmt(projecting.events)} events in ${projecting.seconds.toFixed(2)} s = ${fmt(projectorRate)} events/s${projecting.detail(projectorRate)}`,
@@ -299,20 +316,22 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     await pipeline(
       Readable.from(
         (function* () {
-          for (const e of events) yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
+          // The same events again (the script is deterministic), made anew rather than held since they were appended.
+          for (const e of take(tenants, count, 'bulk'))
+            yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
         })(),
       ),
       client.query(copyFrom('copy copy_floor from stdin')),
     );
     const copySeconds = (performance.now() - copyStarted) / 1_000;
-    const copyRate = events.length / copySeconds;
+    const copyRate = appended / copySeconds;
     report(
-      `COPY floor: ${fmt(events.length)} rows into an unindexed table in ${copySeconds.toFixed(2)} s = ${fmt(copyRate)} rows/s; projector at ${(projectorRate / copyRate).toFixed(2)}x of it`,
+      `COPY floor: ${fmt(appended)} rows into an unindexed table in ${copySeconds.toFixed(2)} s = ${fmt(copyRate)} rows/s; projector at ${(projectorRate / copyRate).toFixed(2)}x of it`,
     );
     await client.end();
 
     // Freshness: a steady 1,000 events/s in ticks of 50, each event timed from its append to the commit of its position.
-    const live = take(tenants, freshnessSeconds * 1_000, 'live');
+    const live = [...take(tenants, freshnessSeconds * 1_000, 'live')];
     const liveRecords = await recordsOf(live, sealing);
     const pending: { position: LogPosition; at: number }[] = [];
     const latencies: number[] = [];
@@ -358,7 +377,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     );
 
     return {
-      events: events.length,
+      events: appended,
       sealed,
       processes,
       projector_events_per_s: Math.round(projectorRate),
