@@ -1,3 +1,4 @@
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { DataKeys, SecretBox } from '@earshot/auth';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog } from '@earshot/log';
@@ -7,10 +8,11 @@ import { onFirstBatch } from './first-batch';
 /**
  * One projector process of `bench projector --processes N`, in the bench's
  * consumer group. Over IPC it says when its first batch arrives, and when
- * asked ("report") the events it has applied and the CPU it has used since
- * that batch, and its peak resident memory; "stop" stops it.
+ * asked ("report") the events it has applied, the CPU it has used and the
+ * share of the time its event loop was busy since that batch, and its peak
+ * resident memory; "stop" stops it.
  */
-export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; peakRssMb: number };
+export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; loopBusy: number; peakRssMb: number };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -23,9 +25,11 @@ const send = (message: ProjectorMessage) => process.send?.(message);
 const db = openDatabase({ url: required('BENCH_DATABASE_URL'), poolSize: 10, applicationName: 'bench-projector' });
 const log = await createKafkaLog({ brokers: required('BENCH_KAFKA_BROKERS').split(','), clientId: 'bench-projector', namespace: required('BENCH_NAMESPACE') });
 let cpuAtFirst: NodeJS.CpuUsage | undefined;
+let loopAtFirst: EventLoopUtilization | undefined;
 let applied = 0;
 const timedLog = onFirstBatch(log, () => {
   cpuAtFirst = process.cpuUsage();
+  loopAtFirst = performance.eventLoopUtilization();
   send({ first: true });
 });
 const dataKeys = new DataKeys(db, new SecretBox(Buffer.from(required('BENCH_MASTER_KEY'), 'base64')));
@@ -39,7 +43,12 @@ const projector = await startProjector({
 process.on('message', (message: unknown) => {
   if (message === 'report') {
     const cpu = process.cpuUsage(cpuAtFirst);
-    send({ applied, cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    send({
+      applied,
+      cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system,
+      loopBusy: loopAtFirst === undefined ? 0 : performance.eventLoopUtilization(loopAtFirst).utilization,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
   } else if (message === 'stop') {
     void projector
       .stop()

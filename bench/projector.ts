@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
@@ -28,6 +29,8 @@ import type { Bench } from './run';
  * as its service module does. It prints the CPU an event cost the projector,
  * Postgres and the broker, how busy the machine was, and the rate at which
  * that cost fills every core here: the bound no number of projectors passes.
+ * It also prints how busy each projector's event loop was, and the rate its
+ * one thread would reach if it never waited: the bound of that many projectors.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -113,11 +116,13 @@ async function recordsOf(events: readonly StoredEvent[], dataKeys: DataKeys | un
 const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** A projecting phase: the events it timed, over how long, and the projectors' CPU per event applied. */
+/** A projecting phase: the events it timed, over how long, the projectors' CPU per event applied, and how busy their event loops were. */
 interface Projecting {
   events: number;
   seconds: number;
   cpuUsPerEvent: number;
+  /** The share of the time each projector's event loop was busy (their mean): it applies events on that one thread. */
+  loopBusy: number;
   /** The projector processes' largest peak resident memory; none in the bench's own process, which also appends. */
   peakRssMb?: number;
   /** The rest of the report's line, given the rate. */
@@ -133,10 +138,12 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   let batches = 0;
   let started = 0;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
+  let loopAtStart: EventLoopUtilization | undefined;
   const joining = performance.now();
   const timedLog = onFirstBatch(log, () => {
     started = performance.now();
     cpuAtStart = process.cpuUsage();
+    loopAtStart = performance.eventLoopUtilization();
   });
   const projector = await startProjector({
     db,
@@ -151,10 +158,12 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   await waitUntilCaughtUp(db, log);
   const seconds = (performance.now() - started) / 1_000;
   const cpu = process.cpuUsage(cpuAtStart);
+  const loop = performance.eventLoopUtilization(loopAtStart);
   return {
     events: total,
     seconds,
     cpuUsPerEvent: (cpu.user + cpu.system) / total,
+    loopBusy: loop.utilization,
     detail: () => ` in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
     stop: () => projector.stop(),
   };
@@ -235,6 +244,7 @@ async function projectInProcesses(
       events: (await applied()) - before,
       seconds,
       cpuUsPerEvent: cpuUs / events,
+      loopBusy: figures.reduce((sum, f) => sum + f.loopBusy, 0) / figures.length,
       peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
       detail: (rate) => ` in ${count} processes, ${fmt(rate / count)} events/s each (${fmt(before)} applied before every process had partitions, not timed)`,
       stop,
@@ -297,6 +307,11 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const projectorRate = projecting.events / projecting.seconds;
     report(
       `projector: ${fmt(projecting.events)} events in ${projecting.seconds.toFixed(2)} s = ${fmt(projectorRate)} events/s${projecting.detail(projectorRate)}`,
+    );
+    // A projector applies events on its event loop's one thread: busy all the time, it would apply this many.
+    const loopBound = projecting.loopBusy > 0 ? projectorRate / projecting.loopBusy : undefined;
+    report(
+      `each projector's event loop was ${Math.round(projecting.loopBusy * 100)}% busy; ${processes === 1 ? 'one loop' : `${processes} loops`} never waiting would apply at most ${loopBound === undefined ? 'n/a' : fmt(loopBound)} events/s at this cost`,
     );
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
@@ -385,6 +400,8 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       copy_rows_per_s: Math.round(copyRate),
       projector_to_copy_ratio: Number((projectorRate / copyRate).toFixed(3)),
       projector_cpu_us_per_event: Number(projecting.cpuUsPerEvent.toFixed(1)),
+      projector_loop_busy_share: Number(projecting.loopBusy.toFixed(2)),
+      projector_loop_bound_events_per_s: loopBound === undefined ? 'n/a' : Math.round(loopBound),
       postgres_cpu_us_per_event: postgresUs,
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
       broker_cpu_us_per_event: brokerUs,
