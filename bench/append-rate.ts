@@ -18,7 +18,7 @@ export interface AppendRate {
  * first (the topic's leaders, the producer's connections, both sides' JIT),
  * then the median of three, each of them at least two seconds long.
  */
-export async function portAppendRate(brokers: string[], events = 50_000, passes = 3): Promise<AppendRate> {
+export async function portAppendRate(brokers: string[], events = 50_000): Promise<AppendRate> {
   const records: OutgoingRecord[] = Array.from({ length: events }, (_, i) => {
     const event = sampleEvent('agent.response.generated', {
       idempotency_key: `append-${i}`,
@@ -31,13 +31,14 @@ export async function portAppendRate(brokers: string[], events = 50_000, passes 
   try {
     await appendFor(log, records, PASS_MS);
     const rates: number[] = [];
-    for (let pass = 0; pass < passes; pass++) rates.push(await appendFor(log, records, PASS_MS));
+    for (let pass = 0; pass < PASSES; pass++) rates.push(await appendFor(log, records, PASS_MS));
     return { median: [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)] ?? 0, passes: rates };
   } finally {
     await log.close();
   }
 }
 
+const PASSES = 3;
 const PASS_MS = 2_000;
 
 /** Appends the records, 100 at a time and 32 appends at once, over and over until `ms` have passed; answers events/s. */
