@@ -6,9 +6,9 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { StoredEvent } from '@earshot/contracts';
-import { AUTH_MIGRATIONS, createTenant, DataKeys, SecretBox } from '@earshot/auth';
+import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { eventId, sealingKeys, type DataKey } from '@earshot/events';
+import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition, type OutgoingRecord } from '@earshot/log';
 import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
 import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
@@ -36,7 +36,9 @@ import type { Bench } from './run';
  * more start N projector processes in one consumer group, each with the heap
  * flags of its deployment, timed from when each holds partitions, and
  * print events/s per process and their peak resident memory), --in-the-clear
- * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false).
+ * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false), --concurrent-calls N (default 1: each call's
+ * events in one run; N interleaves N calls in progress, as a provider's live traffic does, so a batch touches many
+ * calls a few events each).
  */
 const TENANT_COUNT = 8;
 
@@ -48,7 +50,7 @@ function option(args: string[], name: string, fallback: number): number {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-function* calls(tenants: readonly string[], prefix: string): Generator<StoredEvent[]> {
+function* calls(tenants: readonly string[], prefix: string): Generator<StoredEvent[], never> {
   for (let n = 0; ; n++) {
     yield callScript({
       tenant: tenants[n % tenants.length] ?? '',
@@ -62,13 +64,24 @@ function* calls(tenants: readonly string[], prefix: string): Generator<StoredEve
   }
 }
 
-/** The first `count` events of the calls, made as they are taken. */
-function* take(tenants: readonly string[], count: number, prefix: string): Generator<StoredEvent> {
+/**
+ * The first `count` events of the calls, made as they are taken: `concurrent` calls at a time, their events
+ * interleaved one each in turn, as a provider sends its calls in progress; a call that ends gives way to the next.
+ */
+function* take(tenants: readonly string[], count: number, prefix: string, concurrent: number): Generator<StoredEvent> {
+  const source = calls(tenants, prefix);
+  const inProgress: Iterator<StoredEvent>[] = [];
   let taken = 0;
-  for (const call of calls(tenants, prefix)) {
-    for (const event of call) {
-      if (taken++ === count) return;
-      yield event;
+  while (taken < count) {
+    while (inProgress.length < concurrent) inProgress.push(source.next().value[Symbol.iterator]());
+    for (let i = 0; i < inProgress.length && taken < count; i++) {
+      const next = inProgress[i]?.next();
+      if (next === undefined || next.done) {
+        inProgress.splice(i--, 1);
+        continue;
+      }
+      taken++;
+      yield next.value;
     }
   }
 }
@@ -88,11 +101,11 @@ function* chunks(events: Iterable<StoredEvent>, size: number): Generator<StoredE
 
 /**
  * The events' records as ingest appends them: each sealed with its call's data key (the tenant's for an event about
- * no call), asked for per sender as the intake asks; in the clear without keys.
+ * no call), asked for per sender as the intake asks, through its cache; in the clear without keys.
  */
-async function recordsOf(events: readonly StoredEvent[], dataKeys: DataKeys | undefined): Promise<OutgoingRecord[]> {
+async function recordsOf(events: readonly StoredEvent[], sealing: EventSealing | undefined): Promise<OutgoingRecord[]> {
   const sealWith = new Map<StoredEvent, DataKey | undefined>();
-  if (dataKeys !== undefined) {
+  if (sealing !== undefined) {
     const bySender = new Map<string, StoredEvent[]>();
     for (const event of events) {
       const sender = `${event.tenant}|${event.provider}`;
@@ -103,7 +116,7 @@ async function recordsOf(events: readonly StoredEvent[], dataKeys: DataKeys | un
     for (const sent of bySender.values()) {
       const [first] = sent;
       if (first === undefined) continue;
-      const keys = await sealingKeys(dataKeys, { tenantId: first.tenant, provider: first.provider }, sent);
+      const keys = await sealingKeys(sealing, { tenantId: first.tenant, provider: first.provider }, sent);
       sent.forEach((event, i) => sealWith.set(event, keys[i]));
     }
   }
@@ -260,6 +273,8 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
   const freshnessSeconds = option(args, '--freshness-seconds', 15);
   const processes = option(args, '--processes', 1);
   const sealed = !args.includes('--in-the-clear');
+  const concurrent = option(args, '--concurrent-calls', 1);
+  if (!Number.isInteger(concurrent) || concurrent < 1) throw new Error(`--concurrent-calls takes a whole number of 1 or more, not ${concurrent}`);
   if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes takes a whole number of 1 or more, not ${processes}`);
   const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
@@ -277,11 +292,12 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const tenants: string[] = [];
     for (let i = 0; i < TENANT_COUNT; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
     const dataKeys = new DataKeys(db, box);
-    const sealing = sealed ? dataKeys : undefined;
+    // Through the cache ingest seals with, so a call's repeated values keep one seal while it holds the call's key.
+    const sealing = sealed ? new DataKeyCache(dataKeys) : undefined;
 
     // Made and appended 2,000 at a time, so the heap of a projector in this process does not also hold every event.
     let appended = 0;
-    for (const chunk of chunks(take(tenants, count, 'bulk'), 2_000)) {
+    for (const chunk of chunks(take(tenants, count, 'bulk', concurrent), 2_000)) {
       await log.append(await recordsOf(chunk, sealing));
       appended += chunk.length;
       progress(`appending ${fmt(appended)} / ${fmt(count)} events`);
@@ -332,7 +348,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       Readable.from(
         (function* () {
           // The same events again (the script is deterministic), made anew rather than held since they were appended.
-          for (const e of take(tenants, count, 'bulk'))
+          for (const e of take(tenants, count, 'bulk', concurrent))
             yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
         })(),
       ),
@@ -346,7 +362,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     await client.end();
 
     // Freshness: a steady 1,000 events/s in ticks of 50, each event timed from its append to the commit of its position.
-    const live = [...take(tenants, freshnessSeconds * 1_000, 'live')];
+    const live = [...take(tenants, freshnessSeconds * 1_000, 'live', concurrent)];
     const liveRecords = await recordsOf(live, sealing);
     const pending: { position: LogPosition; at: number }[] = [];
     const latencies: number[] = [];
@@ -394,6 +410,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     return {
       events: appended,
       sealed,
+      concurrent_calls: concurrent,
       processes,
       projector_events_per_s: Math.round(projectorRate),
       projector_events_per_s_per_process: Math.round(projectorRate / processes),
