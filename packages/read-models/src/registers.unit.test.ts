@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeMaps } from './registers';
+import { mergeMaps, pack, unpack, type Parts } from './registers';
 
 const add = (x: number, y: number) => x + y;
 
@@ -24,5 +25,32 @@ describe('mergeMaps', () => {
     expect(Object.getPrototypeOf(fresh)).toBe(Object.prototype);
     expect(Object.hasOwn(fresh, '__proto__')).toBe(true);
     expect(JSON.stringify(fresh)).toBe('{"x":1,"__proto__":5,"toString":2}');
+  });
+});
+
+describe('pack', () => {
+  type Turn = { totalMs: number; interrupted: boolean; text: string };
+  const register = <T>(value: fc.Arbitrary<T>) =>
+    fc.option(fc.record({ at: fc.constantFrom('2026-01-08T09:00:01.000Z|a', '2026-01-08T09:00:02.000Z|b'), value }));
+  const parts: fc.Arbitrary<Parts<Turn>> = fc.record({ totalMs: register(fc.nat()), interrupted: register(fc.boolean()), text: register(fc.string()) });
+
+  it('stores parts one event set under its one stamp, and parts from several events as they are', () => {
+    const at = '2026-01-08T09:00:01.000Z|turn';
+    expect(pack<Turn>({ totalMs: { at, value: 800 }, interrupted: { at, value: false }, text: null })).toEqual({
+      at,
+      value: { totalMs: 800, interrupted: false, text: null },
+    });
+    const mixed = { totalMs: { at, value: 800 }, interrupted: { at: `${at}2`, value: true }, text: null };
+    expect(pack<Turn>(mixed)).toBe(mixed);
+    const none = { totalMs: null, interrupted: null, text: null };
+    expect(pack<Turn>(none)).toBe(none);
+  });
+
+  it('gives back the parts it was given', () => {
+    fc.assert(
+      fc.property(parts, (p) => {
+        expect(unpack(pack(p))).toEqual(p);
+      }),
+    );
   });
 });

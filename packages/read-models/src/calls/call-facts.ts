@@ -1,53 +1,37 @@
 import type { ProjectedEvent } from '../projected-event';
-import { earliest, latest, maxTime, mergeMaps, minTime, stamped, union, type Register } from '../registers';
+import { earliest, latest, maxTime, mergeMaps, minTime, pack, stamped, union, unpack, valuesOf, type Packed, type Parts, type Register } from '../registers';
+
+/** What a turn reports of its latency. */
+interface TurnLatencyValues {
+  asrMs: number;
+  llmMs: number;
+  ttsMs: number;
+  totalMs: number;
+  interrupted: boolean;
+}
 
 /**
- * What the reports of one turn said, part by part: a framework that measures
- * the stages in separate spans reports each part on its own, so each part
- * keeps the latest report that carried it.
+ * A turn as stored: each part the latest report that carried it (a framework that measures the stages in separate
+ * spans reports each on its own), packed under one stamp when one report carried them all. Facts stored before turns
+ * came in parts hold one whole report: the packed form.
  */
-export interface TurnLatency {
-  asrMs: Register<number> | null;
-  llmMs: Register<number> | null;
-  ttsMs: Register<number> | null;
-  totalMs: Register<number> | null;
-  interrupted: Register<boolean> | null;
-}
+type StoredTurn = Parts<TurnLatencyValues> | Packed<TurnLatencyValues>;
 
-/** A turn as facts stored before turns came in parts held it: one register for the whole report. */
-interface WholeTurnReport {
-  at: string;
-  value: { asrMs: number; llmMs: number; ttsMs: number; totalMs: number; interrupted: boolean };
-}
-
-/** Reads a turn stored either way, so a call's stored facts merge on after an upgrade without a replay. */
-function turnLatencyOf(stored: TurnLatency | WholeTurnReport): TurnLatency {
-  if (!('value' in stored)) return stored;
-  const { at, value } = stored;
-  return {
-    asrMs: { at, value: value.asrMs },
-    llmMs: { at, value: value.llmMs },
-    ttsMs: { at, value: value.ttsMs },
-    totalMs: { at, value: value.totalMs },
-    interrupted: { at, value: value.interrupted },
-  };
-}
-
-function mergeTurnLatency(a: TurnLatency | WholeTurnReport, b: TurnLatency | WholeTurnReport): TurnLatency {
-  const x = turnLatencyOf(a);
-  const y = turnLatencyOf(b);
-  return {
+function mergeTurnLatency(a: StoredTurn, b: StoredTurn): StoredTurn {
+  const x = unpack(a);
+  const y = unpack(b);
+  return pack({
     asrMs: latest(x.asrMs, y.asrMs),
     llmMs: latest(x.llmMs, y.llmMs),
     ttsMs: latest(x.ttsMs, y.ttsMs),
     totalMs: latest(x.totalMs, y.totalMs),
     interrupted: latest(x.interrupted, y.interrupted),
-  };
+  });
 }
 
-/** The call's turns, each read as parts. */
-export function turnsOf(facts: CallFacts): TurnLatency[] {
-  return Object.values(facts.turns).map(turnLatencyOf);
+/** What the call's turns reported, turn by turn (a part no report carried null). */
+export function turnsOf(facts: CallFacts): Packed<TurnLatencyValues>['value'][] {
+  return Object.values(facts.turns).map(valuesOf);
 }
 
 /** What the events have told about one call. Every field merges by a rule that ignores order and repeats. */
@@ -102,8 +86,8 @@ export interface CallFacts {
   handoff: Register<{ target: string; targetKind: string | null }> | null;
   recording: Register<{ recordingId: string; url: string; durationMs: number | null }> | null;
   feedback: Register<{ rating: number | null; ratingScale: number | null }> | null;
-  /** Per turn id, the latest report of each latency part (older stored facts hold a whole report). */
-  turns: Record<string, TurnLatency | WholeTurnReport>;
+  /** Per turn id, the latest report of each latency part. */
+  turns: Record<string, StoredTurn>;
   toolCallIds: readonly string[];
   /** Stamps of provider errors: a set, so a repeated event counts once. */
   providerErrors: readonly string[];
@@ -219,13 +203,13 @@ export function callFactsOf(projected: ProjectedEvent): CallFacts | null {
     }
     case 'agent.response.generated': {
       const d = event.data;
-      const latency: TurnLatency = {
+      const latency = pack({
         asrMs: stamped(stamp, d.latency.asr_ms),
         llmMs: stamped(stamp, d.latency.llm_ms),
         ttsMs: stamped(stamp, d.latency.tts_ms),
         totalMs: stamped(stamp, d.latency.total_ms),
         interrupted: stamped(stamp, d.interrupted),
-      };
+      });
       return Object.assign(facts, { conversed: true, turns: { [d.turn_id]: latency } });
     }
     case 'tool.call.started':

@@ -36,7 +36,7 @@ function qualityScore(f: CallFacts): number | null {
 /** The columns of a call's row that readers see, from its facts. */
 function callColumns(f: CallFacts) {
   const turns = turnsOf(f);
-  const part = (of: (t: (typeof turns)[number]) => { value: number } | null) => turns.flatMap((t) => of(t)?.value ?? []);
+  const part = (of: (t: (typeof turns)[number]) => number | null) => turns.flatMap((t) => of(t) ?? []);
   const started = startedAt(f);
   // Every call's facts come from at least one event, whose time is the fallback.
   if (started === null) throw new Error(`call ${f.callId} has no event time`);
@@ -57,7 +57,7 @@ function callColumns(f: CallFacts) {
     latency_tts_ms: median(part((t) => t.ttsMs)),
     latency_total_ms: median(part((t) => t.totalMs)),
     turn_count: turns.length,
-    interruptions: turns.filter((t) => t.interrupted?.value === true).length,
+    interruptions: turns.filter((t) => t.interrupted === true).length,
     tool_call_count: f.toolCallIds.length,
     provider_error_count: f.providerErrors.length,
     end_reason: endReason(f),

@@ -4,6 +4,7 @@ import type { StoredEvent } from '@earshot/contracts';
 import { sampleEvent } from '@earshot/events/samples';
 import { callScript } from '@earshot/testing';
 import { projectEvent, type ProjectedEvent } from '../projected-event';
+import { unpack } from '../registers';
 import { READ_MODELS } from '../read-models';
 import type { DocumentProjection } from '../projection';
 import { callFactsOf, mergeCallFacts, type CallFacts } from './call-facts';
@@ -48,6 +49,15 @@ describe('call state from events', () => {
     expect(ENDINGS.map(status)).toEqual(['completed', 'failed', 'escalated', 'abandoned']);
     const started = callScript({ tenant: TENANT, providerCallId: 'c', turns: 2 }).map(projectEvent).slice(0, 6);
     expect(callStatus(fold(started) as CallFacts)).toBe('in_progress');
+  });
+
+  it('stores each turn one report gave under one stamp, and reads turns stored a stamp a part as before', () => {
+    const events = callScript({ tenant: TENANT, providerCallId: 'c', turns: 4 }).map(projectEvent);
+    const whole = fold(events) as CallFacts;
+    expect(Object.values(whole.turns).map((turn) => JSON.stringify(turn).match(/"at"/g)?.length)).toEqual([1, 1, 1, 1]);
+    const half = fold(events.slice(0, events.length / 2)) as CallFacts;
+    const storedAsBefore = { ...half, turns: Object.fromEntries(Object.entries(half.turns).map(([id, turn]) => [id, unpack(turn)])) };
+    expect(callRow(mergeCallFacts(storedAsBefore, fold(events.slice(events.length / 2)) as CallFacts))).toEqual(callRow(whole));
   });
 
   it('takes per-call latency as the median of each part over the turns', () => {

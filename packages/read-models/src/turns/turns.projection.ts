@@ -1,4 +1,5 @@
 import type { DocumentProjection } from '../projection';
+import { valuesOf } from '../registers';
 import { mergeTurnFacts, turnFactsOf, unattributedMs, type TurnFacts } from './turn-facts';
 
 /**
@@ -20,24 +21,25 @@ export const turns: DocumentProjection<TurnFacts> = {
     return { key: { call_id: callId, turn_id: event.data.turn_id }, facts };
   },
   merge: mergeTurnFacts,
-  row(f) {
+  row(facts) {
+    const f = valuesOf(facts);
     return {
-      agent_id: f.agentId?.value ?? '',
-      occurred_at: f.occurredAt,
-      asr_ms: f.asrMs?.value ?? null,
-      llm_ms: f.llmMs?.value ?? null,
-      tts_ms: f.ttsMs?.value ?? null,
-      total_ms: f.totalMs?.value ?? null,
-      interrupted: f.interrupted?.value ?? false,
-      text: f.text?.value ?? null,
-      model: f.model?.value ?? null,
-      tokens_in: f.tokensIn?.value ?? null,
-      tokens_out: f.tokensOut?.value ?? null,
-      llm_ttft_ms: f.llmTtftMs?.value ?? null,
-      tts_ttfb_ms: f.ttsTtfbMs?.value ?? null,
-      eou_delay_ms: f.eouDelayMs?.value ?? null,
-      transcription_delay_ms: f.transcriptionDelayMs?.value ?? null,
-      e2e_ms: f.e2eMs?.value ?? null,
+      agent_id: f.agentId ?? '',
+      occurred_at: facts.occurredAt,
+      asr_ms: f.asrMs,
+      llm_ms: f.llmMs,
+      tts_ms: f.ttsMs,
+      total_ms: f.totalMs,
+      interrupted: f.interrupted ?? false,
+      text: f.text,
+      model: f.model,
+      tokens_in: f.tokensIn,
+      tokens_out: f.tokensOut,
+      llm_ttft_ms: f.llmTtftMs,
+      tts_ttfb_ms: f.ttsTtfbMs,
+      eou_delay_ms: f.eouDelayMs,
+      transcription_delay_ms: f.transcriptionDelayMs,
+      e2e_ms: f.e2eMs,
       unattributed_ms: unattributedMs(f),
     };
   },

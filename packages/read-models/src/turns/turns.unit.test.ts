@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleEvent } from '@earshot/events/samples';
 import { projectEvent } from '../projected-event';
+import { unpack } from '../registers';
 import { mergeTurnFacts, turnFactsOf, type TurnFacts } from './turn-facts';
 import { turns } from './turns.projection';
 
@@ -79,6 +80,14 @@ describe('a turn reported in parts', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('stores what one report said under one stamp, and merges facts stored a stamp a part as before', () => {
+    const [first, ...rest] = PARTS.map((e) => turnFactsOf(e) as TurnFacts);
+    if (!first) throw new Error('no parts');
+    expect(JSON.stringify(first).match(/"at"/g)).toHaveLength(1);
+    const storedAsBefore = JSON.parse(JSON.stringify({ ...unpack(first), occurredAt: first.occurredAt })) as TurnFacts;
+    expect(turns.row([storedAsBefore, ...rest].reduce(mergeTurnFacts))).toEqual(turns.row(fold(PARTS)));
   });
 
   it('keeps what the sender said is unattributed, and attributes nothing until the total is known', () => {
