@@ -1,5 +1,14 @@
 import { sql, switchTenant, type SQLQuery } from '@earshot/db';
-import type { Cell, CounterMerge, CounterProjection, DocumentProjection, RegisterProjection, Row } from '@earshot/read-models';
+import {
+  READ_MODELS,
+  type Cell,
+  type CounterMerge,
+  type CounterProjection,
+  type DocumentProjection,
+  type RegisterProjection,
+  type Row,
+} from '@earshot/read-models';
+import { loadColumnTypes, rowSet, typedColumns } from './row-arrays';
 import { addCount, copyCounters, slotOf, type CounterRows, type TenantFold } from './tenant-fold';
 
 export type Tx = Parameters<typeof switchTenant>[0];
@@ -17,34 +26,14 @@ function inKeyOrder<T>(pending: ReadonlyMap<string, T>): T[] {
   return [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
 }
 
-/** Rows (without tenant_id) as one json parameter (read once, so not worth converting to jsonb first), cast by Postgres to the table's own row type. */
-function rowsOf(table: string, rows: readonly Row[]): SQLQuery {
-  return sql`json_populate_recordset(null::${ident(table)}, ${JSON.stringify(rows)}::json)`;
-}
-
 /** A table's key; a register of one row per tenant (billing_plans) has no columns besides tenant_id. */
 const conflictTarget = (projection: { key: readonly string[] }) => list(['tenant_id', ...projection.key]);
 
-/** The tenant goes in once, as a parameter, rather than in every row. */
-function insertRows(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[]): SQLQuery {
-  return sql`insert into ${ident(table)} as t (tenant_id, ${list(columns)}) select ${tenantId}::uuid, ${list(columns)} from ${rowsOf(table, rows)}`;
-}
-
-/**
- * Documents' facts go beside their rows, as one text Postgres splits: inside the rows' JSON each would be escaped
- * and parsed once more (a call's facts run to 14 KB). JSON text holds no control character, so U+001E parts them.
- */
-const APART = '\u001e';
-
-function insertDocuments(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[], facts: readonly string[]): SQLQuery {
+/** The tenant goes in once, as a parameter, rather than in every row; documents' facts beside their rows. */
+function insertRows(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): SQLQuery {
   return sql`
-    insert into ${ident(table)} as t (tenant_id, ${list(columns)}, facts)
-    select ${tenantId}::uuid, ${sql.join(
-      columns.map((c) => sql`r.${ident(c)}`),
-      sql`, `,
-    )}, f.facts
-    from ${rowsOf(table, rows)} with ordinality r
-    join unnest(string_to_array(${facts.join(APART)}::text, ${APART}::text)) with ordinality f (facts, n) on f.n = r.ordinality`;
+    insert into ${ident(table)} as t (tenant_id, ${list(columns)}${facts ? sql`, facts` : sql``})
+    select ${tenantId}::uuid, ${typedColumns(table, columns)}${facts ? sql`, r.facts` : sql``} from ${rowSet(table, columns, rows, facts)}`;
 }
 
 /** One table's multi-row upsert; documents expect every row written (else a concurrent writer got there first). */
@@ -71,6 +60,10 @@ export type Refold = (fold: TenantFold, fresh: ReadonlySet<string>) => TenantFol
  */
 export async function writeTenants(tx: Tx, folds: readonly TenantFold[], refold: Refold): Promise<number> {
   const ordered = [...folds].sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
+  await loadColumnTypes(
+    tx,
+    READ_MODELS.map((projection) => projection.table),
+  );
   let applied = 0;
   const counted: { tenantId: string; writes: TableWrite[] }[] = [];
   for (const [index, fold] of ordered.entries()) {
@@ -150,8 +143,9 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
     const columns = list(projection.key);
     return sql`
       select ${projection.table}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
-      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${columns} from ${rowsOf(
+      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${typedColumns(projection.table, projection.key)} from ${rowSet(
         projection.table,
+        projection.key,
         [...pending.values()].map((p) => p.key),
       )})`;
   });
@@ -208,7 +202,7 @@ function documentWrite(
       table: projection.table,
       expected: ordered.length,
       statement: sql`
-        ${insertDocuments(
+        ${insertRows(
           projection.table,
           tenantId,
           columns,
