@@ -50,7 +50,15 @@ function option(args: string[], name: string, fallback: number): number {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-function* calls(tenants: readonly string[], prefix: string): Generator<StoredEvent[], never> {
+/** How long a scripted 30-turn call lasts, from its first event to its last. */
+const CALL_MS = 121_000;
+
+/**
+ * Calls started `startEveryMs` apart: 4 s (about 30 at once, in event time) unless more are in progress, when they
+ * start closer, so the calls interleaved are in progress at the same time and their events share minutes.
+ */
+function* calls(tenants: readonly string[], prefix: string, concurrent: number): Generator<StoredEvent[], never> {
+  const startEveryMs = Math.min(4_000, CALL_MS / concurrent);
   for (let n = 0; ; n++) {
     yield callScript({
       tenant: tenants[n % tenants.length] ?? '',
@@ -59,7 +67,7 @@ function* calls(tenants: readonly string[], prefix: string): Generator<StoredEve
       turns: 30,
       outcome: true,
       ending: n % 10 === 0 ? 'transferred' : n % 17 === 0 ? 'failed' : 'completed',
-      startMs: Date.parse('2026-01-08T09:00:00Z') + n * 4_000,
+      startMs: Date.parse('2026-01-08T09:00:00Z') + Math.round(n * startEveryMs),
     });
   }
 }
@@ -69,7 +77,7 @@ function* calls(tenants: readonly string[], prefix: string): Generator<StoredEve
  * interleaved one each in turn, as a provider sends its calls in progress; a call that ends gives way to the next.
  */
 function* take(tenants: readonly string[], count: number, prefix: string, concurrent: number): Generator<StoredEvent> {
-  const source = calls(tenants, prefix);
+  const source = calls(tenants, prefix, concurrent);
   const inProgress: Iterator<StoredEvent>[] = [];
   let taken = 0;
   while (taken < count) {
