@@ -50,26 +50,31 @@ function option(args: string[], name: string, fallback: number): number {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-/** How long a scripted 30-turn call lasts, from its first event to its last. */
-const CALL_MS = 121_000;
+const START_MS = Date.parse('2026-01-08T09:00:00Z');
+
+function script(tenants: readonly string[], prefix: string, n: number, startMs: number): StoredEvent[] {
+  return callScript({
+    tenant: tenants[n % tenants.length] ?? '',
+    providerCallId: `${prefix}-${n}`,
+    agentId: `agent_${n % 5}`,
+    turns: 30,
+    outcome: true,
+    ending: n % 10 === 0 ? 'transferred' : n % 17 === 0 ? 'failed' : 'completed',
+    startMs,
+  });
+}
 
 /**
- * Calls started `startEveryMs` apart: 4 s (about 30 at once, in event time) unless more are in progress, when they
- * start closer, so the calls interleaved are in progress at the same time and their events share minutes.
+ * Calls started 4 s apart (about 30 at once, in event time) unless more are in progress, when they start closer, a
+ * call's length divided by their number apart: the calls interleaved are in progress at the same time, and their
+ * events share minutes.
  */
 function* calls(tenants: readonly string[], prefix: string, concurrent: number): Generator<StoredEvent[], never> {
-  const startEveryMs = Math.min(4_000, CALL_MS / concurrent);
-  for (let n = 0; ; n++) {
-    yield callScript({
-      tenant: tenants[n % tenants.length] ?? '',
-      providerCallId: `${prefix}-${n}`,
-      agentId: `agent_${n % 5}`,
-      turns: 30,
-      outcome: true,
-      ending: n % 10 === 0 ? 'transferred' : n % 17 === 0 ? 'failed' : 'completed',
-      startMs: Date.parse('2026-01-08T09:00:00Z') + Math.round(n * startEveryMs),
-    });
-  }
+  const first = script(tenants, prefix, 0, START_MS);
+  const lastsMs = Date.parse(first.at(-1)?.occurred_at ?? '') - START_MS;
+  const startEveryMs = Math.min(4_000, lastsMs / concurrent);
+  yield first;
+  for (let n = 1; ; n++) yield script(tenants, prefix, n, START_MS + Math.round(n * startEveryMs));
 }
 
 /**
