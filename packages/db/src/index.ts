@@ -6,6 +6,7 @@ export * from './migrations';
 export * from './sql-state';
 export * from './tenant-reads';
 export * from './platform-scope';
+export { prepared } from './prepared-statements';
 export * from './tenant-scope';
 
 /** The migrations of the database itself (roles and grants), applied before every module's. */

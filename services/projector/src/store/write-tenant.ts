@@ -1,4 +1,4 @@
-import { sql, switchTenant, type SQLQuery } from '@earshot/db';
+import { prepared, sql, switchTenant, type SQLQuery } from '@earshot/db';
 import {
   READ_MODELS,
   type Cell,
@@ -110,7 +110,8 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
   const name = (i: number) => ident(`w${i}`);
   // Only the documents' writes are counted: the rest need not return their rows.
   const checked = writes.flatMap((w, i) => (w.expected === null ? [] : [{ ...w, i }]));
-  const [counts] = (await tx.query(sql`
+  const [counts] = (await tx.query(
+    prepared(sql`
     with ${sql.join(
       writes.map((w, i) => sql`${name(i)} as (${w.statement}${w.expected === null ? sql`` : sql` returning 1`})`),
       sql`, `,
@@ -122,7 +123,8 @@ async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
             checked.map(({ i }) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`),
             sql`, `,
           )
-    }`)) as Record<string, number>[];
+    }`),
+  )) as Record<string, number>[];
   for (const w of checked) {
     const written = Number(counts?.[`w${w.i}`] ?? 0);
     if (written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${(w.expected ?? 0) - written} rows changed under us`);
@@ -149,7 +151,8 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
         [...pending.values()].map((p) => p.key),
       )})`;
   });
-  const rows = (await tx.query(sql`
+  const rows = (await tx.query(
+    prepared(sql`
     with claimed as (
       insert into applied_events (tenant_id, idempotency_key)
       select ${tenantId}::uuid, k from unnest(${[...fold.records.keys()]}::text[]) as k
@@ -159,7 +162,8 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
     ${sql.join(
       reads.map((read) => sql` union all ${read}`),
       sql``,
-    )}`)) as (({ table: null; key: string } | { table: string; key: Cell[] }) & { facts: string; revision: number })[];
+    )}`),
+  )) as (({ table: null; key: string } | { table: string; key: Cell[] }) & { facts: string; revision: number })[];
   const fresh = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
