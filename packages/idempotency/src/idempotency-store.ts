@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storedId } from '@earshot/contracts';
-import { deadlocked, platformQuery, refusedValue, sql, type ConnectionPool } from '@earshot/db';
+import { deadlocked, platformQuery, prepared, refusedValue, sql, type ConnectionPool } from '@earshot/db';
 import { GroupCommit } from '@earshot/group-commit';
 
 export interface IdempotencyOptions {
@@ -214,7 +214,7 @@ export class IdempotencyStore {
             as a (tenant_id, key, status, response)
          where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`;
     if (requests.length === 0) {
-      if (answering) await platformQuery(this.db, answering);
+      if (answering) await platformQuery(this.db, prepared(answering));
       return [];
     }
     const now = this.options.now();
@@ -223,7 +223,7 @@ export class IdempotencyStore {
     // A data-modifying WITH runs to completion even though nothing reads it.
     const claimedRows = (await platformQuery(
       this.db,
-      sql`
+      prepared(sql`
       ${answering ? sql`with answered as (${answering} returning 1)` : sql``}
       insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, created_at, lease_until)
       select tenant_id, ${this.options.scope}, key, request_hash, 'in_flight', ${now}, ${new Date(now.getTime() + this.leaseMs)}
@@ -233,7 +233,7 @@ export class IdempotencyStore {
             created_at = excluded.created_at, lease_until = excluded.lease_until
         where (k.state = 'in_flight' and k.lease_until < excluded.created_at)
            or k.created_at < ${new Date(now.getTime() - this.options.retentionMs)}
-      returning k.tenant_id, k.key`,
+      returning k.tenant_id, k.key`),
     )) as { tenant_id: string; key: string }[];
     const claimed = new Set(claimedRows.map((r) => identity({ tenantId: r.tenant_id, key: r.key })));
     const others = firsts.filter((r) => !claimed.has(identity(r)));
