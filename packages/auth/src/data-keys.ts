@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ownerInTenant, platformQuery, PLATFORM_ROLE, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { DataKey, ErasableCall, ErasedAt, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 
@@ -58,7 +58,8 @@ export class DataKeys {
       const ids = wanted.map(newKeyId);
       const wrapped = wanted.map(() => wrap(tenantBox, randomBytes(32)));
       const rows = (await ownerInTenant(this.db, tenantId, (tx) =>
-        tx.query(sql`
+        tx.query(
+          prepared(sql`
         with made as (
           insert into data_keys (id, tenant_id, call_id, wrapped)
           select id, ${tenantId}, call_id, wrapped from unnest(${ids}::text[], ${wanted}::text[], ${wrapped}::bytea[]) as k(id, call_id, wrapped)
@@ -66,6 +67,7 @@ export class DataKeys {
         select id, call_id, wrapped from made
         union all
         select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${wanted}::text[])`),
+        ),
       )) as KeyRow[];
       for (const row of rows) if (row.call_id !== null) found.set(row.call_id, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
     }

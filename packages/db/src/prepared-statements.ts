@@ -5,11 +5,11 @@ import type { SQLQuery } from '@databases/pg';
  * array parameters, can be named, so each connection has Postgres parse and
  * plan them once rather than on every run: the projector's upserts (20
  * shapes in `bench projector`; Postgres 26 → 22 µs an event) and the
- * gateway's idempotency claims (0.085 → 0.064 ms a single-event request).
- * Mark only what a bench shows gains: the data-key and rate-limit statements
- * measured worse named. A text is named on its REPEATS-th run, so a rare
- * shape never takes one of the LIMIT names a process gives. Those bound what
- * a connection keeps: a projector upsert's parsed tree is ~0.3 MB of the
+ * gateway's idempotency claims and call data keys (Postgres 0.085 → 0.058 ms
+ * a single-event request). Mark what runs often: each name costs memory on
+ * every connection that runs it. A text is named on its REPEATS-th run, so a
+ * rare shape never takes one of the LIMIT names a process gives. Those bound
+ * what a connection keeps: a projector upsert's parsed tree is ~0.3 MB of the
  * backend's memory (its generic plan, if Postgres keeps one, as much again).
  */
 export const PREPARED_STATEMENTS = { repeats: 3, limit: 32 } as const;
