@@ -109,9 +109,10 @@ describe('start anywhere, stop clean', () => {
     const second = await start(process.execPath, ['packages/cli/bin/earshot.js', 'serve'], clone, { ...env, EARSHOT_DATA_DIR: otherData });
     try {
       expect(first.url).not.toBe(second.url);
-      // Each prints its own OTLP/gRPC port: 4317 or the next free one.
+      // Each prints its own OTLP/gRPC port: 4317 or the next free one, never 4318, where OTLP/HTTP exporters send by default.
       const grpc = await Promise.all([first, second].map(grpcOrigin));
-      expect(grpc.every((origin) => origin !== undefined && Number(new URL(origin).port) >= 4317)).toBe(true);
+      const grpcPorts = grpc.map((origin) => Number(new URL(origin ?? 'http://none:1').port));
+      expect(grpcPorts.every((port) => port >= 4317 && port !== 4318)).toBe(true);
       expect(grpc[0]).not.toBe(grpc[1]);
       for (const instance of [first, second]) expect((await fetch(new URL('/health', instance.url))).status).toBe(200);
       const postmasters = [postmasterOf(join(clone, '.data')), postmasterOf(otherData)];

@@ -7,6 +7,11 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_PORT_TRIES = 10;
 /** OTLP's conventional gRPC port, where the gateway takes OTLP/gRPC when EARSHOT_OTLP_GRPC_PORT is unset (or the next free one). */
 export const DEFAULT_OTLP_GRPC_PORT = 4317;
+/**
+ * OTLP/HTTP's conventional port, which a second instance's gRPC listener never takes: an exporter left at its HTTP
+ * default would reach it and fail on the protocol rather than find nothing there.
+ */
+export const OTLP_HTTP_CONVENTIONAL_PORT = 4318;
 
 function originFile(dataDir: string): string {
   return join(dataDir, 'earshot.url');

@@ -59,7 +59,7 @@ export const ConfigSchema = z
     PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     /**
      * Where the gateway takes OTLP/gRPC exports (HTTP/2 cleartext; OTLP's conventional port is 4317). Unset, `earshot serve` takes
-     * 4317, or the next free port up to 4326; with PORT=0, any free port.
+     * 4317, or the next free port up to 4326 but 4318 (OTLP/HTTP's); with PORT=0, any free port.
      */
     EARSHOT_OTLP_GRPC_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     KAFKA_BROKERS: list.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port expected')).min(1)).optional(),

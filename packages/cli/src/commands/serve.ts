@@ -7,7 +7,7 @@ import { readDemoCredentials } from '../demo/demo-credentials';
 import { DEMO_TENANT_MODULE } from '../demo/demo-tenant';
 import { withOperatorToken } from '../demo/operator-token';
 import { welcomeLines } from '../demo/welcome';
-import { DEFAULT_OTLP_GRPC_PORT, DEFAULT_PORT, DEFAULT_PORT_TRIES, recordOrigin } from '../local-instance';
+import { DEFAULT_OTLP_GRPC_PORT, DEFAULT_PORT, DEFAULT_PORT_TRIES, OTLP_HTTP_CONVENTIONAL_PORT, recordOrigin } from '../local-instance';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -36,10 +36,12 @@ interface PortChoice {
   first: number;
   /** What sets it, for the message when it is taken. */
   setBy: string;
+  /** A port the scan passes over. */
+  skip?: number;
 }
 
 /** The set port, or `first` or the next free port after it, as a second instance needs. */
-async function listen(app: FastifyInstance, { port, first, setBy }: PortChoice): Promise<string> {
+async function listen(app: FastifyInstance, { port, first, setBy, skip }: PortChoice): Promise<string> {
   if (port !== undefined) {
     try {
       return await app.listen({ port, host: '0.0.0.0' });
@@ -50,11 +52,12 @@ async function listen(app: FastifyInstance, { port, first, setBy }: PortChoice):
     }
   }
   for (let candidate = first; ; candidate++) {
+    if (candidate === skip) continue;
     try {
       return await app.listen({ port: candidate, host: '0.0.0.0' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate === first + DEFAULT_PORT_TRIES - 1) throw error;
-      app.log.warn(`port ${candidate} is taken; trying ${candidate + 1}`);
+      app.log.warn(`port ${candidate} is taken; trying the next`);
     }
   }
 }
@@ -82,7 +85,7 @@ export async function serve(values: { target: string; port?: string }): Promise<
     // Only a process running a gRPC service (the gateway's OTLP/gRPC) opens the port; PORT=0 asks for any free ports.
     if (running.names.includes('grpc')) {
       const port = config.EARSHOT_OTLP_GRPC_PORT ?? (config.PORT === 0 ? 0 : undefined);
-      grpcAddress = await listen(runtime.grpc(), { port, first: DEFAULT_OTLP_GRPC_PORT, setBy: 'EARSHOT_OTLP_GRPC_PORT' });
+      grpcAddress = await listen(runtime.grpc(), { port, first: DEFAULT_OTLP_GRPC_PORT, setBy: 'EARSHOT_OTLP_GRPC_PORT', skip: OTLP_HTTP_CONVENTIONAL_PORT });
     }
   } catch (error) {
     await running.stop();
