@@ -11,6 +11,7 @@ import type { SQLQuery } from '@databases/pg';
  * rare shape never takes one of the LIMIT names a process gives. Those bound
  * what a connection keeps: a projector upsert's parsed tree is ~0.3 MB of the
  * backend's memory (its generic plan, if Postgres keeps one, as much again).
+ * Tenant reads prepare theirs on their own pool (tenant-reads.ts).
  */
 export const PREPARED_STATEMENTS = { repeats: 3, limit: 32 } as const;
 
