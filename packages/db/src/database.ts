@@ -1,7 +1,7 @@
 import createConnectionPool, { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery } from '@databases/pg';
 import { fallbackLogger, type Logger } from '@earshot/telemetry';
 import { attachPlatformPool, PLATFORM_ROLE } from './platform-scope';
-import { namePrepared } from './prepared-statements';
+import { statementNamer } from './prepared-statements';
 
 export { IsolationLevel, sql, type ConnectionPool, type Queryable, type SQLQuery };
 
@@ -27,7 +27,7 @@ export function openDatabase({ url, poolSize = 10, applicationName, logger = fal
       queryTimeoutMilliseconds: 30_000,
       idleTimeoutMilliseconds: 30_000,
       onError: (error) => logger.error({ err: error, pool: name }, 'database connection failed'),
-      onQueryStart: namePrepared,
+      onQueryStart: statementNamer(),
     });
   // A quarter of the pool: the platform's statements are few and shared (claims are grouped, key lookups cached).
   return attachPlatformPool(open(applicationName, poolSize), () =>

@@ -8,7 +8,7 @@ import type { SQLQuery } from '@databases/pg';
  * gateway's idempotency claims and call data keys (Postgres 0.085 → 0.058 ms
  * a single-event request). Mark what runs often: each name costs memory on
  * every connection that runs it. A text is named on its REPEATS-th run, so a
- * rare shape never takes one of the LIMIT names a process gives. Those bound
+ * rare shape never takes one of the LIMIT names a pool gives. Those bound
  * what a connection keeps: a projector upsert's parsed tree is ~0.3 MB of the
  * backend's memory (its generic plan, if Postgres keeps one, as much again).
  * Tenant reads prepare theirs on their own pool (tenant-reads.ts).
@@ -16,9 +16,6 @@ import type { SQLQuery } from '@databases/pg';
 export const PREPARED_STATEMENTS = { repeats: 3, limit: 32 } as const;
 
 const marked = new WeakSet<SQLQuery>();
-/** Runs per text not yet named; cleared when it outgrows the names, so texts that never repeat do not pile up. */
-const runs = new Map<string, number>();
-const names = new Map<string, string>();
 
 /** Marks a query as one to prepare once it repeats. */
 export function prepared(query: SQLQuery): SQLQuery {
@@ -27,23 +24,29 @@ export function prepared(query: SQLQuery): SQLQuery {
 }
 
 /**
- * The connection pool's hook, told each query as it is sent: a marked query's text gets its name here, on the very
+ * A connection pool's hook, told each query as it is sent: a marked query's text gets its name here, on the very
  * object node-postgres is handed, which prepares a named statement on each connection the first time it runs there.
+ * One per pool, as the statements it names live on that pool's connections.
  */
-export function namePrepared(query: SQLQuery, formatted: { readonly text: string }): void {
-  if (!marked.has(query)) return;
-  const { text } = formatted;
-  let name = names.get(text);
-  if (name === undefined) {
-    const seen = (runs.get(text) ?? 0) + 1;
-    if (seen < PREPARED_STATEMENTS.repeats || names.size >= PREPARED_STATEMENTS.limit) {
-      if (runs.size >= PREPARED_STATEMENTS.limit * 10) runs.clear();
-      runs.set(text, seen);
-      return;
+export function statementNamer(): (query: SQLQuery, formatted: { readonly text: string }) => void {
+  /** Runs per text not yet named; cleared when it outgrows the names, so texts that never repeat do not pile up. */
+  const runs = new Map<string, number>();
+  const names = new Map<string, string>();
+  return (query, formatted) => {
+    if (!marked.has(query)) return;
+    const { text } = formatted;
+    let name = names.get(text);
+    if (name === undefined) {
+      const seen = (runs.get(text) ?? 0) + 1;
+      if (seen < PREPARED_STATEMENTS.repeats || names.size >= PREPARED_STATEMENTS.limit) {
+        if (runs.size >= PREPARED_STATEMENTS.limit * 10) runs.clear();
+        runs.set(text, seen);
+        return;
+      }
+      runs.delete(text);
+      name = `earshot_${names.size + 1}`;
+      names.set(text, name);
     }
-    runs.delete(text);
-    name = `earshot_${names.size + 1}`;
-    names.set(text, name);
-  }
-  Object.assign(formatted, { name });
+    Object.assign(formatted, { name });
+  };
 }
