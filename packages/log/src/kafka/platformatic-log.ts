@@ -26,6 +26,7 @@ import { observePlatformaticLog } from './platformatic-safety';
 import { AssignedStarts } from './assigned-starts';
 import { PartitionSeeks } from './platformatic-seeks';
 import { exactlyOnceProducer } from './platformatic-producer';
+import { closeForcibly } from './platformatic-close';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -333,11 +334,6 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       await admin.close();
     },
   };
-}
-
-/** Leaves the group at once instead of finishing fetches in flight: their records are read again by whoever comes next. */
-function closeForcibly<Key, Value, HeaderKey, HeaderValue>(consumer: Consumer<Key, Value, HeaderKey, HeaderValue>): Promise<void> {
-  return new Promise((resolve, reject) => consumer.close(true, (error) => (error ? reject(error) : resolve())));
 }
 
 function splitSlot(slot: string): { topic: string; partition: number } {
