@@ -37,8 +37,9 @@ export function erasableCall(record: StoredRecord, event: StoredEvent): Erasable
  * against Postgres's). One stored after makes a new call, as a sealed one does
  * under a new key. `callOf` names a record's erasable call (erasableCall) and
  * is asked only of records in the clear; erasures are asked once for the
- * batch, and not at all when no record names a call in the clear (sealing on,
- * the default: no extra cost). Without `erasedCalls`, nothing is erased.
+ * batch, naming each call once, and not at all when no record names a call in
+ * the clear (sealing on, the default: no extra cost). Without `erasedCalls`,
+ * nothing is erased.
  */
 export async function erasedInTheClear<R extends StoredRecord>(
   records: readonly R[],
@@ -47,12 +48,15 @@ export async function erasedInTheClear<R extends StoredRecord>(
 ): Promise<(record: R) => boolean> {
   if (erasedCalls === undefined || !records.some(inTheClear)) return NONE_ERASED;
   const calls = new Map<R, ErasableCall>();
+  const asked = new Map<string, ErasableCall>();
   for (const record of records) {
     const call = inTheClear(record) ? callOf(record) : null;
-    if (call !== null) calls.set(record, call);
+    if (call === null) continue;
+    calls.set(record, call);
+    asked.set(`${call.tenantId}:${call.callId}`, call);
   }
   if (calls.size === 0) return NONE_ERASED;
-  const erasedAt = await erasedCalls([...calls.values()]);
+  const erasedAt = await erasedCalls([...asked.values()]);
   return (record) => {
     const call = calls.get(record);
     const at = call === undefined ? undefined : erasedAt(call.tenantId, call.callId);

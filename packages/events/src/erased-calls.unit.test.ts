@@ -42,11 +42,8 @@ describe('erasedInTheClear', () => {
     const erased = await erasedInTheClear([before, after, other, aboutNoCall], callOf, erasedCalls);
     expect([before, after, other, aboutNoCall].map(erased)).toEqual([true, false, false, false]);
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.map((c) => c.callId)).toEqual([
-      callIdOf(SAMPLE_TENANT, 'vapi', 'erased'),
-      callIdOf(SAMPLE_TENANT, 'vapi', 'erased'),
-      callIdOf(SAMPLE_TENANT, 'vapi', 'kept'),
-    ]);
+    // Each call once, though two events name the erased one.
+    expect(asked[0]?.map((c) => c.callId)).toEqual([callIdOf(SAMPLE_TENANT, 'vapi', 'erased'), callIdOf(SAMPLE_TENANT, 'vapi', 'kept')]);
   });
 
   it('asks nothing of sealed events or events about no call, which their key’s destruction reaches or no call’s erasure does', async () => {

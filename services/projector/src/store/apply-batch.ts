@@ -2,7 +2,7 @@ import { sql, sqlState, type ConnectionPool, type Queryable } from '@earshot/db'
 import { EVENT_HEADERS, type ErasableCall, type ErasedAt, type ErasedCalls, type KeyLookup } from '@earshot/events';
 import type { EventLog, LogRecord } from '@earshot/log';
 import { deadLetterOf } from '../dead-letters';
-import { batchDecoder } from '../erased-calls';
+import { decodeBatch } from '../erased-calls';
 import { claimPosition, savePosition } from './positions';
 import { foldRecords, TenantFold, type FoldedBatch } from './tenant-fold';
 import { ConcurrentWrite, writeTenants, type Refold, type Tx } from './write-tenant';
@@ -226,9 +226,8 @@ export function createBatchApplier(options: BatchApplierOptions): (records: read
               asked.push(...calls.map((call) => ({ ...call, erasedAt: at(call.tenantId, call.callId) })));
               return at;
             });
-          const decode: Decode = await batchDecoder(records, lookup, asking);
           const opened = lookup ? [...new Set(sealedWith)].filter((id) => lookup(id) !== undefined) : [];
-          decoding = { decode, folded: foldRecords(records, decode), opened, asked };
+          decoding = { ...(await decodeBatch(records, lookup, asking)), opened, asked };
         }
         const opening = decoding;
         const outcome = await db.tx((tx) => applyInTransaction(tx, records, opening, oneByOne));
