@@ -38,9 +38,9 @@ import type { Bench } from './run';
  * print events/s per process and their peak resident memory), --in-the-clear
  * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false), --concurrent-calls N (default 1: each call's
  * events in one run; N interleaves N calls in progress, as a provider's live traffic does, so a batch touches many
- * calls a few events each).
+ * calls a few events each), --tenants N (default 8: the calls go to N tenants in turn; a batch's statements are
+ * per tenant, as row-level security checks each tenant's rows, so more tenants in a batch mean more, smaller statements).
  */
-const TENANT_COUNT = 8;
 
 /** What a projector process answers "report" with. */
 type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
@@ -287,7 +287,9 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
   const processes = option(args, '--processes', 1);
   const sealed = !args.includes('--in-the-clear');
   const concurrent = option(args, '--concurrent-calls', 1);
+  const tenantCount = option(args, '--tenants', 8);
   if (!Number.isInteger(concurrent) || concurrent < 1) throw new Error(`--concurrent-calls takes a whole number of 1 or more, not ${concurrent}`);
+  if (!Number.isInteger(tenantCount) || tenantCount < 1) throw new Error(`--tenants takes a whole number of 1 or more, not ${tenantCount}`);
   if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes takes a whole number of 1 or more, not ${processes}`);
   const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
@@ -303,7 +305,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const masterKey = randomBytes(32);
     const box = new SecretBox(masterKey);
     const tenants: string[] = [];
-    for (let i = 0; i < TENANT_COUNT; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
+    for (let i = 0; i < tenantCount; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
     const dataKeys = new DataKeys(db, box);
     // Through the cache ingest seals with, so a call's repeated values keep one seal while it holds the call's key.
     const sealing = sealed ? new DataKeyCache(dataKeys) : undefined;
@@ -316,7 +318,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       progress(`appending ${fmt(appended)} / ${fmt(count)} events`);
     }
     report(
-      `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${TENANT_COUNT} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
+      `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${fmt(tenantCount)} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
     );
 
     const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
@@ -424,6 +426,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       events: appended,
       sealed,
       concurrent_calls: concurrent,
+      tenants: tenantCount,
       processes,
       projector_events_per_s: Math.round(projectorRate),
       projector_events_per_s_per_process: Math.round(projectorRate / processes),
