@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomFillSync, type DecipherGCM } from 'node:crypto';
 
 /** A data key: what seals the personal fields of one call's events (or a tenant's events about no call). */
 export interface DataKey {
@@ -70,23 +70,48 @@ export class UnreadableSealedValue extends Error {
 
 /** The plaintext, or undefined when the key is not held (destroyed: the value stays unreadable). Throws UnreadableSealedValue when the value was altered. */
 export function openValue(value: string, keys: KeyLookup, path: string): string | undefined {
-  return openBytes(value, keys, path)?.toString('utf8');
+  const keyId = keyIdOf(value, path);
+  const key = keys(keyId);
+  return key === undefined ? undefined : openWith(value, keyId, key, path);
+}
+
+/** openValue with the key it names already looked up (repeated-seals looks it up to find its memo). */
+export function openWith(value: string, keyId: string, key: Buffer, path: string): string {
+  const { decipher, body } = decipherOf(value, keyId, key, path);
+  // Text straight from the decipher: GCM adds no padding, so final() only checks the tag, and nothing is concatenated.
+  const opened = decipher.update(body, undefined, 'utf8');
+  return opened + authenticated(() => decipher.final('utf8'), path, keyId);
 }
 
 /** openValue for a value sealed from bytes. */
 export function openBytes(value: string, keys: KeyLookup, path: string): Buffer | undefined {
-  const keyId = sealedWith(value);
-  if (keyId === undefined) throw new Error(`${path}: not a sealed value`);
+  const keyId = keyIdOf(value, path);
   const key = keys(keyId);
   if (key === undefined) return undefined;
+  const { decipher, body } = decipherOf(value, keyId, key, path);
+  const opened = decipher.update(body);
+  return Buffer.concat([opened, authenticated(() => decipher.final(), path, keyId)]);
+}
+
+function keyIdOf(value: string, path: string): string {
+  const keyId = sealedWith(value);
+  if (keyId === undefined) throw new Error(`${path}: not a sealed value`);
+  return keyId;
+}
+
+function decipherOf(value: string, keyId: string, key: Buffer, path: string): { decipher: DecipherGCM; body: Buffer } {
   const bytes = Buffer.from(value.slice(SEALED_PREFIX.length + keyId.length + 1), 'base64url');
   if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new UnreadableSealedValue(path, keyId);
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
   decipher.setAAD(Buffer.from(`${keyId}|${path}`));
   decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-  const opened = decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES));
+  return { decipher, body: bytes.subarray(NONCE_BYTES + TAG_BYTES) };
+}
+
+/** The decipher's last output, which checks the tag. */
+function authenticated<T>(final: () => T, path: string, keyId: string): T {
   try {
-    return Buffer.concat([opened, decipher.final()]);
+    return final();
   } catch {
     // OpenSSL says only "unable to authenticate data"; the path and the key say which value, and why.
     throw new UnreadableSealedValue(path, keyId);

@@ -1,6 +1,7 @@
 import { createDecipheriv, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openValue, sealValue, sealedWith, SEALED_PREFIX, UnreadableSealedValue, type DataKey } from './field-sealing';
+import { openBytes, openValue, sealValue, sealedWith, SEALED_PREFIX, UnreadableSealedValue, type DataKey } from './field-sealing';
 
 const dataKey: DataKey = { id: 'call-key-1', key: randomBytes(32) };
 const holding = (id: string) => (id === dataKey.id ? dataKey.key : undefined);
@@ -52,5 +53,15 @@ describe('openValue', () => {
 
   it('leaves a value whose key is not held unopened, without an error', () => {
     expect(openValue(sealed, () => undefined, 'data.text')).toBeUndefined();
+  });
+
+  it('opens any text as it was sealed, and its bytes as they were', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (text) => {
+        expect(openValue(sealValue(text, dataKey, 'data.text'), holding, 'data.text')).toBe(text);
+        expect(openBytes(sealValue(Buffer.from(text), dataKey, 'data.text'), holding, 'data.text')).toEqual(Buffer.from(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

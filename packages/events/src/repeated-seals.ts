@@ -1,4 +1,4 @@
-import { openValue, sealedWith, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { openValue, openWith, sealedWith, sealValue, type DataKey, type KeyLookup } from './field-sealing';
 
 /**
  * Values that repeat on every event of a call, as the call block's numbers
@@ -42,9 +42,11 @@ export function sealRepeated(plaintext: string, dataKey: DataKey, path: string):
 export function openRepeated(value: string, keys: KeyLookup, path: string): string | undefined {
   const keyId = sealedWith(value);
   const key = keyId === undefined ? undefined : keys(keyId);
-  const known = key === undefined ? undefined : openings.get(key)?.get(value);
+  // Not a sealed value, or its key not held: openValue says which.
+  if (keyId === undefined || key === undefined) return openValue(value, keys, path);
+  const known = openings.get(key)?.get(value);
   if (known?.path === path) return known.plaintext;
-  const plaintext = openValue(value, keys, path);
-  if (key !== undefined && plaintext !== undefined) memoOf(openings, key).set(value, { path, plaintext });
+  const plaintext = openWith(value, keyId, key, path);
+  memoOf(openings, key).set(value, { path, plaintext });
   return plaintext;
 }
