@@ -1,9 +1,15 @@
-import type { MessagesStream } from '@platformatic/kafka';
 import type { KafkaMessage } from './platformatic-stream';
 
-type Stream = MessagesStream<string, Buffer, string, string>;
+/** What a seek reads of a record: where it belongs. */
+type Placed = Pick<KafkaMessage, 'topic' | 'partition' | 'offset'>;
 
-const slotOf = (message: KafkaMessage) => `${message.topic}:${message.partition}`;
+/** What a seek uses of a messages stream: the offsets its next fetches read from, and word of when it refreshes them. */
+export interface SeekableStream {
+  on(event: 'offsets', listener: () => void): unknown;
+  readonly offsetsToFetch: Map<string, bigint>;
+}
+
+const slotOf = (message: Placed) => `${message.topic}:${message.partition}`;
 
 /**
  * Seeks partitions of a @platformatic/kafka messages stream, which has no
@@ -14,26 +20,26 @@ const slotOf = (message: KafkaMessage) => `${message.topic}:${message.partition}
  * every record of the partition fetched before the seek.
  */
 export class PartitionSeeks {
-  private stream: Stream | undefined;
+  private stream: SeekableStream | undefined;
   private arrivals = 0;
-  private readonly arrived = new WeakMap<KafkaMessage, number>();
+  private readonly arrived = new WeakMap<Placed, number>();
   /** Per partition, the arrivals counted when it was last sought: records that arrived by then are stale. */
   private readonly soughtAt = new Map<string, number>();
   /** Per partition sought, the offset whose record has not arrived yet. */
   private readonly awaiting = new Map<string, bigint>();
 
   /** The stream, once made: seeks asked for before (the first assignment comes before it) apply now. */
-  attach(stream: Stream): void {
+  attach(stream: SeekableStream): void {
     this.stream = stream;
     stream.on('offsets', () => this.apply());
     this.apply();
   }
 
   /**
-   * A record as the stream emits it: false for one fetched before a seek of its partition. Until the first seek
-   * none is stamped (a consumer that never seeks pays nothing): unstamped records count as arrived before any seek.
+   * A record as the stream emits it: false for one fetched before a seek of its partition. Records are stamped only
+   * while a seek is unsettled (a consumer past its starts pays nothing): unstamped ones count as arrived before it.
    */
-  arrive(message: KafkaMessage): boolean {
+  arrive(message: Placed): boolean {
     if (this.soughtAt.size === 0) return true;
     this.arrived.set(message, ++this.arrivals);
     const slot = slotOf(message);
@@ -61,11 +67,20 @@ export class PartitionSeeks {
     this.awaiting.clear();
   }
 
-  /** The records of a batch that arrived after the last seek of their partition. */
-  current(messages: readonly KafkaMessage[]): KafkaMessage[] {
+  /**
+   * The records of a batch that arrived after the last seek of their partition. A partition's records come in the order
+   * they arrived, so once one from after its seek has come, the rest will too: the seek is settled, and when every seek
+   * is, records go unstamped again.
+   */
+  current<M extends Placed>(messages: readonly M[]): M[] {
     const first = messages[0];
-    const since = first === undefined ? undefined : this.soughtAt.get(slotOf(first));
-    return since === undefined ? [...messages] : messages.filter((m) => (this.arrived.get(m) ?? 0) > since);
+    if (first === undefined) return [];
+    const slot = slotOf(first);
+    const since = this.soughtAt.get(slot);
+    if (since === undefined) return [...messages];
+    const after = messages.filter((m) => (this.arrived.get(m) ?? 0) > since);
+    if (after.length > 0) this.soughtAt.delete(slot);
+    return after;
   }
 
   private apply(): void {
