@@ -7,6 +7,7 @@ export * from './sql-state';
 export * from './tenant-reads';
 export * from './platform-scope';
 export { prepared } from './prepared-statements';
+export { shapedQuery, type Shaped } from './shaped-statements';
 export * from './tenant-scope';
 
 /** The migrations of the database itself (roles and grants), applied before every module's. */

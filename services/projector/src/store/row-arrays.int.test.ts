@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MIGRATIONS } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, shapedQuery, sql, type ConnectionPool } from '@earshot/db';
 import { READ_MODELS, type Row } from '@earshot/read-models';
 import { openTestDatabase } from '@earshot/testing';
 import { PROJECTOR_MIGRATIONS } from './migration-sets';
@@ -63,11 +63,16 @@ describe('rows as column arrays', () => {
         await db.query(sql`truncate by_arrays, by_json`);
         const numbered = rows.map((r, n) => ({ ...r, n }));
         const all = ['n', ...names];
+        const set = rowSet('by_arrays', all, numbered);
         await db.query(
-          sql`insert into by_arrays (${sql.join(
-            all.map((c) => sql.ident(c)),
-            sql`, `,
-          )}) select ${typedColumns('by_arrays', all)} from ${rowSet('by_arrays', all, numbered)}`,
+          shapedQuery({
+            ...set,
+            write: (next) =>
+              sql`insert into by_arrays (${sql.join(
+                all.map((c) => sql.ident(c)),
+                sql`, `,
+              )}) select ${typedColumns('by_arrays', all)} from ${set.write(next)}`,
+          }),
         );
         await db.query(sql`insert into by_json select * from json_populate_recordset(null::by_json, ${JSON.stringify(numbered)}::json)`);
         const read = (table: string) => db.query(sql`select to_jsonb(stored) as r from ${sql.ident(table)} stored order by n`);
@@ -80,7 +85,8 @@ describe('rows as column arrays', () => {
   it('put facts beside their rows, one each, whatever their text', async () => {
     const facts = ['{"a":"b,c"}', '', '"NULL"', '{"x":"\\u001f"}'];
     const rows = facts.map((_, n) => ({ n }));
-    const read = await db.query(sql`select r.n::int as n, r.facts from ${rowSet('by_arrays', ['n'], rows, facts)}`);
+    const set = rowSet('by_arrays', ['n'], rows, facts);
+    const read = await db.query(shapedQuery({ ...set, write: (next) => sql`select r.n::int as n, r.facts from ${set.write(next)}` }));
     expect(read).toEqual(facts.map((f, n) => ({ n, facts: f })));
   });
 

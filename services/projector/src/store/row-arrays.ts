@@ -1,4 +1,4 @@
-import { sql, type Queryable, type SQLQuery } from '@earshot/db';
+import { sql, type Queryable, type Shaped, type SQLQuery } from '@earshot/db';
 import type { Cell, Row } from '@earshot/read-models';
 
 /**
@@ -57,24 +57,33 @@ function arrayLiteral(cells: readonly (Cell | undefined)[], type = 'text'): stri
 
 /**
  * Documents' facts go beside their rows as one text Postgres splits: as array elements each would be escaped and
- * read once more (a call's facts run to kilobytes of quotes). JSON text holds no control character, so U+001E parts them.
+ * read once more (a call's facts run to kilobytes of quotes). JSON text holds no control character, so U+001E
+ * (`chr(30)`) parts them.
  */
 const APART = '\u001e';
 
 /** The rows as a set named `r` of the given columns, as text; with `facts`, a text column of those too, one a row. */
-export function rowSet(table: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): SQLQuery {
-  const arrays = columns.map((column) => {
-    const type = typeOf(table, column);
-    return sql`${arrayLiteral(
+export function rowSet(table: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): Shaped {
+  const types = columns.map((column) => typeOf(table, column));
+  const values: unknown[] = columns.map((column, i) =>
+    arrayLiteral(
       rows.map((row) => row[column]),
-      type,
-    )}::${sql.__dangerous__rawValue(isArray(type) ? 'text[]' : `${type}[]`)}`;
-  });
-  if (facts) arrays.push(sql`string_to_array(${facts.join(APART)}::text, ${APART}::text)`);
-  return sql`unnest(${sql.join(arrays, sql`, `)}) as r (${sql.join(
-    [...columns, ...(facts ? ['facts'] : [])].map((c) => sql.ident(c)),
-    sql`, `,
-  )})`;
+      types[i],
+    ),
+  );
+  if (facts) values.push(facts.join(APART));
+  return {
+    shape: `${table}(${columns.join()})${facts ? '+facts' : ''}`,
+    values,
+    write: (next) => {
+      const arrays = types.map((type) => sql`${next()}::${sql.__dangerous__rawValue(isArray(type) ? 'text[]' : `${type}[]`)}`);
+      if (facts) arrays.push(sql`string_to_array(${next()}::text, chr(30))`);
+      return sql`unnest(${sql.join(arrays, sql`, `)}) as r (${sql.join(
+        [...columns, ...(facts ? ['facts'] : [])].map((c) => sql.ident(c)),
+        sql`, `,
+      )})`;
+    },
+  };
 }
 
 /** The set's columns, each cast to its table's type for it. */

@@ -1,4 +1,4 @@
-import { prepared, sql, switchTenant, type SQLQuery } from '@earshot/db';
+import { prepared, shapedQuery, sql, switchTenant, type Shaped, type SQLQuery } from '@earshot/db';
 import {
   READ_MODELS,
   type Cell,
@@ -29,17 +29,33 @@ function inKeyOrder<T>(pending: ReadonlyMap<string, T>): T[] {
 /** A table's key; a register of one row per tenant (billing_plans) has no columns besides tenant_id. */
 const conflictTarget = (projection: { key: readonly string[] }) => list(['tenant_id', ...projection.key]);
 
-/** The tenant goes in once, as a parameter, rather than in every row; documents' facts beside their rows. */
-function insertRows(table: string, tenantId: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): SQLQuery {
-  return sql`
-    insert into ${ident(table)} as t (tenant_id, ${list(columns)}${facts ? sql`, facts` : sql``})
-    select ${tenantId}::uuid, ${typedColumns(table, columns)}${facts ? sql`, r.facts` : sql``} from ${rowSet(table, columns, rows, facts)}`;
+/** Rows of a table's columns; documents' facts beside them. */
+interface RowSet {
+  columns: readonly string[];
+  rows: readonly Row[];
+  facts?: readonly string[];
 }
 
-/** One table's multi-row upsert; documents expect every row written (else a concurrent writer got there first). */
+/**
+ * A table's multi-row upsert: the tenant goes in once, as a value, rather than in every row; documents' facts beside
+ * their rows. What follows the insert depends only on the kind of write, the table and its columns, which the shape names.
+ */
+function upsert(kind: string, table: string, tenantId: string, set: RowSet, onConflict: () => SQLQuery): Shaped {
+  const rows = rowSet(table, set.columns, set.rows, set.facts);
+  return {
+    shape: `${kind} ${rows.shape}`,
+    values: [tenantId, ...rows.values],
+    write: (next) => sql`
+    insert into ${ident(table)} as t (tenant_id, ${list(set.columns)}${set.facts ? sql`, facts` : sql``})
+    select ${next()}::uuid, ${typedColumns(table, set.columns)}${set.facts ? sql`, r.facts` : sql``} from ${rows.write(next)}
+    ${onConflict()}`,
+  };
+}
+
+/** One table's upsert; documents expect every row written (else a concurrent writer got there first). */
 interface TableWrite {
   table: string;
-  statement: SQLQuery;
+  statement: Shaped;
   expected: number | null;
 }
 
@@ -105,33 +121,51 @@ async function writeTenant(tx: Tx, folded: TenantFold, refold: Refold, withCount
   return { applied: fresh.size, counters: withCounters ? [] : counterWrites };
 }
 
-async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
-  if (writes.length === 0) return;
+/** The tables' upserts as one statement, a data-modifying CTE each, which counts the rows of those that expect a count. */
+function writesOf(writes: readonly TableWrite[]): Shaped {
   const name = (i: number) => ident(`w${i}`);
-  // Only the documents' writes are counted: the rest need not return their rows.
-  const checked = writes.flatMap((w, i) => (w.expected === null ? [] : [{ ...w, i }]));
-  const [counts] = (await tx.query(
-    prepared(sql`
+  const counted = (w: TableWrite) => w.expected !== null;
+  return {
+    shape: writes.map((w) => `${w.statement.shape}${counted(w) ? ' counted' : ''}`).join('; '),
+    values: writes.flatMap((w) => w.statement.values),
+    write: (next) => {
+      const checked = writes.flatMap((w, i) => (counted(w) ? [sql`(select count(*)::int from ${name(i)}) as ${name(i)}`] : []));
+      return sql`
     with ${sql.join(
-      writes.map((w, i) => sql`${name(i)} as (${w.statement}${w.expected === null ? sql`` : sql` returning 1`})`),
+      writes.map((w, i) => sql`${name(i)} as (${w.statement.write(next)}${counted(w) ? sql` returning 1` : sql``})`),
       sql`, `,
     )}
-    select ${
-      checked.length === 0
-        ? sql`1`
-        : sql.join(
-            checked.map(({ i }) => sql`(select count(*)::int from ${name(i)}) as ${name(i)}`),
-            sql`, `,
-          )
-    }`),
-  )) as Record<string, number>[];
-  for (const w of checked) {
-    const written = Number(counts?.[`w${w.i}`] ?? 0);
-    if (written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${(w.expected ?? 0) - written} rows changed under us`);
-  }
+    select ${checked.length === 0 ? sql`1` : sql.join(checked, sql`, `)}`;
+    },
+  };
+}
+
+async function writeAll(tx: Tx, writes: readonly TableWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const [counts] = (await tx.query(prepared(shapedQuery(writesOf(writes))))) as Record<string, number>[];
+  writes.forEach((w, i) => {
+    if (w.expected === null) return;
+    const written = Number(counts?.[`w${i}`] ?? 0);
+    if (written !== w.expected) throw new ConcurrentWrite(`${w.table}: ${w.expected - written} rows changed under us`);
+  });
 }
 
 type StoredDocuments = Map<string, { facts: unknown; revision: number }>;
+
+/** The stored facts and revision of a document table's rows with these keys, each row named by its table and key. */
+function storedRows(tenantId: string, projection: DocumentProjection<unknown>, keys: readonly Row[]): Shaped {
+  const set = rowSet(projection.table, projection.key, keys);
+  return {
+    shape: `stored ${set.shape}`,
+    values: [projection.table, tenantId, ...set.values],
+    write: (next) => {
+      const columns = list(projection.key);
+      return sql`
+      select ${next()}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
+      where tenant_id = ${next()}::uuid and (${columns}) in (select ${typedColumns(projection.table, projection.key)} from ${set.write(next)})`;
+    },
+  };
+}
 
 /**
  * One statement: claims the events (those whose tenant and key were applied
@@ -141,29 +175,32 @@ type StoredDocuments = Map<string, { facts: unknown; revision: number }>;
  */
 async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<string>; stored: StoredDocuments }> {
   const { tenantId } = fold;
-  const reads = [...fold.documents].map(([projection, pending]) => {
-    const columns = list(projection.key);
-    return sql`
-      select ${projection.table}::text as "table", jsonb_build_array(${columns}) as key, facts, revision from ${ident(projection.table)}
-      where tenant_id = ${tenantId}::uuid and (${columns}) in (select ${typedColumns(projection.table, projection.key)} from ${rowSet(
-        projection.table,
-        projection.key,
-        [...pending.values()].map((p) => p.key),
-      )})`;
-  });
-  const rows = (await tx.query(
-    prepared(sql`
+  const reads = [...fold.documents].map(([projection, pending]) =>
+    storedRows(
+      tenantId,
+      projection,
+      [...pending.values()].map((p) => p.key),
+    ),
+  );
+  const claim: Shaped = {
+    shape: `claim; ${reads.map((read) => read.shape).join('; ')}`,
+    values: [tenantId, [...fold.records.keys()], ...reads.flatMap((read) => read.values)],
+    write: (next) => sql`
     with claimed as (
       insert into applied_events (tenant_id, idempotency_key)
-      select ${tenantId}::uuid, k from unnest(${[...fold.records.keys()]}::text[]) as k
+      select ${next()}::uuid, k from unnest(${next()}::text[]) as k
       on conflict do nothing
       returning idempotency_key)
     select null::text as "table", to_jsonb(idempotency_key) as key, null::text as facts, 0 as revision from claimed
     ${sql.join(
-      reads.map((read) => sql` union all ${read}`),
+      reads.map((read) => sql` union all ${read.write(next)}`),
       sql``,
-    )}`),
-  )) as (({ table: null; key: string } | { table: string; key: Cell[] }) & { facts: string; revision: number })[];
+    )}`,
+  };
+  const rows = (await tx.query(prepared(shapedQuery(claim)))) as (({ table: null; key: string } | { table: string; key: Cell[] }) & {
+    facts: string;
+    revision: number;
+  })[];
   const fresh = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
@@ -205,19 +242,18 @@ function documentWrite(
     write: {
       table: projection.table,
       expected: ordered.length,
-      statement: sql`
-        ${insertRows(
-          projection.table,
-          tenantId,
-          columns,
-          ordered.map((w) => w.row),
-          ordered.map((w) => w.facts),
-        )}
+      statement: upsert(
+        'document',
+        projection.table,
+        tenantId,
+        { columns, rows: ordered.map((w) => w.row), facts: ordered.map((w) => w.facts) },
+        () => sql`
         on conflict (${conflictTarget(projection)}) do update set ${sql.join(
           updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`),
           sql`, `,
         )}
         where t.revision = excluded.revision - 1`,
+      ),
     },
   };
 }
@@ -231,13 +267,18 @@ function registerWrite(tenantId: string, projection: RegisterProjection, pending
   return {
     table: projection.table,
     expected: null,
-    statement: sql`
-      ${insertRows(projection.table, tenantId, [...columns], rows)}
+    statement: upsert(
+      'register',
+      projection.table,
+      tenantId,
+      { columns: [...columns], rows },
+      () => sql`
       on conflict (${conflictTarget(projection)}) do update set ${sql.join(
         updated.map((c) => sql`${ident(c)} = excluded.${ident(c)}`),
         sql`, `,
       )}
       where excluded.precedence > t.precedence`,
+    ),
   };
 }
 
@@ -252,12 +293,17 @@ function counterWrite(tenantId: string, projection: CounterProjection, pending: 
   return {
     table: projection.table,
     expected: null,
-    statement: sql`
-      ${insertRows(projection.table, tenantId, [...projection.key, ...Object.keys(projection.merge)], inKeyOrder(pending))}
+    statement: upsert(
+      'counter',
+      projection.table,
+      tenantId,
+      { columns: [...projection.key, ...Object.keys(projection.merge)], rows: inKeyOrder(pending) },
+      () => sql`
       on conflict (${conflictTarget(projection)}) do update set ${sql.join(
         Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
         sql`, `,
       )}`,
+    ),
   };
 }
 
