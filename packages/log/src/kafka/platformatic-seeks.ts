@@ -36,13 +36,15 @@ export class PartitionSeeks {
   }
 
   /**
-   * A record as the stream emits it: false for one fetched before a seek of its partition. Records are stamped only
-   * while a seek is unsettled (a consumer past its starts pays nothing): unstamped ones count as arrived before it.
+   * A record as the stream emits it: false for one fetched before a seek of its partition. Only a partition whose
+   * seek is unsettled has its records stamped (a consumer past its starts pays nothing, whatever partitions it sought
+   * that never brought a record): unstamped ones count as arrived before any later seek.
    */
   arrive(message: Placed): boolean {
     if (this.soughtAt.size === 0) return true;
-    this.arrived.set(message, ++this.arrivals);
     const slot = slotOf(message);
+    if (!this.soughtAt.has(slot)) return true;
+    this.arrived.set(message, ++this.arrivals);
     const target = this.awaiting.get(slot);
     if (target === undefined) return true;
     if (message.offset === target) {

@@ -69,4 +69,18 @@ describe('PartitionSeeks', () => {
     expect(seeks.current(beforeAgain)).toEqual([]);
     expect(seeks.current(again)).toEqual([record(0, 5)]);
   });
+
+  it('drops records that came before a seek of their partition while another partition’s seek waited for its record', () => {
+    const seeks = new PartitionSeeks();
+    seeks.attach(new FetchingStream());
+    // Partition 1 is sought and never brings a record: partition 0's records still pass, unstamped.
+    seeks.seek('events', 1, 9n);
+    const before = arriving(seeks, [record(0, 20), record(0, 21)]);
+    expect(seeks.current(before)).toEqual(before);
+    const waiting = arriving(seeks, [record(0, 22)]);
+    seeks.seek('events', 0, 21n);
+    const after = arriving(seeks, [record(0, 21), record(0, 22)]);
+    expect(seeks.current(waiting)).toEqual([]);
+    expect(seeks.current(after)).toEqual(after);
+  });
 });
