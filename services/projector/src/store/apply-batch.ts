@@ -101,12 +101,12 @@ interface Decoding {
 
 type AskedCall = ErasableCall & { erasedAt: number | undefined };
 
-/** Folds again only the records of the keys named, with the same keys to open sealed events. */
+/** Folds again without the records of the keys named, with the same keys to open sealed events. */
 const refoldWith =
   (decode: Decode): Refold =>
-  (fold, fresh) =>
+  (fold, appliedBefore) =>
     foldRecords(
-      [...fold.records].filter(([key]) => fresh.has(key)).map(([, record]) => record),
+      [...fold.records].filter(([key]) => !appliedBefore.has(key)).map(([, record]) => record),
       decode,
     ).tenants.get(fold.tenantId) ?? new TenantFold(fold.tenantId);
 

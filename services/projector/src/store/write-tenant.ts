@@ -59,8 +59,8 @@ interface TableWrite {
   expected: number | null;
 }
 
-/** Folds a tenant's events again, only those whose keys it names: the rest were applied before. */
-export type Refold = (fold: TenantFold, fresh: ReadonlySet<string>) => TenantFold;
+/** Folds a tenant's events again, without those whose keys it names: they were applied before. */
+export type Refold = (fold: TenantFold, appliedBefore: ReadonlySet<string>) => TenantFold;
 
 /**
  * Applies tenants' folded events inside the caller's transaction, which
@@ -99,8 +99,8 @@ export async function writeTenants(tx: Tx, folds: readonly TenantFold[], refold:
 /** Writes every table, the counters only `withCounters` (else it returns their writes); the tenant is already set. */
 async function writeTenant(tx: Tx, folded: TenantFold, refold: Refold, withCounters: boolean): Promise<{ applied: number; counters: TableWrite[] }> {
   if (folded.records.size === 0) return { applied: 0, counters: [] };
-  const { fresh, stored } = await claimAndRead(tx, folded);
-  const fold = fresh.size === folded.records.size ? folded : refold(folded, fresh);
+  const { appliedBefore, stored } = await claimAndRead(tx, folded);
+  const fold = appliedBefore.size === 0 ? folded : refold(folded, appliedBefore);
   const { tenantId } = fold;
 
   const counters = new Map(fold.counters);
@@ -118,7 +118,7 @@ async function writeTenant(tx: Tx, folded: TenantFold, refold: Refold, withCount
   const counterWrites = [...counters].map(([projection, pending]) => counterWrite(tenantId, projection, pending));
   if (withCounters) writes.push(...counterWrites);
   await writeAll(tx, writes);
-  return { applied: fresh.size, counters: withCounters ? [] : counterWrites };
+  return { applied: folded.records.size - appliedBefore.size, counters: withCounters ? [] : counterWrites };
 }
 
 /** The tables' upserts as one statement, a data-modifying CTE each, which counts the rows of those that expect a count. */
@@ -168,12 +168,13 @@ function storedRows(tenantId: string, projection: DocumentProjection<unknown>, k
 }
 
 /**
- * One statement: claims the events (those whose tenant and key were applied
- * before are dropped) and reads the stored facts of every read-merge-write
- * row they touch, keyed by table and key. Reading for a repeated event too
- * costs a row read at most, and saves a round trip for every batch.
+ * One statement: claims the events, answering the keys of those applied
+ * before (rarely any: answering the claimed ones instead was a row back for
+ * every event), and reads the stored facts of every read-merge-write row they
+ * touch, keyed by table and key. Reading for a repeated event too costs a row
+ * read at most, and saves a round trip for every batch.
  */
-async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<string>; stored: StoredDocuments }> {
+async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ appliedBefore: Set<string>; stored: StoredDocuments }> {
   const { tenantId } = fold;
   const reads = [...fold.documents].map(([projection, pending]) =>
     storedRows(
@@ -184,14 +185,16 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
   );
   const claim: Shaped = {
     shape: `claim; ${reads.map((read) => read.shape).join('; ')}`,
-    values: [tenantId, [...fold.records.keys()], ...reads.flatMap((read) => read.values)],
+    values: [[...fold.records.keys()], tenantId, ...reads.flatMap((read) => read.values)],
     write: (next) => sql`
-    with claimed as (
+    with keys as (select unnest(${next()}::text[]) as k),
+    claimed as (
       insert into applied_events (tenant_id, idempotency_key)
-      select ${next()}::uuid, k from unnest(${next()}::text[]) as k
+      select ${next()}::uuid, k from keys
       on conflict do nothing
       returning idempotency_key)
-    select null::text as "table", to_jsonb(idempotency_key) as key, null::text as facts, 0 as revision from claimed
+    select null::text as "table", to_jsonb(k) as key, null::text as facts, 0 as revision from keys
+     where k not in (select idempotency_key from claimed)
     ${sql.join(
       reads.map((read) => sql` union all ${read.write(next)}`),
       sql``,
@@ -201,16 +204,16 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ fresh: Set<stri
     facts: string;
     revision: number;
   })[];
-  const fresh = new Set<string>();
+  const appliedBefore = new Set<string>();
   const stored: StoredDocuments = new Map();
   for (const r of rows) {
     if (r.table === null) {
-      fresh.add(r.key);
+      appliedBefore.add(r.key);
     } else {
       stored.set(`${r.table}:${slotOf(r.key)}`, { facts: JSON.parse(r.facts), revision: Number(r.revision) });
     }
   }
-  return { fresh, stored };
+  return { appliedBefore, stored };
 }
 
 /** Merge in TypeScript (the only place the merge rules live); `revision` catches a concurrent writer. */
