@@ -5,7 +5,7 @@ import pg from 'pg';
  * A statement whose text follows from its shape alone (its tables, columns
  * and clauses), with its values apart. Composing a large statement from
  * `sql` fragments and formatting it cost the projector ~0.23 ms for each
- * tenant in a batch (14 tables' upserts, ~120 values: 10 KB of text), which
+ * tenant in a batch (nine tables' upserts, ~120 values: 10 KB of text), which
  * a batch of 200 tenants paid 200 times; a shape's text is written once, and
  * each run only puts its values in place (~0.04 ms).
  */

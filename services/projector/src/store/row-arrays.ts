@@ -62,7 +62,10 @@ function arrayLiteral(cells: readonly (Cell | undefined)[], type = 'text'): stri
  */
 const APART = '\u001e';
 
-/** The rows as a set named `r` of the given columns, as text; with `facts`, a text column of those too, one a row. */
+/**
+ * The rows as a set named `r` of the given columns, as text; with `facts`, a text column of those too, one a row. The
+ * table and columns name its text: their types are the table's, read before any statement is written.
+ */
 export function rowSet(table: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): Shaped {
   const types = columns.map((column) => typeOf(table, column));
   const values: unknown[] = columns.map((column, i) =>
