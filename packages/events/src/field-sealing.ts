@@ -24,6 +24,13 @@ export function isSealed(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(SEALED_PREFIX);
 }
 
+/** Whether a sealed value names this key: sealedWith without taking the id out to compare it. */
+export function names(value: string, keyId: string): boolean {
+  return value.startsWith(keyId, SEALED_PREFIX.length) && value.charCodeAt(SEALED_PREFIX.length + keyId.length) === COLON;
+}
+
+const COLON = 58;
+
 /** The id of the key that sealed a value. */
 export function sealedWith(value: string): string | undefined {
   const keyId = value.slice(SEALED_PREFIX.length, value.indexOf(':', SEALED_PREFIX.length));
@@ -75,12 +82,13 @@ export function openValue(value: string, keys: KeyLookup, path: string): string 
   return key === undefined ? undefined : openWith(value, keyId, key, path);
 }
 
-/** openValue with the key it names already looked up (repeated-seals looks it up to find its memo). */
+/** openValue with the key it names already looked up (openRecord looks it up once for an event's fields). */
 export function openWith(value: string, keyId: string, key: Buffer, path: string): string {
   const { decipher, body } = decipherOf(value, keyId, key, path);
-  // Text straight from the decipher: GCM adds no padding, so final() only checks the tag, and nothing is concatenated.
-  const opened = decipher.update(body, undefined, 'utf8');
-  return opened + authenticated(() => decipher.final('utf8'), path, keyId);
+  // GCM adds no padding, so final() only checks the tag: the text is update()'s bytes, decoded once.
+  const opened = decipher.update(body);
+  authenticated(() => decipher.final(), path, keyId);
+  return opened.toString('utf8');
 }
 
 /** openValue for a value sealed from bytes. */

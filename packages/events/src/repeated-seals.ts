@@ -1,4 +1,4 @@
-import { openValue, openWith, sealedWith, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { openWith, sealValue, type DataKey } from './field-sealing';
 
 /**
  * Values that repeat on every event of a call, as the call block's numbers
@@ -14,8 +14,11 @@ import { openValue, openWith, sealedWith, sealValue, type DataKey, type KeyLooku
 const PER_KEY = 16;
 
 const seals = new WeakMap<DataKey, Map<string, string>>();
-/** By the key's bytes as the reader's lookup hands them out, so an entry opens nothing once the lookup no longer holds that key. */
-const openings = new WeakMap<Buffer, Map<string, { path: string; plaintext: string }>>();
+/**
+ * By the key's bytes as the reader's lookup hands them out, so an entry opens nothing once the lookup no longer holds
+ * that key; then by path, the last value opened there: a call's block has one, and a constant path is a cheap key.
+ */
+const openings = new WeakMap<Buffer, Map<string, { sealed: string; plaintext: string }>>();
 
 function memoOf<K extends object, V>(memos: WeakMap<K, Map<string, V>>, key: K): Map<string, V> {
   let memo = memos.get(key);
@@ -38,15 +41,11 @@ export function sealRepeated(plaintext: string, dataKey: DataKey, path: string):
   return sealed;
 }
 
-/** openValue, answered from the first opening of the same sealed value at the same path with the same key. */
-export function openRepeated(value: string, keys: KeyLookup, path: string): string | undefined {
-  const keyId = sealedWith(value);
-  const key = keyId === undefined ? undefined : keys(keyId);
-  // Not a sealed value, or its key not held: openValue says which.
-  if (keyId === undefined || key === undefined) return openValue(value, keys, path);
-  const known = openings.get(key)?.get(value);
-  if (known?.path === path) return known.plaintext;
+/** openWith, answered from the first opening of the same sealed value at the same path with the same key. */
+export function openRepeated(value: string, keyId: string, key: Buffer, path: string): string {
+  const known = openings.get(key)?.get(path);
+  if (known?.sealed === value) return known.plaintext;
   const plaintext = openWith(value, keyId, key, path);
-  memoOf(openings, key).set(value, { path, plaintext });
+  memoOf(openings, key).set(path, { sealed: value, plaintext });
   return plaintext;
 }

@@ -1,6 +1,6 @@
 import type { EventType } from '@earshot/contracts';
 import { isObject } from './avro-json';
-import { isSealed, openValue, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { isSealed, names, openValue, openWith, sealedWith, sealValue, type DataKey, type KeyLookup } from './field-sealing';
 import { openRepeated, sealRepeated } from './repeated-seals';
 
 /**
@@ -92,8 +92,12 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
   return paths;
 }
 
-/** Applies `change` to each string at the type's sealed paths of an Avro record value, in place; undefined leaves a value as it is. */
-function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change): void {
+/**
+ * Applies `change` to each string at the type's sealed paths of an Avro record value, in place; undefined leaves a
+ * value as it is. A map is changed in a copy when `copyMaps`: an encoded value shares plain maps with the caller's
+ * event, which sealing must leave as it was; a decoded one is the reader's own.
+ */
+function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change, copyMaps: boolean): void {
   for (const { path, parents, last, mapPrefix, repeated } of sealedPathsOf(type)) {
     let parent: unknown = record;
     for (const name of parents) parent = isObject(parent) ? parent[name] : undefined;
@@ -101,12 +105,12 @@ function eachSealedField(type: EventType, record: Record<string, unknown>, chang
     if (mapPrefix !== undefined) {
       const map = parent[last];
       if (!isObject(map)) continue;
-      const entries = Object.entries(map);
-      if (entries.length === 0) continue;
-      // A new map: the Avro value shares plain maps with the caller's event, which sealing must leave as it was.
-      parent[last] = Object.fromEntries(
-        entries.map(([key, value]) => [key, typeof value === 'string' ? (change(value, mapPrefix + key, repeated) ?? value) : value]),
-      );
+      const changed = copyMaps ? { ...map } : map;
+      for (const key in changed) {
+        const value = changed[key];
+        if (typeof value === 'string') changed[key] = change(value, mapPrefix + key, repeated) ?? value;
+      }
+      parent[last] = changed;
     } else {
       const value = parent[last];
       if (typeof value === 'string') parent[last] = change(value, path, repeated) ?? value;
@@ -115,20 +119,43 @@ function eachSealedField(type: EventType, record: Record<string, unknown>, chang
 }
 
 export function sealRecord(type: EventType, record: Record<string, unknown>, key: DataKey): void {
-  eachSealedField(type, record, (value, path, repeated) => (repeated ? sealRepeated : sealValue)(value, key, path));
+  eachSealedField(type, record, (value, path, repeated) => (repeated ? sealRepeated : sealValue)(value, key, path), true);
 }
 
 /** Opens what the keys open; values sealed with a key not held stay sealed. */
 export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup): void {
-  eachSealedField(type, record, (value, path, repeated) => (isSealed(value) ? (repeated ? openRepeated : openValue)(value, keys, path) : undefined));
+  // An event's fields are sealed with one key: it is looked up for the first, and the rest are checked to name it too.
+  let keyId: string | undefined;
+  let key: Buffer | undefined;
+  eachSealedField(
+    type,
+    record,
+    (value, path, repeated) => {
+      if (!isSealed(value)) return undefined;
+      if (keyId === undefined || !names(value, keyId)) {
+        keyId = sealedWith(value);
+        // Not a sealed value after all: openValue says so.
+        if (keyId === undefined) return openValue(value, keys, path);
+        key = keys(keyId);
+      }
+      if (key === undefined) return undefined;
+      return (repeated ? openRepeated : openWith)(value, keyId, key, path);
+    },
+    false,
+  );
 }
 
 /** The paths of the event's fields that are still sealed (its key not held), for exports to say so. */
 export function stillSealed(type: EventType, record: Record<string, unknown>): string[] {
   const found: string[] = [];
-  eachSealedField(type, record, (value, path) => {
-    if (isSealed(value)) found.push(path);
-    return undefined;
-  });
+  eachSealedField(
+    type,
+    record,
+    (value, path) => {
+      if (isSealed(value)) found.push(path);
+      return undefined;
+    },
+    false,
+  );
   return found;
 }

@@ -102,6 +102,23 @@ describe('sealed fields', () => {
     expect(() => decodeEvent(encodeEvent(altered), holding(callKey))).toThrow(expect.objectContaining({ code: 'MALFORMED_BODY' }));
   });
 
+  it('each open with the key they name, though one event names several, and stay sealed where it is not held', () => {
+    // An id that begins another's: a value is not taken to name a key its id only starts with.
+    const other: DataKey = { id: `${callKey.id}0`, key: randomBytes(32) };
+    const gone: DataKey = { id: 'call-key-gone', key: randomBytes(32) };
+    const event = sampleEvent('transcript.final', {
+      data: { text: sealValue('hello', other, 'data.text') },
+      call: {
+        from_number: sealValue('+14155550123', callKey, 'call.from_number'),
+        to_number: sealValue('+14155550199', other, 'call.to_number'),
+        customer_id: sealValue('cus_1', gone, 'call.customer_id'),
+      },
+    });
+    const decoded = decodeEvent(encodeEvent(event), holding(callKey, other));
+    expect(decoded.call).toMatchObject({ from_number: '+14155550123', to_number: '+14155550199', customer_id: event.call?.customer_id });
+    expect(decoded.data).toMatchObject({ text: 'hello' });
+  });
+
   it('keep sealed extensions under extensions when the key is not held', () => {
     const event = sampleEvent('call.started', { trace_id: 'tr-9' });
     const decoded = decodeEvent(encodeEvent(event, callKey), holding()) as StoredEvent & { extensions?: unknown };
