@@ -3,6 +3,7 @@ import { EVENT_TYPES, type StoredEvent } from '@earshot/contracts';
 import { decodeEvent, encodeEvent, schemaRegistry, SINGLE_OBJECT_MARKER, type DataKey, type KeyLookup } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
 import type { Bench } from './run';
+import { option } from './args';
 
 /**
  * `npm run bench -- codec [--rounds N]`: the event codec the gateway encodes
@@ -18,11 +19,6 @@ export const withoutInfrastructure = true;
 /** The Avro body of a single-object message: after the marker and the 8-byte fingerprint. */
 const BODY_AT = SINGLE_OBJECT_MARKER.length + 8;
 const PER_ROUND = 300;
-
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
 
 const best = (values: readonly number[]) => Math.min(...values);
 

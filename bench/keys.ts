@@ -6,6 +6,7 @@ import { RATE_LIMIT_MIGRATIONS } from '@earshot/rate-limit';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { apiScope, buildHttp, openAccess } from '@earshot/server';
 import type { Bench } from './run';
+import { option } from './args';
 
 /**
  * `npm run bench -- keys [--seconds S] [--connections C]`: the one auth hook
@@ -14,11 +15,6 @@ import type { Bench } from './run';
  * lookup per request; the usage writes per request; and how long a
  * revocation made elsewhere takes to be refused by a process keeping the key.
  */
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
-
 async function authenticatedApp(db: ConnectionPool, secrets: SecretBox, keyCacheMs: number) {
   const app = buildHttp();
   const now = () => new Date();

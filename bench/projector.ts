@@ -5,16 +5,15 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { StoredEvent } from '@earshot/contracts';
 import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
-import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
-import { createKafkaLog, TOPICS, type EventLog, type LogPosition, type OutgoingRecord } from '@earshot/log';
+import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
-import { callScript, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
-import { eventsTopic } from '@earshot/topics';
+import { isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { busyShare, cpuMsPerRequest, cpuSeconds, machineBound, machineTicks, microseconds } from './process-cpu';
 import { deployedHeapFlags } from './deployed-flags';
+import { option, wholeNumber } from './args';
+import { chunks, recordsOf, take } from './call-traffic';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -44,100 +43,6 @@ import type { Bench } from './run';
 
 /** What a projector process answers "report" with. */
 type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
-
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
-
-const START_MS = Date.parse('2026-01-08T09:00:00Z');
-
-function script(tenants: readonly string[], prefix: string, n: number, startMs: number): StoredEvent[] {
-  return callScript({
-    tenant: tenants[n % tenants.length] ?? '',
-    providerCallId: `${prefix}-${n}`,
-    agentId: `agent_${n % 5}`,
-    turns: 30,
-    outcome: true,
-    ending: n % 10 === 0 ? 'transferred' : n % 17 === 0 ? 'failed' : 'completed',
-    startMs,
-  });
-}
-
-/**
- * Calls started 4 s apart (about 30 at once, in event time) unless more are in progress, when they start closer, a
- * call's length divided by their number apart: the calls interleaved are in progress at the same time, and their
- * events share minutes.
- */
-function* calls(tenants: readonly string[], prefix: string, concurrent: number): Generator<StoredEvent[], never> {
-  const first = script(tenants, prefix, 0, START_MS);
-  const lastsMs = Date.parse(first.at(-1)?.occurred_at ?? '') - START_MS;
-  const startEveryMs = Math.min(4_000, lastsMs / concurrent);
-  yield first;
-  for (let n = 1; ; n++) yield script(tenants, prefix, n, START_MS + Math.round(n * startEveryMs));
-}
-
-/**
- * The first `count` events of the calls, made as they are taken: `concurrent` calls at a time, their events
- * interleaved one each in turn, as a provider sends its calls in progress; a call that ends gives way to the next.
- */
-function* take(tenants: readonly string[], count: number, prefix: string, concurrent: number): Generator<StoredEvent> {
-  const source = calls(tenants, prefix, concurrent);
-  const inProgress: Iterator<StoredEvent>[] = [];
-  let taken = 0;
-  while (taken < count) {
-    while (inProgress.length < concurrent) inProgress.push(source.next().value[Symbol.iterator]());
-    for (let i = 0; i < inProgress.length && taken < count; i++) {
-      const next = inProgress[i]?.next();
-      if (next === undefined || next.done) {
-        inProgress.splice(i--, 1);
-        continue;
-      }
-      taken++;
-      yield next.value;
-    }
-  }
-}
-
-/** Events `size` at a time. */
-function* chunks(events: Iterable<StoredEvent>, size: number): Generator<StoredEvent[]> {
-  let chunk: StoredEvent[] = [];
-  for (const event of events) {
-    chunk.push(event);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
-
-/**
- * The events' records as ingest appends them: each sealed with its call's data key (the tenant's for an event about
- * no call), asked for per sender as the intake asks, through its cache; in the clear without keys.
- */
-async function recordsOf(events: readonly StoredEvent[], sealing: EventSealing | undefined): Promise<OutgoingRecord[]> {
-  const sealWith = new Map<StoredEvent, DataKey | undefined>();
-  if (sealing !== undefined) {
-    const bySender = new Map<string, StoredEvent[]>();
-    for (const event of events) {
-      const sender = `${event.tenant}|${event.provider}`;
-      const sent = bySender.get(sender);
-      if (sent) sent.push(event);
-      else bySender.set(sender, [event]);
-    }
-    for (const sent of bySender.values()) {
-      const [first] = sent;
-      if (first === undefined) continue;
-      const keys = await sealingKeys(sealing, { tenantId: first.tenant, provider: first.provider }, sent);
-      sent.forEach((event, i) => sealWith.set(event, keys[i]));
-    }
-  }
-  return events.map((event) => {
-    const id = eventId(event.tenant, event.idempotency_key);
-    return eventsTopic.record(event, { recordId: id, eventId: id, sealWith: sealWith.get(event) });
-  });
-}
 
 const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -282,15 +187,12 @@ async function projectInProcesses(
 }
 
 const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progress, report }) => {
-  const count = option(args, '--events', 200_000);
-  const freshnessSeconds = option(args, '--freshness-seconds', 15);
-  const processes = option(args, '--processes', 1);
+  const count = option(args, 'events', 200_000);
+  const freshnessSeconds = option(args, 'freshness-seconds', 15);
+  const processes = wholeNumber(args, 'processes', 1);
   const sealed = !args.includes('--in-the-clear');
-  const concurrent = option(args, '--concurrent-calls', 1);
-  const tenantCount = option(args, '--tenants', 8);
-  if (!Number.isInteger(concurrent) || concurrent < 1) throw new Error(`--concurrent-calls takes a whole number of 1 or more, not ${concurrent}`);
-  if (!Number.isInteger(tenantCount) || tenantCount < 1) throw new Error(`--tenants takes a whole number of 1 or more, not ${tenantCount}`);
-  if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes takes a whole number of 1 or more, not ${processes}`);
+  const concurrent = wholeNumber(args, 'concurrent-calls', 1);
+  const tenantCount = wholeNumber(args, 'tenants', 8);
   const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
   const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
   await admin.query(sql`create database ${sql.ident(dbName)}`);

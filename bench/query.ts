@@ -12,6 +12,7 @@ import { CallListQuerySchema } from '@earshot/contracts';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
+import { option } from './args';
 
 /**
  * `npm run bench -- query [--calls N] [--tenants T] [--seconds S] [--connections C] [--keep | --database NAME] [--routes a,b]`:
@@ -32,11 +33,6 @@ const DAY = 86_400_000;
 const SEEDED_TABLES = ['calls', 'turns', 'metric_rollups', 'usage_meters'];
 /** Tenants loaded at once, one connection each: COPY is bound by the server's CPU, and the machine has two cores. */
 const LOADERS = 2;
-
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
 
 const bench: Bench = async (context) => {
   const calls = option(context.args, 'calls', 1_000_000);

@@ -1,0 +1,100 @@
+import type { StoredEvent } from '@earshot/contracts';
+import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
+import type { OutgoingRecord } from '@earshot/log';
+import { callScript } from '@earshot/testing';
+import { eventsTopic } from '@earshot/topics';
+
+/**
+ * The projector benches' traffic: 30-turn calls (transcripts, tool calls,
+ * outcomes) across tenants, taken a run of calls at a time, and their
+ * records as ingest appends them.
+ */
+
+const START_MS = Date.parse('2026-01-08T09:00:00Z');
+
+function script(tenants: readonly string[], prefix: string, n: number, startMs: number): StoredEvent[] {
+  return callScript({
+    tenant: tenants[n % tenants.length] ?? '',
+    providerCallId: `${prefix}-${n}`,
+    agentId: `agent_${n % 5}`,
+    turns: 30,
+    outcome: true,
+    ending: n % 10 === 0 ? 'transferred' : n % 17 === 0 ? 'failed' : 'completed',
+    startMs,
+  });
+}
+
+/**
+ * Calls started 4 s apart (about 30 at once, in event time) unless more are in progress, when they start closer, a
+ * call's length divided by their number apart: the calls interleaved are in progress at the same time, and their
+ * events share minutes.
+ */
+function* calls(tenants: readonly string[], prefix: string, concurrent: number): Generator<StoredEvent[], never> {
+  const first = script(tenants, prefix, 0, START_MS);
+  const lastsMs = Date.parse(first.at(-1)?.occurred_at ?? '') - START_MS;
+  const startEveryMs = Math.min(4_000, lastsMs / concurrent);
+  yield first;
+  for (let n = 1; ; n++) yield script(tenants, prefix, n, START_MS + Math.round(n * startEveryMs));
+}
+
+/**
+ * The first `count` events of the calls, made as they are taken: `concurrent` calls at a time, their events
+ * interleaved one each in turn, as a provider sends its calls in progress; a call that ends gives way to the next.
+ */
+export function* take(tenants: readonly string[], count: number, prefix: string, concurrent: number): Generator<StoredEvent> {
+  const source = calls(tenants, prefix, concurrent);
+  const inProgress: Iterator<StoredEvent>[] = [];
+  let taken = 0;
+  while (taken < count) {
+    while (inProgress.length < concurrent) inProgress.push(source.next().value[Symbol.iterator]());
+    for (let i = 0; i < inProgress.length && taken < count; i++) {
+      const next = inProgress[i]?.next();
+      if (next === undefined || next.done) {
+        inProgress.splice(i--, 1);
+        continue;
+      }
+      taken++;
+      yield next.value;
+    }
+  }
+}
+
+/** Items `size` at a time. */
+export function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/**
+ * The events' records as ingest appends them: each sealed with its call's data key (the tenant's for an event about
+ * no call), asked for per sender as the intake asks, through its cache; in the clear without keys.
+ */
+export async function recordsOf(events: readonly StoredEvent[], sealing: EventSealing | undefined): Promise<OutgoingRecord[]> {
+  const sealWith = new Map<StoredEvent, DataKey | undefined>();
+  if (sealing !== undefined) {
+    const bySender = new Map<string, StoredEvent[]>();
+    for (const event of events) {
+      const sender = `${event.tenant}|${event.provider}`;
+      const sent = bySender.get(sender);
+      if (sent) sent.push(event);
+      else bySender.set(sender, [event]);
+    }
+    for (const sent of bySender.values()) {
+      const [first] = sent;
+      if (first === undefined) continue;
+      const keys = await sealingKeys(sealing, { tenantId: first.tenant, provider: first.provider }, sent);
+      sent.forEach((event, i) => sealWith.set(event, keys[i]));
+    }
+  }
+  return events.map((event) => {
+    const id = eventId(event.tenant, event.idempotency_key);
+    return eventsTopic.record(event, { recordId: id, eventId: id, sealWith: sealWith.get(event) });
+  });
+}
