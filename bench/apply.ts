@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql } from '@earshot/db';
+import { createKafkaLog, type LogRecord } from '@earshot/log';
+import { createBatchApplier, dataKeyOptions, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { wholeNumber } from './args';
+import { chunks, recordsOf, take } from './call-traffic';
+import { cpuMsPerRequest, cpuSeconds, microseconds } from './process-cpu';
+import type { Bench } from './run';
+
+/** The timed batches go in this many rounds, and the figures are the best round's. */
+const ROUNDS = 4;
+
+/**
+ * `npm run bench -- apply`: the projector's batch applier alone (decode, open,
+ * fold, write), from records held in memory into the real Postgres, one batch
+ * after another: `bench projector`'s events and its keys, without the broker
+ * and the consumers, so that alternating runs of two versions compare the
+ * applier's own cost. The first tenth of the events is applied before timing,
+ * so the figures are of compiled code; the rest go in four rounds, and the
+ * figures are those of the round that cost this process least (as `bench
+ * codec`'s: on a shared machine a round only ever runs slower than the code
+ * does), its CPU an event and Postgres's, beside events/s over them all.
+ * Options: --events N (default 100000), --batch N (default 2500, about what a
+ * projector's consumer takes at a time catching up), --tenants N (default 8),
+ * --concurrent-calls N (default 1), --in-the-clear.
+ */
+const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report }) => {
+  const count = wholeNumber(args, 'events', 100_000);
+  const batch = wholeNumber(args, 'batch', 2_500);
+  const tenantCount = wholeNumber(args, 'tenants', 8);
+  const concurrent = wholeNumber(args, 'concurrent-calls', 1);
+  const sealed = !args.includes('--in-the-clear');
+  const dbName = `bench_apply_${randomBytes(4).toString('hex')}`;
+  const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
+  await admin.query(sql`create database ${sql.ident(dbName)}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${dbName}`;
+  const db = openDatabase({ url: url.toString(), poolSize: 4, applicationName: 'bench-apply' });
+  // The applier appends only dead letters, which these events never are; it is given the real log all the same.
+  const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-apply', namespace: `bench-apply-${randomBytes(4).toString('hex')}.` });
+  try {
+    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+    const box = new SecretBox(randomBytes(32));
+    const tenants: string[] = [];
+    for (let i = 0; i < tenantCount; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
+    const dataKeys = new DataKeys(db, box);
+    const sealing = sealed ? new DataKeyCache(dataKeys) : undefined;
+
+    const records: LogRecord[] = [];
+    for (const chunk of chunks(take(tenants, count, 'apply', concurrent), 2_000)) {
+      for (const record of await recordsOf(chunk, sealing)) {
+        records.push({ ...record, headers: record.headers ?? {}, partition: 0, offset: String(records.length), timestamp: Date.now() });
+      }
+      progress(`made ${records.length.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} records`);
+    }
+    const apply = createBatchApplier({ db, log, ...dataKeyOptions(dataKeys) });
+    const batches = [...chunks(records, batch)];
+    const warmup = Math.ceil(batches.length / 10);
+    for (const [i, records] of batches.slice(0, warmup).entries()) {
+      await apply(records);
+      progress(`warming up: batch ${i + 1} / ${warmup}`);
+    }
+
+    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
+    // The pool's connections were all open by the end of the warm-up: the same backends throughout, from where they were.
+    const postgres = await backends();
+    const timedBatches = batches.slice(warmup);
+    const perRound = Math.ceil(timedBatches.length / ROUNDS);
+    const rounds: { events: number; seconds: number; cpuUs: number; postgresMs: number | 'n/a' }[] = [];
+    for (const round of chunks(timedBatches, perRound)) {
+      const postgresBefore = cpuSeconds(postgres);
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      let events = 0;
+      for (const records of round) {
+        const outcome = await apply(records);
+        if (outcome.applied !== records.length)
+          throw new Error(`applied ${outcome.applied} of a batch of ${records.length}: this bench makes no duplicates, dead letters or erasures`);
+        events += records.length;
+        progress(`round ${rounds.length + 1} of ${ROUNDS}: ${events.toLocaleString('en-US')} events`);
+      }
+      const cpu = process.cpuUsage(cpuBefore);
+      rounds.push({
+        events,
+        seconds: (performance.now() - started) / 1_000,
+        cpuUs: (cpu.user + cpu.system) / events,
+        postgresMs: cpuMsPerRequest(cpuSeconds(postgres), postgresBefore, events),
+      });
+    }
+    const best = rounds.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
+    const timed = rounds.reduce((sum, r) => sum + r.events, 0);
+    const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+    report(
+      `applied ${timed.toLocaleString('en-US')} events (${sealed ? 'sealed' : 'in the clear'}, ${tenantCount} tenants) in batches of ${batch}, after ${warmup} batches to warm up: ` +
+        `${Math.round(timed / seconds).toLocaleString('en-US')} events/s; CPU per event in each round: this process ${rounds.map((r) => r.cpuUs.toFixed(1)).join(', ')} µs, ` +
+        `Postgres ${rounds.map((r) => microseconds(r.postgresMs)).join(', ')} µs`,
+    );
+    return {
+      events: timed,
+      batch,
+      tenants: tenantCount,
+      concurrent_calls: concurrent,
+      sealed,
+      apply_events_per_s: Math.round(timed / seconds),
+      apply_cpu_us_per_event: Number(best.cpuUs.toFixed(1)),
+      postgres_cpu_us_per_event: microseconds(best.postgresMs),
+    };
+  } finally {
+    await log.close();
+    await db.dispose();
+    await admin.query(sql`drop database if exists ${sql.ident(dbName)} with (force)`);
+    await admin.dispose();
+  }
+};
+
+export default bench;
