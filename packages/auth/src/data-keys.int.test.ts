@@ -70,11 +70,26 @@ describe('data keys', () => {
     const byCall = await keys.forCalls(tenant, ['gone', 'kept']);
     const gone = encodeEvent(transcript(tenant, 'gone', 'forget me'), byCall.get('gone'));
     const kept = encodeEvent(transcript(tenant, 'kept', 'keep me'), byCall.get('kept'));
+    const ids = [byCall.get('gone')?.id ?? '', byCall.get('kept')?.id ?? ''];
+    // Opened before the erasure, as a running projector has: what a lookup remembers must not outlive the key.
+    const before = await keys.lookup(ids);
+    expect(decodeEvent(gone, before).data.text).toBe('forget me');
     expect(await keys.eraseCall(tenant, 'gone')).toBe(true);
     expect(await keys.eraseCall(tenant, 'gone')).toBe(false);
-    const lookup = await keys.lookup([byCall.get('gone')?.id ?? '', byCall.get('kept')?.id ?? '']);
+    const lookup = await keys.lookup(ids);
     expect(decodeEvent(gone, lookup).data.text).toSatisfy(isSealed);
     expect(decodeEvent(kept, lookup).data.text).toBe('keep me');
+  });
+
+  it('hand later lookups the key they unwrapped before, the same bytes, so what readers opened with it stays known', async () => {
+    const tenant = await newTenant('Initech');
+    const key = (await keys.forCalls(tenant, ['call-1'])).get('call-1');
+    const id = key?.id ?? '';
+    const first = (await keys.lookup([id]))(id);
+    expect(first).toEqual(key?.key);
+    expect((await keys.lookup([id]))(id)).toBe(first);
+    // Another process, or a restart: its own lookups, the same key.
+    expect((await new DataKeys(db, master).lookup([id]))(id)).toEqual(first);
   });
 
   it('record each call’s erasure, with or without a key, and answer when it was for that tenant’s call only', async () => {

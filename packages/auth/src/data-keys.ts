@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { DataKey, ErasableCall, ErasedAt, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
+import { UnwrappedKeys } from './unwrapped-keys';
 
 interface KeyRow {
   id: string;
@@ -23,6 +24,8 @@ const unwrap = (box: SecretBox, wrapped: Buffer): Buffer => Buffer.from(box.open
  * its rows, after which the fields its events sealed cannot be opened.
  */
 export class DataKeys {
+  private readonly unwrapped = new UnwrappedKeys();
+
   constructor(
     private readonly db: ConnectionPool,
     private readonly master: SecretBox,
@@ -92,8 +95,13 @@ export class DataKeys {
          where k.id = any(${unique}::text[]) and ${ofTenant}`,
       )) as (KeyRow & { tenant_wrapped: Buffer })[];
       for (const row of rows) {
-        const tenantKey = unwrap(this.master, row.tenant_wrapped);
-        keys.set(row.id, row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped));
+        let key = this.unwrapped.get(row.id, row.wrapped);
+        if (key === undefined) {
+          const tenantKey = unwrap(this.master, row.tenant_wrapped);
+          key = row.call_id === null ? tenantKey : unwrap(new SecretBox(tenantKey), row.wrapped);
+          this.unwrapped.set(row.id, row.wrapped, key);
+        }
+        keys.set(row.id, key);
       }
     }
     return (keyId) => keys.get(keyId);
