@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, migrate, openDatabase, sql } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, openDatabase } from '@earshot/db';
 import { createKafkaLog, type LogRecord } from '@earshot/log';
 import { createBatchApplier, dataKeyOptions, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { createTestDatabase } from '@earshot/testing';
 import { wholeNumber } from './args';
 import { chunks, recordsOf, take } from './call-traffic';
-import { cpuMsPerRequest, cpuSeconds, microseconds } from './process-cpu';
+import { cpuMsPerRequest, cpuSeconds, databaseBackends, microseconds } from './process-cpu';
 import type { Bench } from './run';
 
 /** The timed batches go in this many rounds, and the figures are the best round's. */
@@ -31,12 +32,8 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
   const tenantCount = wholeNumber(args, 'tenants', 8);
   const concurrent = wholeNumber(args, 'concurrent-calls', 1);
   const sealed = !args.includes('--in-the-clear');
-  const dbName = `bench_apply_${randomBytes(4).toString('hex')}`;
-  const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(dbName)}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${dbName}`;
-  const db = openDatabase({ url: url.toString(), poolSize: 4, applicationName: 'bench-apply' });
+  const database = await createTestDatabase('bench_apply', databaseUrl);
+  const db = openDatabase({ url: database.url, poolSize: 4, applicationName: 'bench-apply' });
   // The applier appends only dead letters, which these events never are; it is given the real log all the same.
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-apply', namespace: `bench-apply-${randomBytes(4).toString('hex')}.` });
   try {
@@ -62,9 +59,8 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       progress(`warming up: batch ${i + 1} / ${warmup}`);
     }
 
-    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
     // The pool's connections were all open by the end of the warm-up: the same backends throughout, from where they were.
-    const postgres = await backends();
+    const postgres = await databaseBackends(db);
     const timedBatches = batches.slice(warmup);
     const perRound = Math.ceil(timedBatches.length / ROUNDS);
     const rounds: { events: number; seconds: number; cpuUs: number; postgresMs: number | 'n/a' }[] = [];
@@ -109,8 +105,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
   } finally {
     await log.close();
     await db.dispose();
-    await admin.query(sql`drop database if exists ${sql.ident(dbName)} with (force)`);
-    await admin.dispose();
+    await database.drop();
   }
 };
 

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { sql, type ConnectionPool } from '@earshot/db';
 
 /** Linux reports process times in USER_HZ ticks, 100 a second on every mainstream kernel. */
 const TICKS_PER_SECOND = 100;
+
+/** The Postgres backends serving the pool's database, every client's: whose CPU is that database's work. */
+export async function databaseBackends(db: ConnectionPool): Promise<number[]> {
+  const rows = (await db.query(sql`select pid from pg_stat_activity where datname = current_database()`)) as { pid: number }[];
+  return rows.map((row) => row.pid);
+}
 
 /**
  * CPU seconds (user + system) the processes have used so far, read from

@@ -9,8 +9,8 @@ import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
-import { isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
-import { busyShare, cpuMsPerRequest, cpuSeconds, machineBound, machineTicks, microseconds } from './process-cpu';
+import { createTestDatabase, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
+import { busyShare, cpuMsPerRequest, cpuSeconds, databaseBackends, machineBound, machineTicks, microseconds } from './process-cpu';
 import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
 import { chunks, recordsOf, take } from './call-traffic';
@@ -193,12 +193,8 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
   const sealed = !args.includes('--in-the-clear');
   const concurrent = wholeNumber(args, 'concurrent-calls', 1);
   const tenantCount = wholeNumber(args, 'tenants', 8);
-  const dbName = `bench_projector_${randomBytes(4).toString('hex')}`;
-  const admin = openDatabase({ url: databaseUrl, poolSize: 1, applicationName: 'bench-admin' });
-  await admin.query(sql`create database ${sql.ident(dbName)}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${dbName}`;
-  const db = openDatabase({ url: url.toString(), poolSize: 10, applicationName: 'bench-projector' });
+  const database = await createTestDatabase('bench_projector', databaseUrl);
+  const db = openDatabase({ url: database.url, poolSize: 10, applicationName: 'bench-projector' });
   const namespace = `bench-projector-${randomBytes(4).toString('hex')}.`;
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace });
   let projecting: Projecting | undefined;
@@ -223,7 +219,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${fmt(tenantCount)} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
     );
 
-    const backends = async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${dbName}`)) as { pid: number }[]).map((r) => r.pid);
+    const backends = () => databaseBackends(db);
     // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
     const postgresBefore = await backends();
     const postgresCpuBefore = cpuSeconds(postgresBefore);
@@ -233,7 +229,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     projecting =
       processes === 1
         ? await projectHere(db, log, dataKeys, appended, progress)
-        : await projectInProcesses(processes, { databaseUrl: url.toString(), kafkaBrokers, namespace, masterKey }, db, log, progress);
+        : await projectInProcesses(processes, { databaseUrl: database.url, kafkaBrokers, namespace, masterKey }, db, log, progress);
     const machineBusy = busyShare(machineTicks(), machineBefore);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, appended);
     const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, appended);
@@ -256,7 +252,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       );
     }
 
-    const client = new pg.Client({ connectionString: url.toString() });
+    const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     await client.query('create table copy_floor (tenant_id uuid, idempotency_key text, type text, occurred_at timestamptz, body jsonb)');
     const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
@@ -351,8 +347,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     await projecting?.stop();
     await log.close();
     await db.dispose();
-    await admin.query(sql`drop database if exists ${sql.ident(dbName)} with (force)`);
-    await admin.dispose();
+    await database.drop();
   }
 };
 
