@@ -171,9 +171,11 @@ describe('the lifecycle of a key', () => {
     const tenantId = await tenantOf(record.id);
     await db.query(sql`insert into api_key_usage (key_id, minute, requests) values (${record.id}, ${now}, 1)`);
     // What a usage flush locks, in its order: the key's minute, then the key. The deletion locks the key, then (its
-    // cascade) the minute, so each waits on the other and PostgreSQL undoes the one that waited first: the deletion.
+    // cascade) the minute, so each waits on the other. PostgreSQL undoes the one whose deadlock_timeout passes first:
+    // the deletion, which waited first, unless a loaded machine delays its check past the flush's, so the flush waits longer.
     let deleting: Promise<number | undefined> | undefined;
     await db.tx(async (flush) => {
+      await flush.query(sql`set local deadlock_timeout = '30s'`);
       await flush.query(sql`update api_key_usage set requests = requests + 1 where key_id = ${record.id}`);
       deleting = deleteTenant(db, tenantId);
       while (!(await waitingOnLocks())) await sleep(20);
