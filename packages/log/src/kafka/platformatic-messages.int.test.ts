@@ -1,9 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { Consumer } from '@platformatic/kafka';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import { TOPICS } from '../topics';
+import { closeForcibly } from './platformatic-close';
 import { createPlatformaticLog } from './platformatic-log';
+import { DESERIALIZERS, type KafkaMessage } from './platformatic-stream';
 
 setFlagsFromString('--allow-natives-syntax');
 /** V8's own answer to whether two objects share a hidden class (compiled after the flag is set). */
@@ -12,6 +14,8 @@ const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: o
 
 /** Enough for V8 to have settled how it builds the object: the unpatched line shares maps for the first nine or so. */
 const MESSAGES = 50;
+/** Enough that the client's own views, for its requests and responses, are few beside one a message. */
+const TEXTS = 200;
 
 describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.patch)', () => {
   const namespace = uniqueNamespace('platformatic-messages');
@@ -43,5 +47,45 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     // Unpatched, `{ ...record, topic, partition }` gives each message from about the tenth on a map of its own (~4 µs a message on Node 20).
     expect(built).toHaveLength(MESSAGES);
     expect(haveSameMap(built[MESSAGES - 2] as object, built[MESSAGES - 1] as object)).toBe(true);
+  });
+
+  it('reads a message of ours with one buffer view, its value: its key and headers are read as text from the batch', async () => {
+    const texts = uniqueNamespace('platformatic-texts');
+    const log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-texts', namespace: texts });
+    const headers = (n: number) => ({ 'earshot-type': 'call.started', 'earshot-schema': String(n % 3), 'earshot-note': n % 2 === 0 ? '' : 'é'.repeat(n) });
+    try {
+      await log.append(
+        Array.from({ length: TEXTS }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`), headers: headers(n) })),
+      );
+    } finally {
+      await log.close();
+    }
+    const reader = new Consumer({
+      clientId: 'test-platformatic-texts',
+      bootstrapBrokers: kafkaBrokers(),
+      groupId: `${texts}reader`,
+      deserializers: DESERIALIZERS,
+    });
+    // Every view made while the messages are fetched and read, by the client or anything else in this process.
+    const views = vi.spyOn(Buffer.prototype, 'subarray');
+    const read: KafkaMessage[] = [];
+    let made: number | undefined;
+    try {
+      const stream = await reader.consume({ topics: [`${texts}${TOPICS.events}`], mode: 'earliest', autocommit: false });
+      for await (const message of stream) if (read.push(message) === TEXTS) break;
+      await stream.close();
+      made = views.mock.calls.length;
+    } finally {
+      views.mockRestore();
+      await closeForcibly(reader);
+    }
+    // The keys spread the messages over partitions, read one partition after another.
+    const ofCall = (m: KafkaMessage) => Number(m.key.slice('call-'.length));
+    expect(read.sort((a, b) => ofCall(a) - ofCall(b)).map((m) => ({ key: m.key, value: m.value.toString(), headers: Object.fromEntries(m.headers) }))).toEqual(
+      Array.from({ length: TEXTS }, (_, n) => ({ key: `call-${n}`, value: `event ${n}`, headers: headers(n) })),
+    );
+    // Unpatched, the key and each header's name and value were views too: seven more a message here (1,600 and more in
+    // all). The rest are the client's own, for its requests and responses (~40).
+    expect(made).toBeLessThan(2 * TEXTS);
   });
 });

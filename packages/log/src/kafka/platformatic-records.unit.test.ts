@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createRecordsBatch, readRecordsBatch, Reader, Writer, type MessageRecord } from '@platformatic/kafka';
+import { createRecordsBatch, readRecordsBatch, Reader, stringDeserializer, Writer, type MessageRecord } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 
 /** kafkajs's own record batch decoder and CRC-32C: another implementation of Kafka's format reads what the patched encoder wrote. */
@@ -124,6 +124,12 @@ async function kafkajsBatch(compression = 0): Promise<Buffer> {
   return buffer;
 }
 
+/** What the patched reader adds to a record (BatchRecord in protocol/records.js): its key and headers read as text. */
+interface TextRecord {
+  keyText(): string | undefined;
+  headerTexts(): Map<string | undefined, string | undefined>;
+}
+
 const readable = (records: ReturnType<typeof readRecordsBatch>['records']) =>
   records.map((r) => ({
     offsetDelta: r.offsetDelta,
@@ -153,6 +159,19 @@ describe('@platformatic/kafka record batches read as patched', () => {
     // Unpatched, each key, value and header was a view of whichever chunk it lay in, or a copy of its own across two.
     const held = new Set(records.flatMap((r) => [r.key, r.value, ...r.headers.flat()]).flatMap((b) => (b === null ? [] : [b.buffer])));
     expect(held.size).toBe(1);
+  });
+
+  it('reads keys and headers as text where they lie in the batch, as stringDeserializer reads their buffers', async () => {
+    const { records } = readRecordsBatch(arrived(await kafkajsBatch(), 64));
+    const texts = records.map((record) => record as unknown as TextRecord);
+    expect(texts.map((record) => record.keyText())).toEqual(['call-1', undefined, 'é'.repeat(80), 'call-4']);
+    expect(texts.map((record) => [...record.headerTexts()])).toEqual(expected.map((record) => record.headers));
+    for (const [i, record] of records.entries()) {
+      expect(texts[i]?.keyText()).toBe(stringDeserializer(record.key ?? undefined));
+      expect([...(texts[i]?.headerTexts() ?? [])]).toEqual(
+        record.headers.map(([name, value]) => [stringDeserializer(name ?? undefined), stringDeserializer(value ?? undefined)]),
+      );
+    }
   });
 
   it("refuses a record whose fields do not take the length it gives, as Kafka's own reader does", async () => {

@@ -1,16 +1,18 @@
-import type { Deserializers, Message } from '@platformatic/kafka';
+import { stringDeserializer, type Deserializers, type Message } from '@platformatic/kafka';
 
 /** A record's key and headers as text, its value as the bytes it holds. */
 export type KafkaMessage = Message<string, Buffer, string, string>;
 
-const text = (data?: Buffer) => data?.toString('utf8');
-
 /**
  * The key and headers are read as text as each record is read. As Buffers they were a dozen views a message, ~1.2 KB
- * of heap that lived as long as the message waited, and were made into text later all the same; the views now die
- * young. A consumer's waiting and in-hand messages are most of its heap, and the old space a container gives it is small.
+ * of heap that lived as long as the message waited, and were made into text later all the same. The client as patched
+ * reads them as text straight from the fetched batch when they are given its own stringDeserializer, making no views.
  */
-export const DESERIALIZERS: Partial<Deserializers<string, Buffer, string, string>> = { key: text, headerKey: text, headerValue: text };
+export const DESERIALIZERS: Partial<Deserializers<string, Buffer, string, string>> = {
+  key: stringDeserializer,
+  headerKey: stringDeserializer,
+  headerValue: stringDeserializer,
+};
 
 /** What drainBatches reads of a message: where it belongs, and its bytes. */
 type Drained = Pick<KafkaMessage, 'topic' | 'partition' | 'key' | 'value'>;
