@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, migrate, openDatabase } from '@earshot/db';
+import { openDatabase } from '@earshot/db';
 import { createKafkaLog, type LogRecord } from '@earshot/log';
-import { createBatchApplier, dataKeyOptions, PROJECTOR_MIGRATIONS } from '@earshot/projector';
+import { createBatchApplier, dataKeyOptions } from '@earshot/projector';
 import { createTestDatabase } from '@earshot/testing';
 import { wholeNumber } from './args';
-import { chunks, recordsOf, take } from './call-traffic';
+import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, databaseBackends, microseconds } from './process-cpu';
 import type { Bench } from './run';
 
@@ -37,12 +36,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
   // The applier appends only dead letters, which these events never are; it is given the real log all the same.
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-apply', namespace: `bench-apply-${randomBytes(4).toString('hex')}.` });
   try {
-    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    const box = new SecretBox(randomBytes(32));
-    const tenants: string[] = [];
-    for (let i = 0; i < tenantCount; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
-    const dataKeys = new DataKeys(db, box);
-    const sealing = sealed ? new DataKeyCache(dataKeys) : undefined;
+    const { tenants, dataKeys, sealing } = await trafficTenants(db, tenantCount, sealed);
 
     const records: LogRecord[] = [];
     for (const chunk of chunks(take(tenants, count, 'apply', concurrent), 2_000)) {

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
 import type { StoredEvent } from '@earshot/contracts';
+import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
 import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
 import type { OutgoingRecord } from '@earshot/log';
+import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { callScript } from '@earshot/testing';
 import { eventsTopic } from '@earshot/topics';
 
@@ -97,4 +101,24 @@ export async function recordsOf(events: readonly StoredEvent[], sealing: EventSe
     const id = eventId(event.tenant, event.idempotency_key);
     return eventsTopic.record(event, { recordId: id, eventId: id, sealWith: sealWith.get(event) });
   });
+}
+
+/** The traffic's tenants, and the keys their calls are sealed and opened with. */
+export interface TrafficTenants {
+  tenants: string[];
+  masterKey: Buffer;
+  dataKeys: DataKeys;
+  /** What ingest seals with, through the cache it uses, so a call's repeated values keep one seal; none in the clear. */
+  sealing: DataKeyCache | undefined;
+}
+
+/** A database given the projector's tables and `count` tenants, under a master key of its own. */
+export async function trafficTenants(db: ConnectionPool, count: number, sealed: boolean): Promise<TrafficTenants> {
+  await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
+  const masterKey = randomBytes(32);
+  const box = new SecretBox(masterKey);
+  const tenants: string[] = [];
+  for (let i = 0; i < count; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
+  const dataKeys = new DataKeys(db, box);
+  return { tenants, masterKey, dataKeys, sealing: sealed ? new DataKeyCache(dataKeys) : undefined };
 }

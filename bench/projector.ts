@@ -5,15 +5,15 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
-import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
+import type { DataKeys } from '@earshot/auth';
+import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
-import { dataKeyOptions, PROJECTOR_MIGRATIONS, startProjector } from '@earshot/projector';
+import { dataKeyOptions, startProjector } from '@earshot/projector';
 import { createTestDatabase, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { busyShare, cpuMsPerRequest, cpuSeconds, databaseBackends, machineBound, machineTicks, microseconds } from './process-cpu';
 import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
-import { chunks, recordsOf, take } from './call-traffic';
+import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -199,14 +199,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace });
   let projecting: Projecting | undefined;
   try {
-    await migrate(db, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS, ...PROJECTOR_MIGRATIONS]);
-    const masterKey = randomBytes(32);
-    const box = new SecretBox(masterKey);
-    const tenants: string[] = [];
-    for (let i = 0; i < tenantCount; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
-    const dataKeys = new DataKeys(db, box);
-    // Through the cache ingest seals with, so a call's repeated values keep one seal while it holds the call's key.
-    const sealing = sealed ? new DataKeyCache(dataKeys) : undefined;
+    const { tenants, masterKey, dataKeys, sealing } = await trafficTenants(db, tenantCount, sealed);
 
     // Made and appended 2,000 at a time, so the heap of a projector in this process does not also hold every event.
     let appended = 0;
