@@ -3,16 +3,17 @@ import { DataKeys, SecretBox } from '@earshot/auth';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog } from '@earshot/log';
 import { dataKeyOptions, startProjector } from '@earshot/projector';
+import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 
 /**
  * One projector process of `bench projector --processes N`, in the bench's
  * consumer group. Over IPC it says when its first batch arrives, and when
  * asked ("report") the events it has applied, the CPU it has used and the
- * share of the time its event loop was busy since that batch, and its peak
- * resident memory; "stop" stops it.
+ * share of the time its event loop was busy since that batch, its garbage
+ * collector's pauses since then, and its peak resident memory; "stop" stops it.
  */
-export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; loopBusy: number; peakRssMb: number };
+export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; loopBusy: number; gcMs: number; peakRssMb: number };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -27,9 +28,11 @@ const log = await createKafkaLog({ brokers: required('BENCH_KAFKA_BROKERS').spli
 let cpuAtFirst: NodeJS.CpuUsage | undefined;
 let loopAtFirst: EventLoopUtilization | undefined;
 let applied = 0;
+const pauses = collectorPauses();
 const timedLog = onFirstBatch(log, () => {
   cpuAtFirst = process.cpuUsage();
   loopAtFirst = performance.eventLoopUtilization();
+  pauses.start();
   send({ first: true });
 });
 const dataKeys = new DataKeys(db, new SecretBox(Buffer.from(required('BENCH_MASTER_KEY'), 'base64')));
@@ -47,6 +50,7 @@ process.on('message', (message: unknown) => {
       applied,
       cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system,
       loopBusy: loopAtFirst === undefined ? 0 : performance.eventLoopUtilization(loopAtFirst).utilization,
+      gcMs: loopAtFirst === undefined ? 0 : pauses.ms(),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     });
   } else if (message === 'stop') {

@@ -14,6 +14,7 @@ import { busyShare, cpuMsPerRequest, cpuSeconds, databaseBackends, machineBound,
 import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
 import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
+import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import type { Bench } from './run';
@@ -29,7 +30,8 @@ import type { Bench } from './run';
  * Postgres and the broker, how busy the machine was, and the rate at which
  * that cost fills every core here: the bound no number of projectors passes.
  * It also prints how busy each projector's event loop was, and the rate its
- * one thread would reach if it never waited: the bound of that many projectors.
+ * one thread would reach if it never waited: the bound of that many projectors;
+ * and how long its garbage collector paused it an event, part of its CPU.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -54,6 +56,8 @@ interface Projecting {
   cpuUsPerEvent: number;
   /** The share of the time each projector's event loop was busy (their mean): it applies events on that one thread. */
   loopBusy: number;
+  /** The projectors' garbage collector's pauses per event applied: part of their CPU, spent on what their code allocates. */
+  gcUsPerEvent: number;
   /** The projector processes' largest peak resident memory; none in the bench's own process, which also appends. */
   peakRssMb?: number;
   /** The rest of the report's line, given the rate. */
@@ -71,10 +75,12 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   let loopAtStart: EventLoopUtilization | undefined;
   const joining = performance.now();
+  const pauses = collectorPauses();
   const timedLog = onFirstBatch(log, () => {
     started = performance.now();
     cpuAtStart = process.cpuUsage();
     loopAtStart = performance.eventLoopUtilization();
+    pauses.start();
   });
   const projector = await startProjector({
     db,
@@ -90,11 +96,13 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   const seconds = (performance.now() - started) / 1_000;
   const cpu = process.cpuUsage(cpuAtStart);
   const loop = performance.eventLoopUtilization(loopAtStart);
+  const gcMs = pauses.ms();
   return {
     events: total,
     seconds,
     cpuUsPerEvent: (cpu.user + cpu.system) / total,
     loopBusy: loop.utilization,
+    gcUsPerEvent: (gcMs * 1_000) / total,
     detail: () => ` in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
     stop: () => projector.stop(),
   };
@@ -176,6 +184,7 @@ async function projectInProcesses(
       seconds,
       cpuUsPerEvent: cpuUs / events,
       loopBusy: figures.reduce((sum, f) => sum + f.loopBusy, 0) / figures.length,
+      gcUsPerEvent: (figures.reduce((sum, f) => sum + f.gcMs, 0) * 1_000) / events,
       peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
       detail: (rate) => ` in ${count} processes, ${fmt(rate / count)} events/s each (${fmt(before)} applied before every process had partitions, not timed)`,
       stop,
@@ -235,6 +244,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     report(
       `each projector's event loop was ${Math.round(projecting.loopBusy * 100)}% busy; ${processes === 1 ? 'one loop' : `${processes} loops`} never waiting would apply at most ${loopBound === undefined ? 'n/a' : fmt(loopBound)} events/s at this cost`,
     );
+    report(`of the projector's CPU, its garbage collector's pauses took ${projecting.gcUsPerEvent.toFixed(1)} µs an event`);
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
     const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
@@ -326,6 +336,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       projector_cpu_us_per_event: Number(projecting.cpuUsPerEvent.toFixed(1)),
       projector_loop_busy_share: Number(projecting.loopBusy.toFixed(2)),
       projector_loop_bound_events_per_s: loopBound === undefined ? 'n/a' : Math.round(loopBound),
+      projector_gc_pause_us_per_event: Number(projecting.gcUsPerEvent.toFixed(1)),
       postgres_cpu_us_per_event: postgresUs,
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
       broker_cpu_us_per_event: brokerUs,
