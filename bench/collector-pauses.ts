@@ -8,11 +8,12 @@ export interface CollectorPauses {
 }
 
 /**
- * Counts the collector's pauses from V8's `gc` performance entries. A pause
- * is the time the thread stood still for a collection, so it is part of the
- * process's CPU (its helper threads' share of a scavenge comes on top): the
- * cost of what the code allocates and keeps alive, which a profile of the
- * code itself does not show.
+ * Counts the collector's pauses from V8's `gc` performance entries: the cost
+ * of what the code allocates and keeps alive, which a profile of the code
+ * itself does not show. A pause is wall time, the thread standing still for
+ * a collection: on a machine with a core to spare it is CPU the process spent
+ * (its helper threads' share of a scavenge comes on top); on a busy one it
+ * also holds the time the collector waited for a core.
  */
 export function collectorPauses(): CollectorPauses {
   let ms = 0;

@@ -31,7 +31,7 @@ import type { Bench } from './run';
  * that cost fills every core here: the bound no number of projectors passes.
  * It also prints how busy each projector's event loop was, and the rate its
  * one thread would reach if it never waited: the bound of that many projectors;
- * and how long its garbage collector paused it an event, part of its CPU.
+ * and how long its garbage collector paused it an event.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -56,7 +56,7 @@ interface Projecting {
   cpuUsPerEvent: number;
   /** The share of the time each projector's event loop was busy (their mean): it applies events on that one thread. */
   loopBusy: number;
-  /** The projectors' garbage collector's pauses per event applied: part of their CPU, spent on what their code allocates. */
+  /** The projectors' garbage collector's pauses per event applied (wall time; see collectorPauses). */
   gcUsPerEvent: number;
   /** The projector processes' largest peak resident memory; none in the bench's own process, which also appends. */
   peakRssMb?: number;
@@ -244,7 +244,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     report(
       `each projector's event loop was ${Math.round(projecting.loopBusy * 100)}% busy; ${processes === 1 ? 'one loop' : `${processes} loops`} never waiting would apply at most ${loopBound === undefined ? 'n/a' : fmt(loopBound)} events/s at this cost`,
     );
-    report(`of the projector's CPU, its garbage collector's pauses took ${projecting.gcUsPerEvent.toFixed(1)} µs an event`);
+    report(`its garbage collector paused it ${projecting.gcUsPerEvent.toFixed(1)} µs an event (wall time, so more than its CPU on a busy machine)`);
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
     const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
