@@ -4,7 +4,7 @@ import { createKafkaLog, type LogRecord } from '@earshot/log';
 import { createBatchApplier, dataKeyOptions } from '@earshot/projector';
 import { createTestDatabase } from '@earshot/testing';
 import { wholeNumber } from './args';
-import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
+import { chunks, recordsOf, take, trafficOptions, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, databaseBackends, microseconds } from './process-cpu';
 import type { Bench } from './run';
 
@@ -26,24 +26,21 @@ const ROUNDS = 4;
  * --concurrent-calls N (default 1), --in-the-clear.
  */
 const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report }) => {
-  const count = wholeNumber(args, 'events', 100_000);
+  const traffic = trafficOptions(args, 100_000);
   const batch = wholeNumber(args, 'batch', 2_500);
-  const tenantCount = wholeNumber(args, 'tenants', 8);
-  const concurrent = wholeNumber(args, 'concurrent-calls', 1);
-  const sealed = !args.includes('--in-the-clear');
   const database = await createTestDatabase('bench_apply', databaseUrl);
   const db = openDatabase({ url: database.url, poolSize: 4, applicationName: 'bench-apply' });
   // The applier appends only dead letters, which these events never are; it is given the real log all the same.
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-apply', namespace: `bench-apply-${randomBytes(4).toString('hex')}.` });
   try {
-    const { tenants, dataKeys, sealing } = await trafficTenants(db, tenantCount, sealed);
+    const { tenants, dataKeys, sealing } = await trafficTenants(db, traffic.tenants, traffic.sealed);
 
     const records: LogRecord[] = [];
-    for (const chunk of chunks(take(tenants, count, 'apply', concurrent), 2_000)) {
+    for (const chunk of chunks(take(tenants, traffic.events, 'apply', traffic.concurrentCalls), 2_000)) {
       for (const record of await recordsOf(chunk, sealing)) {
         records.push({ ...record, headers: record.headers ?? {}, partition: 0, offset: String(records.length), timestamp: Date.now() });
       }
-      progress(`made ${records.length.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} records`);
+      progress(`made ${records.length.toLocaleString('en-US')} / ${traffic.events.toLocaleString('en-US')} records`);
     }
     const apply = createBatchApplier({ db, log, ...dataKeyOptions(dataKeys) });
     const batches = [...chunks(records, batch)];
@@ -82,16 +79,16 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     const timed = rounds.reduce((sum, r) => sum + r.events, 0);
     const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
     report(
-      `applied ${timed.toLocaleString('en-US')} events (${sealed ? 'sealed' : 'in the clear'}, ${tenantCount} tenants) in batches of ${batch}, after ${warmup} batches to warm up: ` +
+      `applied ${timed.toLocaleString('en-US')} events (${traffic.sealed ? 'sealed' : 'in the clear'}, ${traffic.tenants} tenants) in batches of ${batch}, after ${warmup} batches to warm up: ` +
         `${Math.round(timed / seconds).toLocaleString('en-US')} events/s; CPU per event in each round: this process ${rounds.map((r) => r.cpuUs.toFixed(1)).join(', ')} µs, ` +
         `Postgres ${rounds.map((r) => microseconds(r.postgresMs)).join(', ')} µs`,
     );
     return {
       events: timed,
       batch,
-      tenants: tenantCount,
-      concurrent_calls: concurrent,
-      sealed,
+      tenants: traffic.tenants,
+      concurrent_calls: traffic.concurrentCalls,
+      sealed: traffic.sealed,
       apply_events_per_s: Math.round(timed / seconds),
       apply_cpu_us_per_event: Number(best.cpuUs.toFixed(1)),
       postgres_cpu_us_per_event: microseconds(best.postgresMs),

@@ -3,10 +3,11 @@ import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from
 import type { StoredEvent } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
 import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
-import type { OutgoingRecord } from '@earshot/log';
+import type { EventLog, OutgoingRecord } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
 import { callScript } from '@earshot/testing';
 import { eventsTopic } from '@earshot/topics';
+import { wholeNumber } from './args';
 
 /**
  * The projector benches' traffic: 30-turn calls (transcripts, tool calls,
@@ -121,4 +122,45 @@ export async function trafficTenants(db: ConnectionPool, count: number, sealed: 
   for (let i = 0; i < count; i++) tenants.push((await createTenant(db, box, { name: `Bench ${i}` })).tenant.id);
   const dataKeys = new DataKeys(db, box);
   return { tenants, masterKey, dataKeys, sealing: sealed ? new DataKeyCache(dataKeys) : undefined };
+}
+
+/** The traffic options the projector's benches share. */
+export interface TrafficOptions {
+  /** --events N */
+  events: number;
+  /** --tenants N (default 8): the calls go to N tenants in turn. */
+  tenants: number;
+  /** --concurrent-calls N (default 1): N calls in progress at once, their events interleaved. */
+  concurrentCalls: number;
+  /** Unless --in-the-clear: sealed with per-call data keys, as ingest seals by default. */
+  sealed: boolean;
+}
+
+export function trafficOptions(args: readonly string[], events: number): TrafficOptions {
+  return {
+    events: wholeNumber(args, 'events', events),
+    tenants: wholeNumber(args, 'tenants', 8),
+    concurrentCalls: wholeNumber(args, 'concurrent-calls', 1),
+    sealed: !args.includes('--in-the-clear'),
+  };
+}
+
+/**
+ * Appends the traffic's events to the log, made and appended 2,000 at a time so that this process's heap (a projector's
+ * too, in `bench projector`) never holds them all; answers how many.
+ */
+export async function appendTraffic(
+  log: EventLog,
+  tenants: TrafficTenants,
+  options: TrafficOptions,
+  prefix: string,
+  progress: (line: string) => void,
+): Promise<number> {
+  let appended = 0;
+  for (const chunk of chunks(take(tenants.tenants, options.events, prefix, options.concurrentCalls), 2_000)) {
+    await log.append(await recordsOf(chunk, tenants.sealing));
+    appended += chunk.length;
+    progress(`appending ${appended.toLocaleString('en-US')} / ${options.events.toLocaleString('en-US')} events`);
+  }
+  return appended;
 }

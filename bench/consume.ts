@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog, TOPICS } from '@earshot/log';
 import { createTestDatabase } from '@earshot/testing';
-import { wholeNumber } from './args';
-import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
+import { appendTraffic, trafficOptions, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, microseconds } from './process-cpu';
 import type { Bench } from './run';
 
@@ -24,21 +23,12 @@ const ROUNDS = 3;
  * --concurrent-calls N (default 1), --in-the-clear.
  */
 const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progress, report }) => {
-  const count = wholeNumber(args, 'events', 200_000);
-  const tenantCount = wholeNumber(args, 'tenants', 8);
-  const concurrent = wholeNumber(args, 'concurrent-calls', 1);
-  const sealed = !args.includes('--in-the-clear');
+  const traffic = trafficOptions(args, 200_000);
   const database = await createTestDatabase('bench_consume', databaseUrl);
   const db = openDatabase({ url: database.url, poolSize: 2, applicationName: 'bench-consume' });
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-consume', namespace: `bench-consume-${randomBytes(4).toString('hex')}.` });
   try {
-    const { tenants, sealing } = await trafficTenants(db, tenantCount, sealed);
-    let appended = 0;
-    for (const chunk of chunks(take(tenants, count, 'consume', concurrent), 2_000)) {
-      await log.append(await recordsOf(chunk, sealing));
-      appended += chunk.length;
-      progress(`appending ${appended.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} events`);
-    }
+    const appended = await appendTraffic(log, await trafficTenants(db, traffic.tenants, traffic.sealed), traffic, 'consume', progress);
 
     const brokerPids = brokerPid === undefined ? [] : [brokerPid];
     const readings: { seconds: number; cpuUs: number; brokerMs: number | 'n/a' }[] = [];
@@ -72,14 +62,14 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     }
     const best = readings.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
     report(
-      `read ${appended.toLocaleString('en-US')} events (${sealed ? 'sealed' : 'in the clear'}, ${tenantCount} tenants) ${ROUNDS} times through the ${process.env.EARSHOT_KAFKA_CLIENT || 'default'} adapter: ` +
+      `read ${appended.toLocaleString('en-US')} events (${traffic.sealed ? 'sealed' : 'in the clear'}, ${traffic.tenants} tenants) ${ROUNDS} times through the ${process.env.EARSHOT_KAFKA_CLIENT || 'default'} adapter: ` +
         `CPU per event in each reading: this process ${readings.map((r) => r.cpuUs.toFixed(2)).join(', ')} µs, broker ${readings.map((r) => microseconds(r.brokerMs)).join(', ')} µs`,
     );
     return {
       events: appended,
-      tenants: tenantCount,
-      concurrent_calls: concurrent,
-      sealed,
+      tenants: traffic.tenants,
+      concurrent_calls: traffic.concurrentCalls,
+      sealed: traffic.sealed,
       kafka_client: process.env.EARSHOT_KAFKA_CLIENT || 'default',
       consume_events_per_s: Math.round(appended / best.seconds),
       consume_cpu_us_per_event: Number(best.cpuUs.toFixed(2)),

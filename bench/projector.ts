@@ -13,7 +13,7 @@ import { createTestDatabase, isCaughtUp, waitUntilCaughtUp } from '@earshot/test
 import { busyShare, cpuMsPerRequest, cpuSeconds, databaseBackends, machineBound, machineTicks, microseconds } from './process-cpu';
 import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
-import { chunks, recordsOf, take, trafficTenants } from './call-traffic';
+import { appendTraffic, recordsOf, take, trafficOptions, trafficTenants } from './call-traffic';
 import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
@@ -196,27 +196,19 @@ async function projectInProcesses(
 }
 
 const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progress, report }) => {
-  const count = option(args, 'events', 200_000);
+  const traffic = trafficOptions(args, 200_000);
+  const { sealed, concurrentCalls: concurrent, tenants: tenantCount } = traffic;
   const freshnessSeconds = option(args, 'freshness-seconds', 15);
   const processes = wholeNumber(args, 'processes', 1);
-  const sealed = !args.includes('--in-the-clear');
-  const concurrent = wholeNumber(args, 'concurrent-calls', 1);
-  const tenantCount = wholeNumber(args, 'tenants', 8);
   const database = await createTestDatabase('bench_projector', databaseUrl);
   const db = openDatabase({ url: database.url, poolSize: 10, applicationName: 'bench-projector' });
   const namespace = `bench-projector-${randomBytes(4).toString('hex')}.`;
   const log = await createKafkaLog({ brokers: kafkaBrokers, clientId: 'bench-projector', namespace });
   let projecting: Projecting | undefined;
   try {
-    const { tenants, masterKey, dataKeys, sealing } = await trafficTenants(db, tenantCount, sealed);
-
-    // Made and appended 2,000 at a time, so the heap of a projector in this process does not also hold every event.
-    let appended = 0;
-    for (const chunk of chunks(take(tenants, count, 'bulk', concurrent), 2_000)) {
-      await log.append(await recordsOf(chunk, sealing));
-      appended += chunk.length;
-      progress(`appending ${fmt(appended)} / ${fmt(count)} events`);
-    }
+    const keyed = await trafficTenants(db, tenantCount, sealed);
+    const { tenants, masterKey, dataKeys, sealing } = keyed;
+    const appended = await appendTraffic(log, keyed, traffic, 'bulk', progress);
     report(
       `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${fmt(tenantCount)} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
     );
@@ -264,7 +256,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       Readable.from(
         (function* () {
           // The same events again (the script is deterministic), made anew rather than held since they were appended.
-          for (const e of take(tenants, count, 'bulk', concurrent))
+          for (const e of take(tenants, traffic.events, 'bulk', concurrent))
             yield `${e.tenant}\t${escape(e.idempotency_key)}\t${e.type}\t${e.occurred_at}\t${escape(JSON.stringify(e))}\n`;
         })(),
       ),
