@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog, type LogRecord } from '@earshot/log';
 import { createBatchApplier, dataKeyOptions } from '@earshot/projector';
-import { createTestDatabase } from '@earshot/testing';
+import { createTestDatabase, ingestedRecords } from '@earshot/testing';
 import { wholeNumber } from './args';
-import { chunks, recordsOf, take, trafficOptions, trafficTenants } from './call-traffic';
+import { chunks, take, trafficOptions, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, databaseBackends, microseconds } from './process-cpu';
 import type { Bench } from './run';
 
@@ -37,7 +37,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     const records: LogRecord[] = [];
     for (const chunk of chunks(take(tenants, traffic.events, 'apply', traffic.concurrentCalls), 2_000)) {
-      for (const record of await recordsOf(chunk, sealing)) {
+      for (const record of await ingestedRecords(chunk, sealing)) {
         records.push({ ...record, headers: record.headers ?? {}, partition: 0, offset: String(records.length), timestamp: Date.now() });
       }
       progress(`made ${records.length.toLocaleString('en-US')} / ${traffic.events.toLocaleString('en-US')} records`);

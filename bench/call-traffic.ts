@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { AUTH_MIGRATIONS, createTenant, DataKeyCache, DataKeys, SecretBox } from '@earshot/auth';
 import type { StoredEvent } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, migrate, type ConnectionPool } from '@earshot/db';
-import { eventId, sealingKeys, type DataKey, type EventSealing } from '@earshot/events';
-import type { EventLog, OutgoingRecord } from '@earshot/log';
+import type { EventLog } from '@earshot/log';
 import { PROJECTOR_MIGRATIONS } from '@earshot/projector';
-import { callScript } from '@earshot/testing';
-import { eventsTopic } from '@earshot/topics';
+import { callScript, ingestedRecords } from '@earshot/testing';
 import { wholeNumber } from './args';
 
 /**
@@ -77,33 +75,6 @@ export function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-/**
- * The events' records as ingest appends them: each sealed with its call's data key (the tenant's for an event about
- * no call), asked for per sender as the intake asks, through its cache; in the clear without keys.
- */
-export async function recordsOf(events: readonly StoredEvent[], sealing: EventSealing | undefined): Promise<OutgoingRecord[]> {
-  const sealWith = new Map<StoredEvent, DataKey | undefined>();
-  if (sealing !== undefined) {
-    const bySender = new Map<string, StoredEvent[]>();
-    for (const event of events) {
-      const sender = `${event.tenant}|${event.provider}`;
-      const sent = bySender.get(sender);
-      if (sent) sent.push(event);
-      else bySender.set(sender, [event]);
-    }
-    for (const sent of bySender.values()) {
-      const [first] = sent;
-      if (first === undefined) continue;
-      const keys = await sealingKeys(sealing, { tenantId: first.tenant, provider: first.provider }, sent);
-      sent.forEach((event, i) => sealWith.set(event, keys[i]));
-    }
-  }
-  return events.map((event) => {
-    const id = eventId(event.tenant, event.idempotency_key);
-    return eventsTopic.record(event, { recordId: id, eventId: id, sealWith: sealWith.get(event) });
-  });
-}
-
 /** The traffic's tenants, and the keys their calls are sealed and opened with. */
 export interface TrafficTenants {
   tenants: string[];
@@ -158,7 +129,7 @@ export async function appendTraffic(
 ): Promise<number> {
   let appended = 0;
   for (const chunk of chunks(take(tenants.tenants, options.events, prefix, options.concurrentCalls), 2_000)) {
-    await log.append(await recordsOf(chunk, tenants.sealing));
+    await log.append(await ingestedRecords(chunk, tenants.sealing));
     appended += chunk.length;
     progress(`appending ${appended.toLocaleString('en-US')} / ${options.events.toLocaleString('en-US')} events`);
   }

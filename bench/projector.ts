@@ -9,11 +9,11 @@ import type { DataKeys } from '@earshot/auth';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { createKafkaLog, TOPICS, type EventLog, type LogPosition } from '@earshot/log';
 import { dataKeyOptions, startProjector } from '@earshot/projector';
-import { createTestDatabase, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
+import { createTestDatabase, ingestedRecords, isCaughtUp, waitUntilCaughtUp } from '@earshot/testing';
 import { busyShare, cpuMsPerRequest, cpuSeconds, databaseBackends, machineBound, machineTicks, microseconds } from './process-cpu';
 import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
-import { appendTraffic, recordsOf, take, trafficOptions, trafficTenants } from './call-traffic';
+import { appendTraffic, take, trafficOptions, trafficTenants } from './call-traffic';
 import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
@@ -271,7 +271,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
 
     // Freshness: a steady 1,000 events/s in ticks of 50, each event timed from its append to the commit of its position.
     const live = [...take(tenants, freshnessSeconds * 1_000, 'live', concurrent)];
-    const liveRecords = await recordsOf(live, sealing);
+    const liveRecords = await ingestedRecords(live, sealing);
     const pending: { position: LogPosition; at: number }[] = [];
     const latencies: number[] = [];
     let polling = true;

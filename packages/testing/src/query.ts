@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createTenant, issueApiKey, SCOPES, SecretBox, type Scope } from '@earshot/auth';
+import { createTenant, DataKeyCache, DataKeys, issueApiKey, SCOPES, SecretBox, type Scope } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import type { StoredEvent } from '@earshot/contracts';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import type { QueryOptions } from '@earshot/query';
 import type { MigrationSet } from '@earshot/db';
 import type { Module, Runtime } from '@earshot/server';
-import { appendEvents } from './fixtures/append-events';
+import { appendEvents, ingestedRecords } from './fixtures/append-events';
 import { waitUntilCaughtUp } from './fixtures/caught-up';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -37,8 +37,11 @@ export interface TestQuery {
   createTenant(name?: string): Promise<QueryTenant>;
   /** Another key of a tenant, with the given scopes (default: every scope), allowlist, expiry or revocation. */
   createKey(tenantId: string, options?: KeyOptions): Promise<string>;
-  /** Appends events as the gateway would and waits until the projector has applied them. */
-  project(events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * Appends events as the gateway would and waits until the projector has applied them: in the clear, or `sealed` with
+   * their calls' data keys, as ingest seals by default.
+   */
+  project(events: readonly StoredEvent[], how?: { sealed: boolean }): Promise<void>;
   /** The `sql` tag, for setup statements. */
   sql: typeof sql;
   /** Drops the test's database under the running service (a database outage). */
@@ -104,8 +107,9 @@ export async function startTestQuery(
                 'production', ${[...(options.ipAllowlist ?? [])]}::cidr[], ${options.revoked ? 'revoked' : 'active'}, ${options.expiresAt ?? null})`);
       return key.key;
     },
-    async project(events) {
-      await appendEvents(log, events);
+    async project(events, how) {
+      if (how?.sealed) await log.append(await ingestedRecords(events, new DataKeyCache(new DataKeys(db, box))));
+      else await appendEvents(log, events);
       await waitUntilCaughtUp(runtime.database(), log);
     },
     sql,
