@@ -20,15 +20,18 @@ import {
 
 /**
  * Tenant erasure by crypto-shredding, end to end: events go in through the
- * signed ingest route with sealing on, the projector opens them, and after
- * the tenant is deleted its events are still in the topic while neither the
- * database, a replay nor an export holds its transcript.
+ * signed ingest route with sealing on, the projector opens their call's
+ * fields and keeps what was said sealed for the API to open, and after the
+ * tenant is deleted its events are still in the topic while neither the
+ * database, a replay nor an export holds its transcript or its customer.
  */
 describe('erasing a tenant', () => {
   let earshot: TestEarshot;
   let erased: EarshotTenant;
   let kept: EarshotTenant;
   const secret = { erased: `erase-me-${randomUUID()}`, kept: `keep-me-${randomUUID()}` };
+  /** The customer id sendTranscribedCall gives each call: a personal field the projector opens into the calls table. */
+  const customer = { erased: 'customer-of-call-erased', kept: 'customer-of-call-kept' };
 
   async function send(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
     expect((await sendTranscribedCall(earshot.origin, tenant, callId, text)).status).toBe(202);
@@ -39,6 +42,14 @@ describe('erasing a tenant', () => {
       headers: { authorization: `Bearer ${tenant.apiKey}` },
     });
     return response.text();
+  }
+
+  /** Which of these texts some table of the database holds in the clear. */
+  async function inTheClear(texts: string[]): Promise<string[]> {
+    const found: string[] = [];
+    // One scan each: a finding names its text by a prefix, which the two customers share.
+    for (const text of texts) if ((await scanForPlaintext(earshot.db, [text])).findings.length > 0) found.push(text);
+    return found;
   }
 
   async function projected(tenant: EarshotTenant, callId: string, text: string): Promise<void> {
@@ -60,7 +71,7 @@ describe('erasing a tenant', () => {
   });
   afterAll(async () => earshot.stop());
 
-  it('writes the transcript sealed into the log, and the read models open it', async () => {
+  it('writes the transcript sealed into the log, and the read models keep it sealed for the API to open', async () => {
     const records = (await readTopic(earshot.runtime.log(), TOPICS.events)).filter((r) => r.headers[EVENT_HEADERS.tenant] === erased.id);
     expect(records).toHaveLength(2);
     for (const record of records) {
@@ -68,7 +79,8 @@ describe('erasing a tenant', () => {
       expect(record.value.toString('latin1')).not.toContain(secret.erased);
       expect(record.value.toString('latin1')).not.toContain('customer-of-call-erased');
     }
-    expect((await scanForPlaintext(earshot.db, [secret.erased])).findings.length).toBeGreaterThan(0);
+    expect(await inTheClear([secret.erased, customer.erased])).toEqual([customer.erased]);
+    expect(await callJson(erased, 'call-erased')).toContain(secret.erased);
   });
 
   it('leaves its events in the topic as unreadable bytes once the tenant is deleted', async () => {
@@ -84,18 +96,14 @@ describe('erasing a tenant', () => {
     const lookup = await keys.lookup(records.map((r) => r.headers[EVENT_HEADERS.sealedWith] ?? ''));
     for (const record of records) expect(JSON.stringify(decodeEvent(record.value, lookup))).not.toContain(secret.erased);
 
-    const scan = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
-    expect(scan.findings.map((f) => f.secret)).toEqual(expect.arrayContaining([secret.kept.slice(0, 12)]));
-    expect(scan.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
+    expect(await inTheClear([secret.erased, customer.erased, customer.kept])).toEqual([customer.kept]);
   });
 
   it('does not bring its fields back in a replay, which still rebuilds the other tenants', async () => {
     const keys = new DataKeys(earshot.db, earshot.runtime.access().secrets);
     const summary = await rebuildReadModels({ db: earshot.runtime.database(), log: earshot.runtime.log(), from: 'earliest', keys: (ids) => keys.lookup(ids) });
     expect(summary.applied).toBeGreaterThanOrEqual(2);
-    const scan = await scanForPlaintext(earshot.db, [secret.erased, secret.kept]);
-    expect(scan.findings.filter((f) => f.secret === secret.erased.slice(0, 12))).toEqual([]);
-    expect(scan.findings.some((f) => f.secret === secret.kept.slice(0, 12))).toBe(true);
+    expect(await inTheClear([secret.erased, customer.erased, customer.kept])).toEqual([customer.kept]);
     expect(await callJson(kept, 'call-kept')).toContain(secret.kept);
   });
 

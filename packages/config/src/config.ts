@@ -165,7 +165,8 @@ export const ConfigSchema = z
     /**
      * Whether ingest and the tenant's writes through the API seal events' personal fields with per-call data keys (the tenant's for
      * events about no call), so deleting a tenant or erasing a call erases them from the log (the projector, a replay, the stream and an
-     * export open them with the tenant's keys). `false` appends them in the clear.
+     * export open them with the tenant's keys; what was said stays sealed in the read models, opened when the tenant reads a call).
+     * `false` appends them in the clear.
      */
     EARSHOT_SEAL_EVENTS: z
       .enum(['true', 'false'])

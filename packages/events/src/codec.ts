@@ -2,7 +2,7 @@ import { EVENT_TYPES, JSON_LIMITS, type DeadLetter, type Delivery, type EventTyp
 import { isObject, recordFromAvro, recordToAvro, type Residue } from './avro-json';
 import { EventCodecError } from './codec-error';
 import { isSealed, type DataKey, type KeyLookup } from './field-sealing';
-import { openRecord, sealRecord } from './sealed-fields';
+import { openRecord, sealRecord, type OpenOptions } from './sealed-fields';
 import { fingerprintHex } from './fingerprint';
 import { EXTENSIONS_FIELD, type SchemaEntry, type SchemaRegistry } from './registry';
 import { frame, unframe } from './single-object';
@@ -15,9 +15,10 @@ export interface EventCodec {
   encodeEvent(event: StoredEvent, sealWith?: DataKey): Buffer;
   /**
    * Reads an event written with any known version of its type, in the shape of the type's current version. Sealed fields are
-   * opened with the keys given; a field whose key is not held stays its sealed text (sealed extensions: under `extensions`).
+   * opened with the keys given, as `options` say; a field whose key is not held stays its sealed text (sealed extensions:
+   * under `extensions`).
    */
-  decodeEvent(message: Uint8Array, keys?: KeyLookup): StoredEvent;
+  decodeEvent(message: Uint8Array, keys?: KeyLookup, options?: OpenOptions): StoredEvent;
   encodeDeadLetter(deadLetter: DeadLetter): Buffer;
   decodeDeadLetter(message: Uint8Array): DeadLetter;
   encodeDelivery(delivery: Delivery): Buffer;
@@ -70,7 +71,13 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
     return writer;
   }
 
-  function decodeAs(message: Uint8Array, expected: string, accepts: (subject: string) => boolean, keys?: KeyLookup): Record<string, unknown> {
+  function decodeAs(
+    message: Uint8Array,
+    expected: string,
+    accepts: (subject: string) => boolean,
+    keys?: KeyLookup,
+    options?: OpenOptions,
+  ): Record<string, unknown> {
     const { fingerprint, body } = unframe(message);
     const writer = registry.byFingerprint(fingerprint);
     if (writer === undefined) {
@@ -83,7 +90,7 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
     const reader = registry.current(writer.subject) ?? writer;
     try {
       const value: unknown = reader.type.fromBuffer(body, registry.resolver(writer));
-      if (keys !== undefined && isObject(value) && isEventSubject(writer.subject)) openRecord(writer.subject, value, keys);
+      if (keys !== undefined && isObject(value) && isEventSubject(writer.subject)) openRecord(writer.subject, value, keys, options);
       const extensions = reader.extensible && isObject(value) ? value[EXTENSIONS_FIELD] : null;
       const residue: unknown = isSealed(extensions) ? { [EXTENSIONS_FIELD]: extensions } : typeof extensions === 'string' ? JSON.parse(extensions) : undefined;
       return recordFromAvro(reader.mapping, value, residue);
@@ -97,7 +104,7 @@ export function createEventCodec(registry: SchemaRegistry): EventCodec {
   // The casts below are safe because every schema file agrees with its zod contract (schemas-match-contracts test).
   return {
     encodeEvent: (event, sealWith) => encodeWith(writerFor(event.type, event.version), event, sealWith),
-    decodeEvent: (message, keys) => decodeAs(message, 'an event', isEventSubject, keys) as StoredEvent,
+    decodeEvent: (message, keys, options) => decodeAs(message, 'an event', isEventSubject, keys, options) as StoredEvent,
     encodeDeadLetter: (deadLetter) => encodeWith(writerFor(DEAD_LETTER_SUBJECT), deadLetter),
     decodeDeadLetter: (message) => decodeAs(message, 'a dead letter', (subject) => subject === DEAD_LETTER_SUBJECT) as DeadLetter,
     encodeDelivery: (delivery) => encodeWith(writerFor(DELIVERY_SUBJECT), delivery),

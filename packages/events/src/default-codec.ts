@@ -3,6 +3,7 @@ import { createEventCodec, type EventCodec } from './codec';
 import { EventCodecError } from './codec-error';
 import type { DataKey, KeyLookup } from './field-sealing';
 import { createSchemaRegistry, type SchemaRegistry } from './registry';
+import type { OpenOptions } from './sealed-fields';
 import { readSchemaFiles } from './schema-files';
 
 // Built on first use, so importing the package reads no files; afterwards nothing is parsed per message.
@@ -32,7 +33,7 @@ export function schemaFingerprint(subject: string, version?: string): string {
 }
 
 export const encodeEvent = (event: StoredEvent, sealWith?: DataKey): Buffer => defaultCodec().encodeEvent(event, sealWith);
-export const decodeEvent = (message: Uint8Array, keys?: KeyLookup): StoredEvent => defaultCodec().decodeEvent(message, keys);
+export const decodeEvent = (message: Uint8Array, keys?: KeyLookup, options?: OpenOptions): StoredEvent => defaultCodec().decodeEvent(message, keys, options);
 export const encodeDeadLetter = (deadLetter: DeadLetter): Buffer => defaultCodec().encodeDeadLetter(deadLetter);
 export const decodeDeadLetter = (message: Uint8Array): DeadLetter => defaultCodec().decodeDeadLetter(message);
 export const encodeDelivery = (delivery: Delivery): Buffer => defaultCodec().encodeDelivery(delivery);

@@ -18,7 +18,7 @@ export { eventId, eventMessage, EVENT_HEADERS, type EventMessage } from './event
 export { callIdOf } from './call-id';
 export { nameUuid } from './name-uuid';
 export { isSealed, SEALED_PREFIX, sealedWith, UnreadableSealedValue, type DataKey, type KeyLookup } from './field-sealing';
-export { openRecord, sealedFieldsOf, stillSealed } from './sealed-fields';
+export { CONVERSATION_TEXT, openConversationText, openRecord, sealedFieldsOf, stillSealed, type OpenOptions } from './sealed-fields';
 export { sealingKeys, type EventSealing } from './sealing-keys';
 export { erasableCall, erasedInTheClear, type ErasableCall, type ErasedAt, type ErasedCalls } from './erased-calls';
 export { openDeadLetter, openDeadLetterBody, sealDeadLetter } from './dead-letter-sealing';

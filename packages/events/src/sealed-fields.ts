@@ -1,6 +1,6 @@
 import type { EventType } from '@earshot/contracts';
 import { isObject } from './avro-json';
-import { isSealed, names, openValue, openWith, sealedWith, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { isSealed, names, openValue, openWith, sealedWith, sealValue, UnreadableSealedValue, type DataKey, type KeyLookup } from './field-sealing';
 import { openRepeated, sealRepeated } from './repeated-seals';
 
 /**
@@ -56,7 +56,22 @@ export function sealedFieldsOf(type: EventType): readonly string[] {
 /** The call block's fields: the same on every event of a call, so each of its values is sealed and opened once (repeated-seals). */
 const REPEATED = new Set<string>(EVERY_EVENT.filter((path) => path.startsWith('call.')));
 
-type Change = (value: string, path: string, repeated: boolean) => string | undefined;
+/** Where an event holds what was said on its call: the one path of each type that has one. */
+export const CONVERSATION_TEXT = 'data.text';
+
+/**
+ * What was said: most of a call's events, and most of its sealed bytes. The read models keep it sealed as it came, and
+ * the query service opens it for the tenant reading a call, so the projector, which needs none of it, opens none of it.
+ */
+const CONVERSATION = new Set<EventType>(['transcript.partial', 'transcript.final', 'agent.response.generated']);
+
+/** How a reader opens an event's sealed fields. */
+export interface OpenOptions {
+  /** The projector's reading: what was said stays sealed (CONVERSATION_TEXT), the rest opens. */
+  leaveConversationSealed?: boolean;
+}
+
+type Change = (value: string, path: string, repeated: boolean, conversation: boolean) => string | undefined;
 
 /**
  * A sealed path taken apart once per event type (an event is sealed on every
@@ -69,6 +84,7 @@ interface SealedPath {
   last: string;
   mapPrefix: string | undefined;
   repeated: boolean;
+  conversation: boolean;
 }
 
 const PATHS = new Map<EventType, readonly SealedPath[]>();
@@ -85,6 +101,7 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
         last: names[names.length - 1] as string,
         mapPrefix: map ? `${path.slice(0, -2)}.` : undefined,
         repeated: REPEATED.has(path),
+        conversation: path === CONVERSATION_TEXT && CONVERSATION.has(type),
       };
     });
     PATHS.set(type, paths);
@@ -98,7 +115,7 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
  * event, which sealing must leave as it was; a decoded one is the reader's own.
  */
 function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change, copyMaps: boolean): void {
-  for (const { path, parents, last, mapPrefix, repeated } of sealedPathsOf(type)) {
+  for (const { path, parents, last, mapPrefix, repeated, conversation } of sealedPathsOf(type)) {
     let parent: unknown = record;
     for (const name of parents) parent = isObject(parent) ? parent[name] : undefined;
     if (!isObject(parent)) continue;
@@ -108,12 +125,12 @@ function eachSealedField(type: EventType, record: Record<string, unknown>, chang
       const changed = copyMaps ? { ...map } : map;
       for (const key in changed) {
         const value = changed[key];
-        if (typeof value === 'string') changed[key] = change(value, mapPrefix + key, repeated) ?? value;
+        if (typeof value === 'string') changed[key] = change(value, mapPrefix + key, repeated, conversation) ?? value;
       }
       parent[last] = changed;
     } else {
       const value = parent[last];
-      if (typeof value === 'string') parent[last] = change(value, path, repeated) ?? value;
+      if (typeof value === 'string') parent[last] = change(value, path, repeated, conversation) ?? value;
     }
   }
 }
@@ -123,15 +140,15 @@ export function sealRecord(type: EventType, record: Record<string, unknown>, key
 }
 
 /** Opens what the keys open; values sealed with a key not held stay sealed. */
-export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup): void {
+export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup, { leaveConversationSealed = false }: OpenOptions = {}): void {
   // An event's fields are sealed with one key: it is looked up for the first, and the rest are checked to name it too.
   let keyId: string | undefined;
   let key: Buffer | undefined;
   eachSealedField(
     type,
     record,
-    (value, path, repeated) => {
-      if (!isSealed(value)) return undefined;
+    (value, path, repeated, conversation) => {
+      if (!isSealed(value) || (conversation && leaveConversationSealed)) return undefined;
       if (keyId === undefined || !names(value, keyId)) {
         keyId = sealedWith(value);
         // Not a sealed value after all: openValue says so.
@@ -143,6 +160,20 @@ export function openRecord(type: EventType, record: Record<string, unknown>, key
     },
     false,
   );
+}
+
+/**
+ * Conversation text as a read model keeps it, for the tenant whose keys these are: opened when sealed. Text that does not
+ * open with them is answered as stored: an event sent in the clear may hold words that only look sealed.
+ */
+export function openConversationText(value: string, keys: KeyLookup): string {
+  if (!isSealed(value) || sealedWith(value) === undefined) return value;
+  try {
+    return openValue(value, keys, CONVERSATION_TEXT) ?? value;
+  } catch (error) {
+    if (error instanceof UnreadableSealedValue) return value;
+    throw error;
+  }
 }
 
 /** The paths of the event's fields that are still sealed (its key not held), for exports to say so. */

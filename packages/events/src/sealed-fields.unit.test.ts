@@ -7,7 +7,7 @@ import { decodeEvent, encodeEvent, schemaRegistry } from './default-codec';
 import { isSealed, sealValue, type DataKey, type KeyLookup } from './field-sealing';
 import { sampleEvent } from './samples';
 import { SCHEMAS_ROOT } from './schema-files';
-import { sealedFieldsOf, stillSealed } from './sealed-fields';
+import { CONVERSATION_TEXT, openConversationText, sealedFieldsOf, stillSealed } from './sealed-fields';
 import { unframe } from './single-object';
 
 const callKey: DataKey = { id: 'call-key-1', key: randomBytes(32) };
@@ -124,5 +124,34 @@ describe('sealed fields', () => {
     const decoded = decodeEvent(encodeEvent(event, callKey), holding()) as StoredEvent & { extensions?: unknown };
     expect(decoded.extensions).toSatisfy(isSealed);
     expect(decoded).not.toHaveProperty('trace_id');
+  });
+});
+
+describe('what was said', () => {
+  const SPOKEN = ['transcript.partial', 'transcript.final', 'agent.response.generated'];
+
+  it.each(EVENT_TYPES)('%s: stays sealed for the projector, whose reading opens every other field', (type) => {
+    const event = sampleEvent(type, { trace_id: 'tr-1', call: { metadata: { campaign: 'spring' } } });
+    const message = encodeEvent(event, callKey);
+    const read = decodeEvent(message, holding(callKey), { leaveConversationSealed: true });
+    if (!SPOKEN.includes(type)) {
+      expect(read).toEqual(event);
+      return;
+    }
+    const { text, ...data } = read.data as Record<string, unknown>;
+    expect(text).toSatisfy(isSealed);
+    expect({ ...read, data }).toEqual({ ...event, data: { ...event.data, text: undefined } });
+    expect(openConversationText(String(text), holding(callKey))).toBe((event.data as { text: string }).text);
+  });
+
+  it('is answered as stored when it does not open with the reader’s keys', () => {
+    const sealed = sealValue('my card number is 4111', callKey, CONVERSATION_TEXT);
+    const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BB' : 'AA'}`;
+    const elsewhere = sealValue('my card number is 4111', callKey, 'data.summary');
+    expect(openConversationText(sealed, holding(callKey))).toBe('my card number is 4111');
+    for (const stored of [sealed, flipped, elsewhere, 'sealed:v1:dk_nobody:AAAA', 'sealed:v1:not a key:AAAA', 'sealed:v1:', 'plain words']) {
+      expect(openConversationText(stored, holding({ id: 'another-tenants-key', key: randomBytes(32) }))).toBe(stored);
+    }
+    for (const stored of [flipped, elsewhere]) expect(openConversationText(stored, holding(callKey))).toBe(stored);
   });
 });

@@ -10,6 +10,7 @@ import {
   openDeadLetter,
   type DataKey,
   type KeyLookup,
+  type OpenOptions,
 } from '@earshot/events';
 import { TOPICS, type LogRecord } from '@earshot/log';
 import { defineTopic } from './topic';
@@ -60,10 +61,10 @@ export type TopicPayload =
   | { topic: typeof TOPICS.deadLetters; payload: DeadLetter };
 
 /** Reads a record of whichever topic it came from, opening sealed fields with the keys given; throws when its value does not decode. */
-export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>, keys?: KeyLookup): TopicPayload {
+export function readRecord(record: Pick<LogRecord, 'topic' | 'value'>, keys?: KeyLookup, options?: OpenOptions): TopicPayload {
   switch (record.topic) {
     case TOPICS.events:
-      return { topic: record.topic, payload: eventsTopic.read(record, keys) };
+      return { topic: record.topic, payload: eventsTopic.read(record, keys, options) };
     case TOPICS.deliveries:
       return { topic: record.topic, payload: deliveriesTopic.read(record) };
     case TOPICS.deadLetters:

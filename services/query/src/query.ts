@@ -86,7 +86,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
           api.addHook('onClose', () => folder.stop());
 
           registerRealtimeRoutes(api, reads, runtime.now);
-          registerCallRoutes(api, reads);
+          registerCallRoutes(api, reads, dataKeys);
           registerCallErasureRoute(api, { db, keys: dataKeys });
           registerOutcomeRoutes(api, reads, writes);
           registerIncidentRoutes(api, reads, writes);
@@ -116,7 +116,7 @@ export function queryModule(runtime: Runtime, overrides: QueryOptions = {}): Mod
       };
       await runtime.http().register(async (root: FastifyInstance) => {
         root.addHook('onClose', () => live.stop());
-        await registerGraphqlRoutes(root, reads, runtime.now);
+        await registerGraphqlRoutes(root, reads, runtime.now, dataKeys);
         await registerStreamRoute(root, runtime.log(), live, { auth: 'apiKey', scope: 'calls:read' }, stream);
       });
       // Stopping happens in onClose above, when the HTTP module closes after this one.

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { DataKeys } from '@earshot/auth';
 import type { Statements, TenantReads } from '@earshot/db';
+import type { KeyLookup } from '@earshot/events';
 
 /** The tenant of an authenticated request (the auth hook has run for every route that calls this). */
 function tenantOf(request: FastifyRequest): string {
@@ -16,4 +18,13 @@ function tenantOf(request: FastifyRequest): string {
  */
 export function readAs<T>(reads: TenantReads, request: FastifyRequest, work: (tx: Statements) => Promise<T>): Promise<T> {
   return work(reads.as(tenantOf(request)));
+}
+
+/** The caller's data keys by id, for opening what the read models keep sealed. */
+export type CallerKeys = (keyIds: readonly string[]) => Promise<KeyLookup>;
+
+/** DataKeys.lookup with the caller's tenant: no other tenant's key ever opens for a request. */
+export function callerKeys(dataKeys: DataKeys, request: FastifyRequest): CallerKeys {
+  const tenantId = tenantOf(request);
+  return (keyIds) => dataKeys.lookup(keyIds, tenantId);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildSchema, printSchema } from 'graphql';
 import mercurius from 'mercurius';
 import { ApiError } from '@earshot/contracts';
+import type { DataKeys } from '@earshot/auth';
 import type { TenantReads } from '@earshot/db';
 import type { RoutePolicy } from '@earshot/server';
 import { costLimit } from './query-cost';
@@ -29,14 +30,14 @@ export const MAX_QUERY_COST = 10_000;
  * checks its own scope. Malformed, too deep or too costly queries are 400s
  * in the Error shape, before any read.
  */
-export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date): Promise<void> {
+export async function registerGraphqlRoutes(app: FastifyInstance, reads: TenantReads, now: () => Date, dataKeys: DataKeys): Promise<void> {
   const policy: RoutePolicy = { auth: 'apiKey', scope: GRAPHQL_SCOPES };
   app.addHook('onRoute', (route) => {
     if (route.url === GRAPHQL_PATH) route.config = { ...route.config, policy };
   });
   await app.register(mercurius, {
     schema: graphqlSchema(),
-    resolvers: graphqlResolvers(reads, now),
+    resolvers: graphqlResolvers(reads, now, dataKeys),
     path: GRAPHQL_PATH,
     graphiql: false,
     validationRules: [depthLimit(MAX_QUERY_DEPTH, MAX_INTROSPECTION_DEPTH), costLimit(MAX_QUERY_COST)],

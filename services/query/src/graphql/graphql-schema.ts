@@ -18,6 +18,7 @@ import {
   OutcomeListSchema,
   validationError,
 } from '@earshot/contracts';
+import type { DataKeys } from '@earshot/auth';
 import type { Statements, TenantReads } from '@earshot/db';
 import { readAlertPage } from '../routes/alerts';
 import { readCallDetail, readCallPage } from '../routes/calls';
@@ -26,7 +27,7 @@ import { readMetric } from '../routes/metrics';
 import { readOutcomePage } from '../routes/outcomes';
 import { readLiveSnapshot } from '../routes/realtime';
 import { ROUTE_SCOPES } from '../route-scopes';
-import { readAs } from '../tenant-scope';
+import { callerKeys, readAs, type CallerKeys } from '../tenant-scope';
 import { GraphqlTypes } from './types-from-zod';
 
 interface RootField<Args extends z.ZodType> {
@@ -34,7 +35,13 @@ interface RootField<Args extends z.ZodType> {
   route: keyof typeof ROUTE_SCOPES;
   args: Args | null;
   type: string;
-  read: (tx: Statements, args: z.infer<Args>, now: Date) => Promise<unknown>;
+  read: (tx: Statements, args: z.infer<Args>, context: ReadContext) => Promise<unknown>;
+}
+
+/** What a field's read knows of its request beyond the tenant its statements run as. */
+interface ReadContext {
+  now: Date;
+  keys: CallerKeys;
 }
 
 const field = <Args extends z.ZodType>(definition: RootField<Args>) => definition;
@@ -42,10 +49,10 @@ const field = <Args extends z.ZodType>(definition: RootField<Args>) => definitio
 /** Each root field: the REST route it mirrors (scope and read function), its arguments' contract and its type (nullable, so one refused field leaves the others' data). */
 const ROOT_FIELDS = {
   calls: field({ route: 'GET /calls', args: CallListQuerySchema, type: 'CallPage', read: (tx, args) => readCallPage(tx, args) }),
-  call: field({ route: 'GET /calls/:id', args: CallParamsSchema, type: 'CallDetail', read: (tx, args) => readCallDetail(tx, args.id) }),
+  call: field({ route: 'GET /calls/:id', args: CallParamsSchema, type: 'CallDetail', read: (tx, args, { keys }) => readCallDetail(tx, args.id, keys) }),
   outcomes: field({ route: 'GET /outcomes', args: OutcomeListQuerySchema, type: 'OutcomePage', read: (tx, args) => readOutcomePage(tx, args) }),
-  realtime: field({ route: 'GET /realtime', args: null, type: 'LiveSnapshot', read: async (tx, _args, now) => (await readLiveSnapshot(tx, now)).live }),
-  metrics: field({ route: 'GET /metrics', args: MetricQuerySchema, type: 'MetricSeries', read: (tx, args, now) => readMetric(tx, args, now) }),
+  realtime: field({ route: 'GET /realtime', args: null, type: 'LiveSnapshot', read: async (tx, _args, { now }) => (await readLiveSnapshot(tx, now)).live }),
+  metrics: field({ route: 'GET /metrics', args: MetricQuerySchema, type: 'MetricSeries', read: (tx, args, { now }) => readMetric(tx, args, now) }),
   incidents: field({ route: 'GET /incidents', args: IncidentListQuerySchema, type: 'IncidentPage', read: (tx, args) => readIncidentPage(tx, args) }),
   alerts: field({ route: 'GET /alerts', args: AlertListQuerySchema, type: 'AlertPage', read: (tx, args) => readAlertPage(tx, args) }),
 };
@@ -74,7 +81,7 @@ export function graphqlSchema(): string {
 const given = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 
 /** Resolvers over the query service's own read functions, in the caller's tenant transaction, each behind its REST route's scope. */
-export function graphqlResolvers(reads: TenantReads, now: () => Date) {
+export function graphqlResolvers(reads: TenantReads, now: () => Date, dataKeys: DataKeys) {
   const Query = Object.fromEntries(
     Object.entries(ROOT_FIELDS).map(([name, f]) => [
       name,
@@ -84,8 +91,8 @@ export function graphqlResolvers(reads: TenantReads, now: () => Date) {
         if (!request.caller?.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `the API key lacks the ${scope} scope (needed for ${name})`);
         const parsed = f.args ? f.args.safeParse(given(args)) : { success: true as const, data: undefined };
         if (!parsed.success) throw validationError(parsed.error, `the arguments of ${name}`);
-        const read = f.read as (tx: Statements, args: unknown, now: Date) => Promise<unknown>;
-        return readAs(reads, request, (tx) => read(tx, parsed.data, now()));
+        const read = f.read as (tx: Statements, args: unknown, context: ReadContext) => Promise<unknown>;
+        return readAs(reads, request, (tx) => read(tx, parsed.data, { now: now(), keys: callerKeys(dataKeys, request) }));
       },
     ]),
   );

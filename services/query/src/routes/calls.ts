@@ -12,11 +12,13 @@ import {
   type CallListPage,
   type CallListQuery,
 } from '@earshot/contracts';
+import type { DataKeys } from '@earshot/auth';
 import type { Statements, TenantReads } from '@earshot/db';
+import { isSealed, openConversationText, SEALED_PREFIX, sealedWith } from '@earshot/events';
 import { callSortOf, renderedCallDetail, renderedCalls } from '@earshot/read-models';
 import { renderedAs, pageOf, pageText, pagingOf, type Page, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
-import { readAs } from '../tenant-scope';
+import { callerKeys, readAs, type CallerKeys } from '../tenant-scope';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CallWithDetailSchema = CallDetailSchema.shape.call;
@@ -47,21 +49,38 @@ export async function readCallPage(tx: Statements, query: CallListQuery): Promis
   return { ...page, items: page.items.map((item) => CallResourceSchema.parse(JSON.parse(item))) };
 }
 
-/** One call with its turns, transcript and traces as the JSON text Postgres rendered, or null: what GET /calls/{id} answers. */
-async function readRenderedCallDetail(tx: Statements, id: string): Promise<string | null> {
+/**
+ * One call with its turns, transcript and traces as the JSON text Postgres rendered, what was said opened, or null: what
+ * GET /calls/{id} answers.
+ */
+async function readRenderedCallDetail(tx: Statements, id: string, keys: CallerKeys): Promise<string | null> {
   // Not a uuid is as absent as another tenant's call: null either way, so ids tell nothing.
   if (!UUID.test(id)) return null;
-  return renderedCallDetail(tx, id);
+  const call = await renderedCallDetail(tx, id);
+  return call === null ? null : withConversationOpened(call, keys);
+}
+
+/**
+ * The read models keep what was said as sealed as it came (CONVERSATION_TEXT): it is opened here, for the caller, with
+ * the caller's keys. A call with none of it sealed is answered as Postgres rendered it.
+ */
+async function withConversationOpened(rendered: string, keys: CallerKeys): Promise<string> {
+  if (!rendered.includes(`"${SEALED_PREFIX}`)) return rendered;
+  const call = JSON.parse(rendered) as Pick<CallDetail['call'], 'turns' | 'transcript'>;
+  const said = [...call.turns, ...call.transcript];
+  const lookup = await keys(said.flatMap(({ text }) => (text !== null && isSealed(text) ? (sealedWith(text) ?? []) : [])));
+  for (const part of said) if (part.text !== null) part.text = openConversationText(part.text, lookup);
+  return JSON.stringify(call);
 }
 
 /** The same call as a value, or null: what GraphQL's `call` resolves to. */
-export async function readCallDetail(tx: Statements, id: string): Promise<CallDetail['call'] | null> {
-  const call = await readRenderedCallDetail(tx, id);
+export async function readCallDetail(tx: Statements, id: string, keys: CallerKeys): Promise<CallDetail['call'] | null> {
+  const call = await readRenderedCallDetail(tx, id, keys);
   return call === null ? null : CallWithDetailSchema.parse(JSON.parse(call));
 }
 
 /** GET /calls and GET /calls/{id}. */
-export function registerCallRoutes(app: FastifyInstance, reads: TenantReads): void {
+export function registerCallRoutes(app: FastifyInstance, reads: TenantReads, dataKeys: DataKeys): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
@@ -81,7 +100,7 @@ export function registerCallRoutes(app: FastifyInstance, reads: TenantReads): vo
     },
     async (request) => {
       const { id } = request.params;
-      const call = await readAs(reads, request, (tx) => readRenderedCallDetail(tx, id));
+      const call = await readAs(reads, request, (tx) => readRenderedCallDetail(tx, id, callerKeys(dataKeys, request)));
       if (call === null) throw new ApiError('NOT_FOUND', `no call with id ${id}`);
       return renderedAs<CallDetail>(`{"ok":true,"call":${call}}`);
     },
