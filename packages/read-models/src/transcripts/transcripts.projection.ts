@@ -3,7 +3,9 @@ import type { RegisterProjection } from '../projection';
 /**
  * One segment per call, turn and speaker. A final segment always wins over a
  * partial one whatever the order, so a partial is never stored as final;
- * among segments of the same kind the latest (by stamp) wins.
+ * among segments of the same kind the latest (by stamp) wins. Its text is
+ * kept as it came, sealed when ingest sealed it: the query service opens it
+ * for the tenant reading the call.
  */
 export const transcripts: RegisterProjection = {
   kind: 'register',

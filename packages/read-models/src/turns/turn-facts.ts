@@ -8,6 +8,7 @@ interface TurnValues {
   llmMs: number;
   ttsMs: number;
   totalMs: number;
+  /** What the agent said, sealed when ingest sealed it: the query service opens it for the tenant reading the call. */
   text: string;
   model: string;
   tokensIn: number;
