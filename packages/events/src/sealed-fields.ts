@@ -60,18 +60,26 @@ const REPEATED = new Set<string>(EVERY_EVENT.filter((path) => path.startsWith('c
 export const CONVERSATION_TEXT = 'data.text';
 
 /**
- * What was said: most of a call's events, and most of its sealed bytes. The read models keep it sealed as it came, and
- * the query service opens it for the tenant reading a call, so the projector, which needs none of it, opens none of it.
+ * Fields the read models keep as they came and never compute on: what was said (most of a call's events, and most of
+ * its sealed bytes) and a tool call's arguments, result and error. The projector, which needs none of them, leaves them
+ * sealed; the query service opens what it answers, what was said, for the tenant reading a call.
  */
-const CONVERSATION = new Set<EventType>(['transcript.partial', 'transcript.final', 'agent.response.generated']);
+const KEPT_SEALED: Partial<Record<EventType, readonly string[]>> = {
+  'transcript.partial': [CONVERSATION_TEXT],
+  'transcript.final': [CONVERSATION_TEXT],
+  'agent.response.generated': [CONVERSATION_TEXT],
+  'tool.call.started': ['data.arguments'],
+  'tool.call.completed': ['data.arguments', 'data.result'],
+  'tool.call.failed': ['data.arguments', 'data.error'],
+};
 
 /** How a reader opens an event's sealed fields. */
 export interface OpenOptions {
-  /** The projector's reading: what was said stays sealed (CONVERSATION_TEXT), the rest opens. */
-  leaveConversationSealed?: boolean;
+  /** The projector's reading: the fields the read models keep sealed stay so, the rest open. */
+  leaveKeptSealed?: boolean;
 }
 
-type Change = (value: string, path: string, repeated: boolean, conversation: boolean) => string | undefined;
+type Change = (value: string, path: string, repeated: boolean, keptSealed: boolean) => string | undefined;
 
 /**
  * A sealed path taken apart once per event type (an event is sealed on every
@@ -84,7 +92,7 @@ interface SealedPath {
   last: string;
   mapPrefix: string | undefined;
   repeated: boolean;
-  conversation: boolean;
+  keptSealed: boolean;
 }
 
 const PATHS = new Map<EventType, readonly SealedPath[]>();
@@ -101,7 +109,7 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
         last: names[names.length - 1] as string,
         mapPrefix: map ? `${path.slice(0, -2)}.` : undefined,
         repeated: REPEATED.has(path),
-        conversation: path === CONVERSATION_TEXT && CONVERSATION.has(type),
+        keptSealed: KEPT_SEALED[type]?.includes(path) ?? false,
       };
     });
     PATHS.set(type, paths);
@@ -115,7 +123,7 @@ function sealedPathsOf(type: EventType): readonly SealedPath[] {
  * event, which sealing must leave as it was; a decoded one is the reader's own.
  */
 function eachSealedField(type: EventType, record: Record<string, unknown>, change: Change, copyMaps: boolean): void {
-  for (const { path, parents, last, mapPrefix, repeated, conversation } of sealedPathsOf(type)) {
+  for (const { path, parents, last, mapPrefix, repeated, keptSealed } of sealedPathsOf(type)) {
     let parent: unknown = record;
     for (const name of parents) parent = isObject(parent) ? parent[name] : undefined;
     if (!isObject(parent)) continue;
@@ -125,12 +133,12 @@ function eachSealedField(type: EventType, record: Record<string, unknown>, chang
       const changed = copyMaps ? { ...map } : map;
       for (const key in changed) {
         const value = changed[key];
-        if (typeof value === 'string') changed[key] = change(value, mapPrefix + key, repeated, conversation) ?? value;
+        if (typeof value === 'string') changed[key] = change(value, mapPrefix + key, repeated, keptSealed) ?? value;
       }
       parent[last] = changed;
     } else {
       const value = parent[last];
-      if (typeof value === 'string') parent[last] = change(value, path, repeated, conversation) ?? value;
+      if (typeof value === 'string') parent[last] = change(value, path, repeated, keptSealed) ?? value;
     }
   }
 }
@@ -140,15 +148,15 @@ export function sealRecord(type: EventType, record: Record<string, unknown>, key
 }
 
 /** Opens what the keys open; values sealed with a key not held stay sealed. */
-export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup, { leaveConversationSealed = false }: OpenOptions = {}): void {
+export function openRecord(type: EventType, record: Record<string, unknown>, keys: KeyLookup, { leaveKeptSealed = false }: OpenOptions = {}): void {
   // An event's fields are sealed with one key: it is looked up for the first, and the rest are checked to name it too.
   let keyId: string | undefined;
   let key: Buffer | undefined;
   eachSealedField(
     type,
     record,
-    (value, path, repeated, conversation) => {
-      if (!isSealed(value) || (conversation && leaveConversationSealed)) return undefined;
+    (value, path, repeated, keptSealed) => {
+      if (!isSealed(value) || (keptSealed && leaveKeptSealed)) return undefined;
       if (keyId === undefined || !names(value, keyId)) {
         keyId = sealedWith(value);
         // Not a sealed value after all: openValue says so.

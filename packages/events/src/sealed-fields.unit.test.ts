@@ -4,7 +4,7 @@ import avro from 'avsc';
 import { EVENT_TYPES, type StoredEvent } from '@earshot/contracts';
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, encodeEvent, schemaRegistry } from './default-codec';
-import { isSealed, sealValue, type DataKey, type KeyLookup } from './field-sealing';
+import { isSealed, openValue, sealValue, type DataKey, type KeyLookup } from './field-sealing';
 import { sampleEvent } from './samples';
 import { SCHEMAS_ROOT } from './schema-files';
 import { CONVERSATION_TEXT, openConversationText, sealedFieldsOf, stillSealed } from './sealed-fields';
@@ -127,21 +127,33 @@ describe('sealed fields', () => {
   });
 });
 
-describe('what was said', () => {
-  const SPOKEN = ['transcript.partial', 'transcript.final', 'agent.response.generated'];
+describe('what the read models keep sealed', () => {
+  /** By event type, the fields the projector leaves sealed: what was said, and what tools were given and gave back. */
+  const KEPT: Record<string, string[]> = {
+    'transcript.partial': ['text'],
+    'transcript.final': ['text'],
+    'agent.response.generated': ['text'],
+    'tool.call.started': ['arguments'],
+    'tool.call.completed': ['arguments', 'result'],
+    'tool.call.failed': ['arguments', 'error'],
+  };
 
   it.each(EVENT_TYPES)('%s: stays sealed for the projector, whose reading opens every other field', (type) => {
     const event = sampleEvent(type, { trace_id: 'tr-1', call: { metadata: { campaign: 'spring' } } });
-    const message = encodeEvent(event, callKey);
-    const read = decodeEvent(message, holding(callKey), { leaveConversationSealed: true });
-    if (!SPOKEN.includes(type)) {
-      expect(read).toEqual(event);
-      return;
+    const read = decodeEvent(encodeEvent(event, callKey), holding(callKey), { leaveKeptSealed: true });
+    const data = { ...(read.data as Record<string, unknown>) };
+    const sent = { ...(event.data as Record<string, unknown>) };
+    for (const field of KEPT[type] ?? []) {
+      expect(sent[field], `${type} data.${field} in the sample`).toBeDefined();
+      const sealed = String(data[field]);
+      expect(sealed).toSatisfy(isSealed);
+      const opened = openValue(sealed, holding(callKey), `data.${field}`);
+      expect(typeof sent[field] === 'string' ? opened : JSON.parse(opened ?? 'null')).toEqual(sent[field]);
+      delete data[field];
+      delete sent[field];
     }
-    const { text, ...data } = read.data as Record<string, unknown>;
-    expect(text).toSatisfy(isSealed);
-    expect({ ...read, data }).toEqual({ ...event, data: { ...event.data, text: undefined } });
-    expect(openConversationText(String(text), holding(callKey))).toBe((event.data as { text: string }).text);
+    expect({ ...read, data }).toEqual({ ...event, data: sent });
+    if (type === 'transcript.final') expect(openConversationText(String(read.data.text), holding(callKey))).toBe(event.data.text);
   });
 
   it('is answered as stored when it does not open with the reader’s keys', () => {

@@ -18,9 +18,9 @@ export function decodeRecord(record: LogRecord, keys: KeyLookup = () => undefine
   try {
     const sealedWith = record.headers[EVENT_HEADERS.sealedWith];
     if (sealedWith !== undefined && keys(sealedWith) === undefined) return { record, erased: sealedWith };
-    // Only a record with the header holds sealed fields: the rest skip the walk that would open them. What was said stays
-    // sealed: the read models keep it so, and the query service opens it for its reader.
-    const read = readRecord(record, sealedWith === undefined ? undefined : keys, { leaveConversationSealed: true });
+    // Only a record with the header holds sealed fields: the rest skip the walk that would open them. What was said and
+    // what tools were given stay sealed: the read models keep them so, and the query service opens what it answers.
+    const read = readRecord(record, sealedWith === undefined ? undefined : keys, { leaveKeptSealed: true });
     if (read.topic === 'earshot.events') {
       const derived = deriveEvent(projectEvent(read.payload, record.value.length));
       const erasable = erasableCall(record, read.payload);

@@ -23,7 +23,7 @@ describe('a call’s conversation text', () => {
   let query: TestQuery;
   let acme: QueryTenant;
   let globex: QueryTenant;
-  const script = () => callScript({ tenant: acme.id, providerCallId: 'sealed-call', turns: 3 });
+  const script = () => callScript({ tenant: acme.id, providerCallId: 'sealed-call', turns: 5 });
 
   async function detail(tenant: QueryTenant, providerCallId: string): Promise<{ transcript: Said[]; turns: Said[] }> {
     const response = await query.get(`/calls/${callIdOf(tenant.id, 'vapi', providerCallId)}`, tenant.apiKey);
@@ -39,12 +39,19 @@ describe('a call’s conversation text', () => {
   });
   afterAll(async () => query?.stop());
 
-  it('is kept sealed in the transcripts and turns tables', async () => {
+  it('is kept sealed in the transcripts and turns tables, as are its tool calls’ arguments and results in traces', async () => {
     const id = callIdOf(acme.id, 'vapi', 'sealed-call');
     const stored = (await query.db.query(query.sql`
       select text from transcripts where call_id = ${id} union all select text from turns where call_id = ${id}`)) as { text: string }[];
     expect(stored.length).toBeGreaterThanOrEqual(6);
     for (const { text } of stored) expect(text).toSatisfy(isSealed);
+    const tools = (await query.db.query(query.sql`
+      select detail->'arguments' as arguments, detail->'result' as result from traces where call_id = ${id} and kind = 'tool_call'`)) as {
+      arguments: unknown;
+      result: unknown;
+    }[];
+    expect(tools).toHaveLength(1);
+    for (const tool of tools) expect([tool.arguments, tool.result]).toEqual([expect.toSatisfy(isSealed), expect.toSatisfy(isSealed)]);
   });
 
   it('is opened for its tenant by GET /calls/{id} and by GraphQL', async () => {
