@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '@earshot/db';
-import { createKafkaLog, TOPICS } from '@earshot/log';
+import { createKafkaLog } from '@earshot/log';
 import { createTestDatabase } from '@earshot/testing';
 import { appendTraffic, trafficOptions, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, microseconds } from './process-cpu';
+import { readThrough } from './read-through';
 import type { Bench } from './run';
 
 /** The topic is read whole this many times, each by a group of its own, and the figures are the cheapest reading's. */
@@ -37,27 +38,19 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       let started = 0;
       let cpuBefore: NodeJS.CpuUsage | undefined;
       let brokerBefore: number | undefined;
-      let done: () => void = () => undefined;
-      const finished = new Promise<void>((resolve) => (done = resolve));
-      const consumer = await log.consume({
-        group: `reader-${round}`,
-        topics: [TOPICS.events],
-        onBatch: async (records) => {
-          if (cpuBefore === undefined) {
-            cpuBefore = process.cpuUsage();
-            brokerBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
-            started = performance.now();
-          }
-          read += records.length;
-          progress(`reading ${round} of ${ROUNDS}: ${read.toLocaleString('en-US')} events`);
-          if (read >= appended) done();
-        },
+      const reader = await readThrough(log, `reader-${round}`, appended, (records) => {
+        if (cpuBefore === undefined) {
+          cpuBefore = process.cpuUsage();
+          brokerBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
+          started = performance.now();
+        }
+        read += records.length;
+        progress(`reading ${round} of ${ROUNDS}: ${read.toLocaleString('en-US')} events`);
       });
-      await finished;
       const seconds = (performance.now() - started) / 1_000;
       const cpu = process.cpuUsage(cpuBefore);
       const brokerMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerBefore, appended);
-      await consumer.stop();
+      await reader.stop();
       readings.push({ seconds, cpuUs: (cpu.user + cpu.system) / appended, brokerMs });
     }
     const best = readings.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));

@@ -17,6 +17,7 @@ import { appendTraffic, take, trafficOptions, trafficTenants } from './call-traf
 import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
+import { readThrough } from './read-through';
 import type { Bench } from './run';
 
 /**
@@ -40,7 +41,9 @@ import type { Bench } from './run';
  * (events appended unsealed, as with EARSHOT_SEAL_EVENTS=false), --concurrent-calls N (default 1: each call's
  * events in one run; N interleaves N calls in progress, as a provider's live traffic does, so a batch touches many
  * calls a few events each), --tenants N (default 8: the calls go to N tenants in turn; a batch's statements are
- * per tenant, as row-level security checks each tenant's rows, so more tenants in a batch mean more, smaller statements).
+ * per tenant, as row-level security checks each tenant's rows, so more tenants in a batch mean more, smaller statements),
+ * --cold-broker (the broker as it starts: by default the events are read once by another consumer group before the
+ * projector starts, so that the broker has compiled its fetch path, as a deployed one has).
  */
 
 /** What a projector process answers "report" with. */
@@ -200,6 +203,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
   const { sealed, concurrentCalls: concurrent, tenants: tenantCount } = traffic;
   const freshnessSeconds = option(args, 'freshness-seconds', 15);
   const processes = wholeNumber(args, 'processes', 1);
+  const warmBroker = !args.includes('--cold-broker');
   const database = await createTestDatabase('bench_projector', databaseUrl);
   const db = openDatabase({ url: database.url, poolSize: 10, applicationName: 'bench-projector' });
   const namespace = `bench-projector-${randomBytes(4).toString('hex')}.`;
@@ -213,6 +217,15 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       `appended ${fmt(appended)} events (${fmt(appended / 137)} calls of 30 turns, ${fmt(tenantCount)} tenants), ${sealed ? 'sealed with per-call data keys, as ingest seals them by default' : 'in the clear'}`,
     );
 
+    if (warmBroker) {
+      // A deployed broker has served these fetches for days; a fresh one compiles its fetch path on the first reads.
+      let read = 0;
+      const reader = await readThrough(log, 'warm-up', appended, (records) => {
+        read += records.length;
+        progress(`warming the broker: ${fmt(read)} / ${fmt(appended)} events read`);
+      });
+      await reader.stop();
+    }
     const backends = () => databaseBackends(db);
     // Postgres CPU: the connections open before the run from where they were, those opened during it from zero.
     const postgresBefore = await backends();
@@ -321,6 +334,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       concurrent_calls: concurrent,
       tenants: tenantCount,
       processes,
+      broker_warm: warmBroker,
       projector_events_per_s: Math.round(projectorRate),
       projector_events_per_s_per_process: Math.round(projectorRate / processes),
       copy_rows_per_s: Math.round(copyRate),

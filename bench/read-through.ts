@@ -1,0 +1,27 @@
+import { TOPICS, type EventLog, type LogRecord } from '@earshot/log';
+
+/**
+ * Reads the events topic whole, `count` records, with a consumer group of its own, handing each batch to `each`;
+ * resolves once the last is read, with the consumer to stop (after the caller has taken its figures).
+ */
+export async function readThrough(
+  log: EventLog,
+  group: string,
+  count: number,
+  each: (records: readonly LogRecord[]) => void,
+): Promise<{ stop(): Promise<void> }> {
+  let read = 0;
+  let done: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const consumer = await log.consume({
+    group,
+    topics: [TOPICS.events],
+    onBatch: async (records) => {
+      each(records);
+      read += records.length;
+      if (read >= count) done();
+    },
+  });
+  await finished;
+  return consumer;
+}
