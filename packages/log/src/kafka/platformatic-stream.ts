@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { stringDeserializer, type Deserializers, type Message } from '@platformatic/kafka';
 
 /** A record's key and headers as text, its value as the bytes it holds. */
@@ -31,14 +32,21 @@ export interface DrainedStream<M extends Drained> {
   readonly closed: boolean;
 }
 
+const GIB = 1024 ** 3;
+
 /**
  * What a stream may hold waiting before it is paused; the batch in hand is as large again. A message costs ~1 KB of
  * heap besides its bytes (its headers' text and Map, two bigints, a bound commit), so the count bounds small events
  * and the bytes large ones. At 20,000 a projector's three consumers catching up held ~150,000 messages and could
- * not do it within 384 MiB of heap; at 5,000 batches are ~3,000 events, which spreads a batch's fixed cost nearly
- * as thin.
+ * not do it within 384 MiB of heap; at 5,000 batches are ~3,000 events. A heap of 1 GiB or more (a host's
+ * default, a larger container) holds twice that, and a batch's statements are spread over twice the events.
  */
-export const WAITING_LIMIT = { records: 5_000, bytes: 8 * 1024 * 1024 } as const;
+export function waitingLimit(heapLimitBytes: number): { records: number; bytes: number } {
+  return heapLimitBytes >= GIB ? { records: 10_000, bytes: 16 * 1024 * 1024 } : { records: 5_000, bytes: 8 * 1024 * 1024 };
+}
+
+/** This process's limit, from the heap V8 was given (`--max-old-space-size`, or what Node chose for its memory). */
+export const WAITING_LIMIT = waitingLimit(getHeapStatistics().heap_size_limit);
 
 const sizeOf = (message: Drained) => (message.key?.length ?? 0) + (message.value?.length ?? 0);
 

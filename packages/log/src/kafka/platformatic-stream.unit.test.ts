@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DESERIALIZERS, drainBatches, WAITING_LIMIT } from './platformatic-stream';
+import { DESERIALIZERS, drainBatches, WAITING_LIMIT, waitingLimit } from './platformatic-stream';
 
 interface Fetched {
   topic: string;
@@ -50,6 +50,16 @@ function drain(stream: FetchedStream) {
   };
   return { batches, letGo, finish };
 }
+
+describe('waitingLimit', () => {
+  const MIB = 1024 * 1024;
+
+  it('holds 5,000 records or 8 MiB in the heap Node gives a 768 MiB container, and twice that from 1 GiB', () => {
+    // 396 MiB: Node 20's heap in 768 MiB; 576 with the projector's semi-space flags; 4 GiB, a host's default.
+    for (const heap of [384, 396, 576, 1023]) expect(waitingLimit(heap * MIB), `${heap} MiB`).toEqual({ records: 5_000, bytes: 8 * MIB });
+    for (const heap of [1024, 4144]) expect(waitingLimit(heap * MIB), `${heap} MiB`).toEqual({ records: 10_000, bytes: 16 * MIB });
+  });
+});
 
 describe('drainBatches', () => {
   it('pauses the stream once as many small records wait as it may hold, and hands them over no larger', async () => {
