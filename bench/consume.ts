@@ -34,17 +34,15 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const brokerPids = brokerPid === undefined ? [] : [brokerPid];
     const readings: { seconds: number; cpuUs: number; brokerMs: number | 'n/a' }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      let read = 0;
       let started = 0;
       let cpuBefore: NodeJS.CpuUsage | undefined;
       let brokerBefore: number | undefined;
-      const reader = await readThrough(log, `reader-${round}`, appended, (records) => {
+      const reader = await readThrough(log, `reader-${round}`, appended, (_records, read) => {
         if (cpuBefore === undefined) {
           cpuBefore = process.cpuUsage();
           brokerBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
           started = performance.now();
         }
-        read += records.length;
         progress(`reading ${round} of ${ROUNDS}: ${read.toLocaleString('en-US')} events`);
       });
       const seconds = (performance.now() - started) / 1_000;

@@ -219,11 +219,9 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
 
     if (warmBroker) {
       // A deployed broker has served these fetches for days; a fresh one compiles its fetch path on the first reads.
-      let read = 0;
-      const reader = await readThrough(log, 'warm-up', appended, (records) => {
-        read += records.length;
-        progress(`warming the broker: ${fmt(read)} / ${fmt(appended)} events read`);
-      });
+      const reader = await readThrough(log, 'warm-up', appended, (_records, read) =>
+        progress(`warming the broker: ${fmt(read)} / ${fmt(appended)} events read`),
+      );
       await reader.stop();
     }
     const backends = () => databaseBackends(db);

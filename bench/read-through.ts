@@ -1,14 +1,15 @@
 import { TOPICS, type EventLog, type LogRecord } from '@earshot/log';
 
 /**
- * Reads the events topic whole, `count` records, with a consumer group of its own, handing each batch to `each`;
- * resolves once the last is read, with the consumer to stop (after the caller has taken its figures).
+ * Reads the events topic whole, `count` records, with a consumer group of its own, handing each batch to `each` with
+ * how many are read so far; resolves once the last is read, with the consumer to stop (after the caller has taken its
+ * figures).
  */
 export async function readThrough(
   log: EventLog,
   group: string,
   count: number,
-  each: (records: readonly LogRecord[]) => void,
+  each: (records: readonly LogRecord[], read: number) => void,
 ): Promise<{ stop(): Promise<void> }> {
   let read = 0;
   let done: () => void = () => undefined;
@@ -17,8 +18,8 @@ export async function readThrough(
     group,
     topics: [TOPICS.events],
     onBatch: async (records) => {
-      each(records);
       read += records.length;
+      each(records, read);
       if (read >= count) done();
     },
   });

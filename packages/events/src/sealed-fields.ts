@@ -175,7 +175,7 @@ export function openRecord(type: EventType, record: Record<string, unknown>, key
  * open with them is answered as stored: an event sent in the clear may hold words that only look sealed.
  */
 export function openConversationText(value: string, keys: KeyLookup): string {
-  if (!isSealed(value) || sealedWith(value) === undefined) return value;
+  if (sealedWith(value) === undefined) return value;
   try {
     return openValue(value, keys, CONVERSATION_TEXT) ?? value;
   } catch (error) {

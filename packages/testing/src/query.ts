@@ -7,7 +7,7 @@ import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import type { QueryOptions } from '@earshot/query';
 import type { MigrationSet } from '@earshot/db';
 import type { Module, Runtime } from '@earshot/server';
-import { appendEvents, ingestedRecords } from './fixtures/append-events';
+import { appendEvents } from './fixtures/append-events';
 import { waitUntilCaughtUp } from './fixtures/caught-up';
 import { createTestDatabase } from './database';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -108,8 +108,7 @@ export async function startTestQuery(
       return key.key;
     },
     async project(events, how) {
-      if (how?.sealed) await log.append(await ingestedRecords(events, new DataKeyCache(new DataKeys(db, box))));
-      else await appendEvents(log, events);
+      await appendEvents(log, events, how?.sealed ? new DataKeyCache(new DataKeys(db, box)) : undefined);
       await waitUntilCaughtUp(runtime.database(), log);
     },
     sql,

@@ -42,7 +42,8 @@ const GIB = 1024 ** 3;
  * default, a larger container) holds twice that, and a batch's statements are spread over twice the events.
  */
 export function waitingLimit(heapLimitBytes: number): { records: number; bytes: number } {
-  return heapLimitBytes >= GIB ? { records: 10_000, bytes: 16 * 1024 * 1024 } : { records: 5_000, bytes: 8 * 1024 * 1024 };
+  const times = heapLimitBytes >= GIB ? 2 : 1;
+  return { records: 5_000 * times, bytes: 8 * 1024 * 1024 * times };
 }
 
 /** This process's limit, from the heap V8 was given (`--max-old-space-size`, or what Node chose for its memory). */

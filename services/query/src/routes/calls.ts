@@ -14,7 +14,7 @@ import {
 } from '@earshot/contracts';
 import type { DataKeys } from '@earshot/auth';
 import type { Statements, TenantReads } from '@earshot/db';
-import { isSealed, openConversationText, SEALED_PREFIX, sealedWith } from '@earshot/events';
+import { openConversationText, SEALED_PREFIX, sealedWith } from '@earshot/events';
 import { callSortOf, renderedCallDetail, renderedCalls } from '@earshot/read-models';
 import { renderedAs, pageOf, pageText, pagingOf, type Page, type Paging, ROUTE_ERRORS } from '@earshot/server';
 import { policyOf } from '../route-scopes';
@@ -68,7 +68,7 @@ async function withConversationOpened(rendered: string, keys: CallerKeys): Promi
   if (!rendered.includes(`"${SEALED_PREFIX}`)) return rendered;
   const call = JSON.parse(rendered) as Pick<CallDetail['call'], 'turns' | 'transcript'>;
   const said = [...call.turns, ...call.transcript];
-  const lookup = await keys(said.flatMap(({ text }) => (text !== null && isSealed(text) ? (sealedWith(text) ?? []) : [])));
+  const lookup = await keys(said.flatMap(({ text }) => (text === null ? [] : (sealedWith(text) ?? []))));
   for (const part of said) if (part.text !== null) part.text = openConversationText(part.text, lookup);
   return JSON.stringify(call);
 }
