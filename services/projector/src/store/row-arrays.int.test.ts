@@ -5,7 +5,7 @@ import { DATABASE_MIGRATIONS, migrate, shapedQuery, sql, type ConnectionPool } f
 import { READ_MODELS, type Row } from '@earshot/read-models';
 import { openTestDatabase } from '@earshot/testing';
 import { PROJECTOR_MIGRATIONS } from './migration-sets';
-import { loadColumnTypes, rowSet, typedColumns } from './row-arrays';
+import { loadColumnTypes, rowSet, textArray, typedColumns } from './row-arrays';
 
 /** Every type a read model's column has, each a column here. */
 const COLUMNS = {
@@ -88,6 +88,16 @@ describe('rows as column arrays', () => {
     const set = rowSet('by_arrays', ['n'], rows, facts);
     const read = await db.query(shapedQuery({ ...set, write: (next) => sql`select r.n::int as n, r.facts from ${set.write(next)}` }));
     expect(read).toEqual(facts.map((f, n) => ({ n, facts: f })));
+  });
+
+  it('write text as a text[] literal Postgres reads back as it was, whatever the text', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 8 }), async (texts) => {
+        const [read] = (await db.query(sql`select ${textArray(texts)}::text[] as texts`)) as { texts: string[] }[];
+        expect(read?.texts).toEqual(texts);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('cover every type a read model stores', async () => {

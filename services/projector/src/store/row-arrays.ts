@@ -46,13 +46,33 @@ function textOf(cell: Cell | undefined, type: string): string | null {
   return String(cell);
 }
 
+/** A cell as an array literal's element. A finite number is written as it is: digits, signs, dots and exponents need no quotes. */
+function elementOf(cell: Cell | undefined, type: string): string {
+  if (typeof cell === 'number' && Number.isFinite(cell)) return String(cell);
+  const text = textOf(cell, type);
+  return text === null ? 'NULL' : element(text);
+}
+
+/**
+ * Elements joined once: appending each to the literal made two strings an element, and a statement's arrays run to
+ * thousands of elements.
+ */
 function arrayLiteral(cells: readonly (Cell | undefined)[], type = 'text'): string {
-  let literal = '{';
-  for (let i = 0; i < cells.length; i++) {
-    const text = textOf(cells[i], type);
-    literal += (i > 0 ? ',' : '') + (text === null ? 'NULL' : element(text));
-  }
-  return `${literal}}`;
+  const elements = new Array<string>(cells.length);
+  for (let i = 0; i < cells.length; i++) elements[i] = elementOf(cells[i], type);
+  return `{${elements.join(',')}}`;
+}
+
+/** Text as a `text[]` literal, as the client would write an array of it, without its quoting of every element. */
+export function textArray(texts: Iterable<string>): string {
+  return arrayLiteral([...texts]);
+}
+
+/** One column of the rows as an array literal. */
+function columnLiteral(rows: readonly Row[], column: string, type: string): string {
+  const elements = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) elements[i] = elementOf((rows[i] as Row)[column], type);
+  return `{${elements.join(',')}}`;
 }
 
 /**
@@ -68,12 +88,7 @@ const APART = '\u001e';
  */
 export function rowSet(table: string, columns: readonly string[], rows: readonly Row[], facts?: readonly string[]): Shaped {
   const types = columns.map((column) => typeOf(table, column));
-  const values: unknown[] = columns.map((column, i) =>
-    arrayLiteral(
-      rows.map((row) => row[column]),
-      types[i],
-    ),
-  );
+  const values: unknown[] = columns.map((column, i) => columnLiteral(rows, column, types[i] as string));
   if (facts) values.push(facts.join(APART));
   return {
     shape: `${table}(${columns.join()})${facts ? '+facts' : ''}`,

@@ -8,7 +8,7 @@ import {
   type RegisterProjection,
   type Row,
 } from '@earshot/read-models';
-import { loadColumnTypes, rowSet, typedColumns } from './row-arrays';
+import { loadColumnTypes, rowSet, textArray, typedColumns } from './row-arrays';
 import { addCount, copyCounters, slotOf, type CounterRows, type TenantFold } from './tenant-fold';
 
 export type Tx = Parameters<typeof switchTenant>[0];
@@ -185,7 +185,7 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ appliedBefore: 
   );
   const claim: Shaped = {
     shape: `claim; ${reads.map((read) => read.shape).join('; ')}`,
-    values: [[...fold.records.keys()], tenantId, ...reads.flatMap((read) => read.values)],
+    values: [textArray(fold.records.keys()), tenantId, ...reads.flatMap((read) => read.values)],
     write: (next) => sql`
     with keys as (select unnest(${next()}::text[]) as k),
     claimed as (
