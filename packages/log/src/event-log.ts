@@ -46,7 +46,10 @@ export interface ConsumeOptions {
   /** Consumers in one group share the partitions; each group sees every record. */
   group: string;
   topics: readonly TopicName[];
-  /** Called with records of one partition, in order. The positions are committed only after it resolves with nothing. */
+  /**
+   * Called with records of one partition, in order; batches of different partitions may be in hand at once. The
+   * positions are committed only after it resolves with nothing.
+   */
   onBatch: ConsumedBatchHandler;
   /**
    * Where a partition starts, for a consumer that stores its positions outside

@@ -53,10 +53,11 @@ const sizeOf = (message: Drained) => (message.key?.length ?? 0) + (message.value
 
 /**
  * Reads a messages stream as batches of one partition each, in order: every
- * record that arrived while the last batch was handled goes out at once,
- * grouped by partition. The stream flows (its own fetch loop keeps going; in
- * paused mode, read() after an empty fetch left it idle for good) and is
- * paused while WAITING_LIMIT's records or bytes wait. Resolves when the
+ * record that arrived while the last batches were handled goes out at once,
+ * grouped by partition, and the partitions' batches are handled at once. The
+ * stream flows (its own fetch loop keeps going; in paused mode, read() after
+ * an empty fetch left it idle for good) and is paused while WAITING_LIMIT's
+ * records or bytes wait. Resolves when the
  * stream closes; rejects (and closes it) when the handler fails. `admit` is
  * told each record as it arrives, and one it refuses is dropped.
  */
@@ -99,10 +100,11 @@ export async function drainBatches<M extends Drained>(
         if (messages) messages.push(message);
         else byPartition.set(slot, [message]);
       }
-      for (const messages of byPartition.values()) {
-        if (stream.closed) return;
-        await handle(messages);
-      }
+      // Side by side: each partition's batch waits mostly on its own transaction, while another's is decoded. A
+      // partition's next batch is taken only when all of these are done, and the loop ends only with them.
+      const handled = await Promise.allSettled([...byPartition.values()].map((messages) => handle(messages)));
+      const failed = handled.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     }
   } catch (error) {
     if (!stream.closed) await stream.close();

@@ -91,7 +91,7 @@ describe('drainBatches', () => {
     await finish();
   });
 
-  it('hands over what waited one partition at a time, each in the order it came', async () => {
+  it('hands over what waited grouped by partition, each in the order it came', async () => {
     const stream = new FetchedStream();
     const { batches, letGo, finish } = drain(stream);
     stream.push({ topic: 'events', partition: 0, key: 'a', value: Buffer.from('x') });
@@ -107,6 +107,45 @@ describe('drainBatches', () => {
     await letGo();
     expect(batches.map((batch) => batch.map((m) => `${m.partition}:${m.value.toString()}`))).toEqual([['0:x'], ['1:1', '1:3'], ['0:2']]);
     await finish();
+  });
+
+  it("hands over the partitions' batches at once, and takes more only when every one is done", async () => {
+    const stream = new FetchedStream();
+    const { batches, letGo, finish } = drain(stream);
+    stream.fetch(3, 10, 0);
+    stream.fetch(2, 10, 1);
+    await tick();
+    // Both in hand: neither waited for the other to be let go.
+    expect(batches.map((batch) => batch.map((m) => m.partition))).toEqual([
+      [0, 0, 0],
+      [1, 1],
+    ]);
+    stream.fetch(1, 10, 1);
+    await tick();
+    expect(batches).toHaveLength(2);
+    await letGo();
+    expect(batches).toHaveLength(3);
+    await finish();
+  });
+
+  it('fails only once the batches beside the failed one are done', async () => {
+    const stream = new FetchedStream();
+    let release: () => void = () => undefined;
+    let otherDone = false;
+    const done = drainBatches<Fetched>(stream, async ([first]) => {
+      if (first?.partition === 0) throw new Error('refused');
+      await new Promise<void>((resolve) => (release = resolve));
+      otherDone = true;
+    });
+    const outcome = done.then(
+      () => 'resolved',
+      (error: Error) => `${error.message}; other done: ${otherDone}`,
+    );
+    stream.fetch(1, 10, 0);
+    stream.fetch(1, 10, 1);
+    await tick();
+    release();
+    expect(await outcome).toBe('refused; other done: true');
   });
 });
 
