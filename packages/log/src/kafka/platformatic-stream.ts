@@ -36,7 +36,7 @@ const GIB = 1024 ** 3;
 
 /**
  * What a stream may hold waiting before it is paused; the batch in hand is as large again. A message costs ~1 KB of
- * heap besides its bytes (its headers' text and Map, two bigints, a bound commit), so the count bounds small events
+ * heap besides its bytes (its headers' values and Map, two bigints), so the count bounds small events
  * and the bytes large ones. At 20,000 a projector's three consumers catching up held ~150,000 messages and could
  * not do it within 384 MiB of heap; at 5,000 batches are ~3,000 events. A heap of 1 GiB or more (a host's
  * default, a larger container) holds twice that, and a batch's statements are spread over twice the events.
