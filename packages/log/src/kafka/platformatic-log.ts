@@ -87,6 +87,34 @@ function headerBuffers(headers: Readonly<Record<string, string>> | undefined): M
 }
 
 /**
+ * A consumed record as it waits for its batch: the port's record, and what the seeks and the commit after it read.
+ * The client's message is let go as it arrives: kept, its header Map, texts and bigints were copied by the collector
+ * for as long as it waited, beside the record made of them.
+ */
+class Arrived {
+  constructor(
+    readonly record: LogRecord,
+    /** As the broker names it, as the seeks do. */
+    readonly topic: string,
+    readonly offset: bigint,
+    /** Commits the offset after `offset`: called on this, as the patched client's commit reads the offset of what it is called on. */
+    readonly commit: KafkaMessage['commit'],
+  ) {}
+
+  get partition(): number {
+    return this.record.partition;
+  }
+
+  get key(): string {
+    return this.record.key;
+  }
+
+  get value(): Buffer {
+    return this.record.value;
+  }
+}
+
+/**
  * The EventLog on Apache Kafka through @platformatic/kafka: an idempotent
  * producer with acks=all, commits after the handler. Its idempotent producer
  * advances a partition's sequence number only when the broker answers, so
@@ -197,6 +225,9 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     headers: stringHeaders(message.headers),
     timestamp: Number(message.timestamp),
   });
+  const arrivedOf = (message: KafkaMessage) =>
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- Arrived calls it on itself, with the message's offset
+    new Arrived(toRecord(message), message.topic, message.offset, message.commit);
   const consumerOf = (group: string, maxBytesPerPartition = 4 * 1024 * 1024) =>
     new Consumer({
       ...base,
@@ -232,29 +263,32 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       });
       const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
       seeks.attach(stream);
-      const pumping = drainBatches<KafkaMessage>(
+      const pumping = drainBatches<KafkaMessage, Arrived>(
         stream,
         async (received) => {
-          const first = received[0] as KafkaMessage;
-          let messages: KafkaMessage[];
+          const { record: first } = received[0] as Arrived;
+          let arrived: Arrived[];
           // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
           for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
             try {
-              await starts.ready(toLogical(first.topic), first.partition);
+              await starts.ready(first.topic, first.partition);
               // Records fetched before a seek (`start`'s or a ReadAgain's) are dropped uncommitted, and read again from the seek.
-              messages = seeks.current(received);
-              if (messages.length === 0) return;
-              const answer = await onBatch(messages.map(toRecord));
-              if (answer) return starts.readAgain(toLogical(first.topic), first.partition, answer.readFrom);
+              arrived = seeks.current(received);
+              if (arrived.length === 0) return;
+              const answer = await onBatch(arrived.map((a) => a.record));
+              if (answer) return starts.readAgain(first.topic, first.partition, answer.readFrom);
               break;
             } catch (error) {
               if (stream.closed) throw error;
               await new Promise((resolve) => setTimeout(resolve, pause));
             }
           }
-          await (messages[messages.length - 1] as KafkaMessage).commit();
+          await (arrived[arrived.length - 1] as Arrived).commit();
         },
-        (message) => seeks.arrive(message),
+        (message) => {
+          const arrived = arrivedOf(message);
+          return seeks.arrive(message, arrived) ? arrived : undefined;
+        },
       );
       return track(consumer, stream, pumping);
     },
@@ -276,17 +310,21 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       try {
         const offsets = [...remaining].map(([slot, range]) => ({ ...splitSlot(slot), offset: range.start }));
         const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
-        await drainBatches<KafkaMessage>(stream, async (messages) => {
-          const first = messages[0] as KafkaMessage;
-          const slot = `${first.topic}:${first.partition}`;
-          const range = remaining.get(slot);
-          if (!range) return;
-          const wanted = messages.filter((m) => m.offset >= range.start && m.offset < range.end);
-          if (wanted.length > 0) await onBatch(wanted.map(toRecord));
-          records += wanted.length;
-          if ((messages[messages.length - 1] as KafkaMessage).offset + 1n >= range.end) remaining.delete(slot);
-          if (remaining.size === 0) await stream.close();
-        });
+        await drainBatches<KafkaMessage, KafkaMessage>(
+          stream,
+          async (messages) => {
+            const first = messages[0] as KafkaMessage;
+            const slot = `${first.topic}:${first.partition}`;
+            const range = remaining.get(slot);
+            if (!range) return;
+            const wanted = messages.filter((m) => m.offset >= range.start && m.offset < range.end);
+            if (wanted.length > 0) await onBatch(wanted.map(toRecord));
+            records += wanted.length;
+            if ((messages[messages.length - 1] as KafkaMessage).offset + 1n >= range.end) remaining.delete(slot);
+            if (remaining.size === 0) await stream.close();
+          },
+          asItCame,
+        );
       } finally {
         await closeForcibly(consumer);
       }
@@ -303,11 +341,15 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       // burst stays within what a reading client's socket holds, and only a client that stopped reading is dropped.
       const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`, FANOUT_BYTES_PER_PARTITION);
       const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
-      const pumping = drainBatches<KafkaMessage>(stream, async (messages) => {
-        for (const message of messages) onRecord(toRecord(message));
-        // The readers' sockets write out (and in-process readers read) before the next burst.
-        await new Promise((resolve) => setImmediate(resolve));
-      });
+      const pumping = drainBatches<KafkaMessage, KafkaMessage>(
+        stream,
+        async (messages) => {
+          for (const message of messages) onRecord(toRecord(message));
+          // The readers' sockets write out (and in-process readers read) before the next burst.
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+        asItCame,
+      );
       return track(consumer, stream, pumping);
     },
 
@@ -335,6 +377,9 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     },
   };
 }
+
+/** What a replay and a fan-out keep of a message: all of it, for as long as they hold it is a moment. */
+const asItCame = (message: KafkaMessage) => message;
 
 function splitSlot(slot: string): { topic: string; partition: number } {
   const cut = slot.lastIndexOf(':');

@@ -22,7 +22,7 @@ const slotOf = (message: Placed) => `${message.topic}:${message.partition}`;
 export class PartitionSeeks {
   private stream: SeekableStream | undefined;
   private arrivals = 0;
-  private readonly arrived = new WeakMap<Placed, number>();
+  private readonly arrived = new WeakMap<object, number>();
   /** Per partition, the arrivals counted when it was last sought: records that arrived by then are stale. */
   private readonly soughtAt = new Map<string, number>();
   /** Per partition sought, the offset whose record has not arrived yet. */
@@ -38,13 +38,14 @@ export class PartitionSeeks {
   /**
    * A record as the stream emits it: false for one fetched before a seek of its partition. Only a partition whose
    * seek is unsettled has its records stamped (a consumer past its starts pays nothing, whatever partitions it sought
-   * that never brought a record): unstamped ones count as arrived before any later seek.
+   * that never brought a record): unstamped ones count as arrived before any later seek. What is stamped is what
+   * waits for `current`: the message, or what was kept of it.
    */
-  arrive(message: Placed): boolean {
+  arrive(message: Placed, kept: object = message): boolean {
     if (this.soughtAt.size === 0) return true;
     const slot = slotOf(message);
     if (!this.soughtAt.has(slot)) return true;
-    this.arrived.set(message, ++this.arrivals);
+    this.arrived.set(kept, ++this.arrivals);
     const target = this.awaiting.get(slot);
     if (target === undefined) return true;
     if (message.offset === target) {

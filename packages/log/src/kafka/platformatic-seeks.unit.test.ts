@@ -70,6 +70,22 @@ describe('PartitionSeeks', () => {
     expect(seeks.current(again)).toEqual([record(0, 5)]);
   });
 
+  it('sorts what was kept of each record as it would the records', () => {
+    const seeks = new PartitionSeeks();
+    seeks.attach(new FetchingStream());
+    const keeping = (records: ReturnType<typeof record>[]) =>
+      records.flatMap((r) => {
+        const kept = { topic: r.topic, partition: r.partition, offset: r.offset, kept: true };
+        return seeks.arrive(r, kept) ? [kept] : [];
+      });
+    seeks.seek('events', 0, 3n);
+    const waiting = keeping([record(0, 3)]);
+    seeks.seek('events', 0, 3n);
+    const after = keeping([record(0, 3), record(0, 4)]);
+    expect(seeks.current(waiting)).toEqual([]);
+    expect(seeks.current(after)).toEqual(after);
+  });
+
   it('drops records that came before a seek of their partition while another partition’s seek waited for its record', () => {
     const seeks = new PartitionSeeks();
     seeks.attach(new FetchingStream());

@@ -15,11 +15,11 @@ export const DESERIALIZERS: Partial<Deserializers<string, Buffer, string, string
   headerValue: stringDeserializer,
 };
 
-/** What drainBatches reads of a message: where it belongs, and its bytes. */
+/** What drainBatches reads of what waits: where it belongs, and its bytes. */
 type Drained = Pick<KafkaMessage, 'topic' | 'partition' | 'key' | 'value'>;
 
 /** What drainBatches uses of a messages stream. */
-export interface DrainedStream<M extends Drained> {
+export interface DrainedStream<M> {
   on(event: 'data', listener: (message: M) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   once(event: 'close', listener: () => void): unknown;
@@ -35,8 +35,8 @@ export interface DrainedStream<M extends Drained> {
 const GIB = 1024 ** 3;
 
 /**
- * What a stream may hold waiting before it is paused; the batch in hand is as large again. A message costs ~1 KB of
- * heap besides its bytes (its headers' values and Map, two bigints), so the count bounds small events
+ * What a stream may hold waiting before it is paused; the batch in hand is as large again. A waiting record costs
+ * heap besides its bytes (its headers' text, its offset), so the count bounds small events
  * and the bytes large ones. At 20,000 a projector's three consumers catching up held ~150,000 messages and could
  * not do it within 384 MiB of heap; at 5,000 batches are ~3,000 events. A heap of 1 GiB or more (a host's
  * default, a larger container) holds twice that, and a batch's statements are spread over twice the events.
@@ -49,7 +49,7 @@ export function waitingLimit(heapLimitBytes: number): { records: number; bytes: 
 /** This process's limit, from the heap V8 was given (`--max-old-space-size`, or what Node chose for its memory). */
 export const WAITING_LIMIT = waitingLimit(getHeapStatistics().heap_size_limit);
 
-const sizeOf = (message: Drained) => (message.key?.length ?? 0) + (message.value?.length ?? 0);
+const sizeOf = (kept: Drained) => (kept.key?.length ?? 0) + (kept.value?.length ?? 0);
 
 /**
  * Reads a messages stream as batches of one partition each, in order: every
@@ -57,16 +57,17 @@ const sizeOf = (message: Drained) => (message.key?.length ?? 0) + (message.value
  * grouped by partition, and the partitions' batches are handled at once. The
  * stream flows (its own fetch loop keeps going; in paused mode, read() after
  * an empty fetch left it idle for good) and is paused while WAITING_LIMIT's
- * records or bytes wait. Resolves when the
- * stream closes; rejects (and closes it) when the handler fails. `admit` is
- * told each record as it arrives, and one it refuses is dropped.
+ * records or bytes wait. Resolves when the stream closes; rejects (and closes
+ * it) when the handler fails. What waits is what `keep` makes of each message
+ * as it arrives (nothing: the message is dropped), so a message it lets go dies
+ * young rather than being copied by the collector for as long as it waits.
  */
-export async function drainBatches<M extends Drained>(
+export async function drainBatches<M, K extends Drained>(
   stream: DrainedStream<M>,
-  handle: (messages: M[]) => Promise<void>,
-  admit: (message: M) => boolean = () => true,
+  handle: (batch: K[]) => Promise<void>,
+  keep: (message: M) => K | undefined,
 ): Promise<void> {
-  let waiting: M[] = [];
+  let waiting: K[] = [];
   let waitingBytes = 0;
   let wake: (() => void) | undefined;
   const ended = new Promise<void>((resolve) => {
@@ -76,9 +77,10 @@ export async function drainBatches<M extends Drained>(
   // An error is seen by the loop as a closed stream; kept so it is not thrown unhandled.
   stream.on('error', () => undefined);
   stream.on('data', (message) => {
-    if (!admit(message)) return;
-    waiting.push(message);
-    waitingBytes += sizeOf(message);
+    const kept = keep(message);
+    if (kept === undefined) return;
+    waiting.push(kept);
+    waitingBytes += sizeOf(kept);
     if (waiting.length >= WAITING_LIMIT.records || waitingBytes >= WAITING_LIMIT.bytes) stream.pause();
     wake?.();
   });
@@ -93,16 +95,16 @@ export async function drainBatches<M extends Drained>(
       waiting = [];
       waitingBytes = 0;
       if (stream.isPaused()) stream.resume();
-      const byPartition = new Map<string, M[]>();
-      for (const message of taken) {
-        const slot = `${message.topic}:${message.partition}`;
-        const messages = byPartition.get(slot);
-        if (messages) messages.push(message);
-        else byPartition.set(slot, [message]);
+      const byPartition = new Map<string, K[]>();
+      for (const kept of taken) {
+        const slot = `${kept.topic}:${kept.partition}`;
+        const batch = byPartition.get(slot);
+        if (batch) batch.push(kept);
+        else byPartition.set(slot, [kept]);
       }
       // Side by side: each partition's batch waits mostly on its own transaction, while another's is decoded. A
       // partition's next batch is taken only when all of these are done, and the loop ends only with them.
-      const handled = await Promise.allSettled([...byPartition.values()].map((messages) => handle(messages)));
+      const handled = await Promise.allSettled([...byPartition.values()].map((batch) => handle(batch)));
       const failed = handled.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     }

@@ -34,10 +34,14 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 function drain(stream: FetchedStream) {
   const batches: Fetched[][] = [];
   const held: (() => void)[] = [];
-  const done = drainBatches<Fetched>(stream, async (messages) => {
-    batches.push(messages);
-    await new Promise<void>((resolve) => held.push(resolve));
-  });
+  const done = drainBatches<Fetched, Fetched>(
+    stream,
+    async (messages) => {
+      batches.push(messages);
+      await new Promise<void>((resolve) => held.push(resolve));
+    },
+    (message) => message,
+  );
   const letGo = async () => {
     while (held.length > 0) held.shift()?.();
     await tick();
@@ -132,11 +136,15 @@ describe('drainBatches', () => {
     const stream = new FetchedStream();
     let release: () => void = () => undefined;
     let otherDone = false;
-    const done = drainBatches<Fetched>(stream, async ([first]) => {
-      if (first?.partition === 0) throw new Error('refused');
-      await new Promise<void>((resolve) => (release = resolve));
-      otherDone = true;
-    });
+    const done = drainBatches<Fetched, Fetched>(
+      stream,
+      async ([first]) => {
+        if (first?.partition === 0) throw new Error('refused');
+        await new Promise<void>((resolve) => (release = resolve));
+        otherDone = true;
+      },
+      (message) => message,
+    );
     const outcome = done.then(
       () => 'resolved',
       (error: Error) => `${error.message}; other done: ${otherDone}`,
