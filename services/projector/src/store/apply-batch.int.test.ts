@@ -108,6 +108,25 @@ describe('applying batches to Postgres', () => {
     for (const row of rows) expect(row.facts).toContain(JSON.stringify(row.agent_id));
   });
 
+  it('applies a batch of several tenants at the first attempt, each as itself', async () => {
+    // A batch that fails goes on to retries and then event by event, which would still store every row: only the
+    // attempts tell that a batch of tenants was written as it should be.
+    const retries: unknown[] = [];
+    const apply = createBatchApplier({ db, log, onRetry: (error) => retries.push(error) });
+    const tenants = [randomUUID(), randomUUID(), randomUUID()];
+    const events = tenants.flatMap((tenant) => scriptFor(tenant, 'completed'));
+    const records = logRecords(events, nextOffset);
+    nextOffset += BigInt(records.length);
+    expect(await apply(records)).toMatchObject({ applied: events.length, deadLettered: 0 });
+    expect(retries).toEqual([]);
+    for (const tenant of tenants) {
+      const counted = await inTenant(db, tenant, (tx) =>
+        tx.query(sql`select (select count(*)::int from calls) as calls, (select sum(events_ingested)::int from usage_meters) as events`),
+      );
+      expect(counted).toEqual([{ calls: 3, events: events.length / tenants.length }]);
+    }
+  });
+
   it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {
     const tenant = randomUUID();
     const events = scriptFor(tenant, 'completed');
