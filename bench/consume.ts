@@ -37,7 +37,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       let started = 0;
       let cpuBefore: NodeJS.CpuUsage | undefined;
       let brokerBefore: number | undefined;
-      const reader = await readThrough(log, `reader-${round}`, appended, (_records, read) => {
+      const reader = await readThrough(log, `reader-${round}`, appended, (read) => {
         if (cpuBefore === undefined) {
           cpuBefore = process.cpuUsage();
           brokerBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;

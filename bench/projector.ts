@@ -219,9 +219,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
 
     if (warmBroker) {
       // A deployed broker has served these fetches for days; a fresh one compiles its fetch path on the first reads.
-      const reader = await readThrough(log, 'warm-up', appended, (_records, read) =>
-        progress(`warming the broker: ${fmt(read)} / ${fmt(appended)} events read`),
-      );
+      const reader = await readThrough(log, 'warm-up', appended, (read) => progress(`warming the broker: ${fmt(read)} / ${fmt(appended)} events read`));
       await reader.stop();
     }
     const backends = () => databaseBackends(db);

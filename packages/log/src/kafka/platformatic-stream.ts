@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { stringDeserializer, type Deserializers, type Message } from '@platformatic/kafka';
+import { byPartition } from '../partition-groups';
 
 /** A record's key and headers as text, its value as the bytes it holds. */
 export type KafkaMessage = Message<string, Buffer, string, string>;
@@ -95,16 +96,9 @@ export async function drainBatches<M, K extends Drained>(
       waiting = [];
       waitingBytes = 0;
       if (stream.isPaused()) stream.resume();
-      const byPartition = new Map<string, K[]>();
-      for (const kept of taken) {
-        const slot = `${kept.topic}:${kept.partition}`;
-        const batch = byPartition.get(slot);
-        if (batch) batch.push(kept);
-        else byPartition.set(slot, [kept]);
-      }
       // Side by side: each partition's batch waits mostly on its own transaction, while another's is decoded. A
       // partition's next batch is taken only when all of these are done, and the loop ends only with them.
-      const handled = await Promise.allSettled([...byPartition.values()].map((batch) => handle(batch)));
+      const handled = await Promise.allSettled(byPartition(taken).map((batch) => handle(batch)));
       const failed = handled.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     }

@@ -1,6 +1,6 @@
 import { sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
 import type { ErasedCalls, KeyLookup } from '@earshot/events';
-import type { EventLog, LogPosition, LogRecord } from '@earshot/log';
+import { byPartition, type EventLog, type LogPosition, type LogRecord } from '@earshot/log';
 import { deleteCallRows } from '@earshot/read-models';
 import { PROJECTED_TOPICS } from '../projector';
 import { createBatchApplier, type BatchOutcome } from '../store/apply-batch';
@@ -152,17 +152,6 @@ function lastSeen(positions: Positions): LogPosition[] {
     const cut = slot.lastIndexOf(':');
     return { topic: slot.slice(0, cut) as LogPosition['topic'], partition: Number(slot.slice(cut + 1)), offset: (next - 1n).toString() };
   });
-}
-
-function byPartition(records: readonly LogRecord[]): LogRecord[][] {
-  const groups = new Map<string, LogRecord[]>();
-  for (const record of records) {
-    const slot = `${record.topic}:${record.partition}`;
-    const group = groups.get(slot);
-    if (group) group.push(record);
-    else groups.set(slot, [record]);
-  }
-  return [...groups.values()];
 }
 
 async function lagOf(db: ConnectionPool, log: EventLog, schema: string): Promise<number> {
