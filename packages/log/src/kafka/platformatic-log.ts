@@ -27,6 +27,7 @@ import { AssignedStarts } from './assigned-starts';
 import { PartitionSeeks } from './platformatic-seeks';
 import { exactlyOnceProducer } from './platformatic-producer';
 import { closeForcibly } from './platformatic-close';
+import { refusedByRebalance } from './platformatic-rebalance';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -283,7 +284,12 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
               await new Promise((resolve) => setTimeout(resolve, pause));
             }
           }
-          await (arrived[arrived.length - 1] as Arrived).commit();
+          try {
+            await (arrived[arrived.length - 1] as Arrived).commit();
+          } catch (error) {
+            // A rebalance is no failure of the batch, and must not end the consumer: the stream follows the new assignment.
+            if (!refusedByRebalance(error)) throw error;
+          }
         },
         (message) => {
           const arrived = arrivedOf(message);
