@@ -48,7 +48,8 @@ export interface ConsumeOptions {
   topics: readonly TopicName[];
   /**
    * Called with records of one partition, in order; batches of different partitions may be in hand at once. The
-   * positions are committed only after it resolves with nothing.
+   * positions are committed only after it resolves with nothing. A consumer whose connection to the log fails for good
+   * starts again until stopped, from the committed positions (or `start`'s): a batch may be delivered again, never skipped.
    */
   onBatch: ConsumedBatchHandler;
   /**
@@ -108,9 +109,9 @@ export interface EventLog {
   /** Resolves only once the log has durably stored every record, in order; fails at once with QueueFull past MAX_QUEUED_RECORDS waiting. */
   append(records: readonly OutgoingRecord[]): Promise<LogPosition[]>;
   consume(options: ConsumeOptions): Promise<Running>;
-  /** Reads from a point up to the end as it was when the replay began, then resolves. */
+  /** Reads from a point up to the end as it was when the replay began, then resolves; fails rather than resolve short of it. */
   replay(options: ReplayOptions): Promise<ReplaySummary>;
-  /** A live fan-out: every subscriber sees every new record; nothing is committed. */
+  /** A live fan-out: every subscriber sees every new record; nothing is committed. A failed connection reads on after the last record seen. */
   subscribe(options: SubscribeOptions): Promise<Running>;
   ends(topic: TopicName): Promise<PartitionEnd[]>;
   /** Answers whether the log is reachable right now (for health checks). */

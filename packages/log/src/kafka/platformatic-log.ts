@@ -28,6 +28,7 @@ import { PartitionSeeks } from './platformatic-seeks';
 import { exactlyOnceProducer } from './platformatic-producer';
 import { closeForcibly } from './platformatic-close';
 import { refusedByRebalance } from './platformatic-rebalance';
+import { keepReading, type Reading } from './keep-reading';
 
 /** Kafka's ListOffsets sentinels: the next offset to be written, and the first one still stored. */
 const LATEST = -1n;
@@ -194,18 +195,33 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
     { maxItems: options.maxBatch ?? 2_000, maxQueued: options.maxQueued ?? MAX_QUEUED_RECORDS },
   );
 
+  const logger = options.logger ?? fallbackLogger();
   const running = new Set<Running>();
-  const track = (
+  /** One run of a consumer: stopping it closes its stream, lets the batch in hand finish, and closes the consumer. */
+  const readingOf = (
     consumer: Consumer<string, Buffer, string, string>,
     stream: MessagesStream<string, Buffer, string, string>,
     pumping: Promise<void>,
-  ): Running => {
+  ): Reading => {
+    let stopped: Promise<void> | undefined;
+    return {
+      ended: pumping,
+      stop: () =>
+        (stopped ??= (async () => {
+          await stream.close();
+          // How it ended is keepReading's to tell.
+          await pumping.catch(() => undefined);
+          await closeForcibly(consumer);
+        })()),
+    };
+  };
+  /** A reader kept reading until stopped, or until the log is closed. */
+  const kept = async (what: string, start: () => Promise<Reading>): Promise<Running> => {
+    const reader = await keepReading(start, { what, logger });
     const handle: Running = {
       stop: async () => {
         running.delete(handle);
-        await stream.close();
-        await pumping;
-        await closeForcibly(consumer);
+        await reader.stop();
       },
     };
     running.add(handle);
@@ -247,57 +263,61 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
   return {
     append: (records) => (records.length === 0 ? Promise.resolve([]) : batcher.add(records)),
 
-    async consume({ group, topics, onBatch, start }: ConsumeOptions) {
-      const consumer = consumerOf(`${namespace}${group}`);
-      const seeks = new PartitionSeeks();
-      const starts = new AssignedStarts(start, async (topic, partition, offset) => {
-        // A fetch outside what the log holds fails the stream rather than starting at the nearest end.
-        const earliest = await offsetAt(topic, partition, EARLIEST);
-        const latest = await offsetAt(topic, partition, LATEST);
-        seeks.seek(physical(topic), partition, offset < earliest ? earliest : offset > latest ? latest : offset);
-      });
-      // The group's classic protocol (the client's default) emits this on every join with the new assignment, before the
-      // stream fetches for it; the first join comes within consume(), so the listener is in place before.
-      consumer.on('consumer:group:join', ({ assignments = [] }) => {
-        seeks.assigned();
-        starts.assigned(assignments.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic: toLogical(topic), partition }))));
-      });
-      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false });
-      seeks.attach(stream);
-      const pumping = drainBatches<KafkaMessage, Arrived>(
-        stream,
-        async (received) => {
-          const { record: first } = received[0] as Arrived;
-          let arrived: Arrived[];
-          // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
-          for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
-            try {
-              await starts.ready(first.topic, first.partition);
-              // Records fetched before a seek (`start`'s or a ReadAgain's) are dropped uncommitted, and read again from the seek.
-              arrived = seeks.current(received);
-              if (arrived.length === 0) return;
-              const answer = await onBatch(arrived.map((a) => a.record));
-              if (answer) return starts.readAgain(first.topic, first.partition, answer.readFrom);
-              break;
-            } catch (error) {
-              if (stream.closed) throw error;
-              await new Promise((resolve) => setTimeout(resolve, pause));
+    consume: ({ group, topics, onBatch, start }: ConsumeOptions) =>
+      kept(`the consumer of group ${group}`, async () => {
+        const consumer = consumerOf(`${namespace}${group}`);
+        const seeks = new PartitionSeeks();
+        const starts = new AssignedStarts(start, async (topic, partition, offset) => {
+          // A fetch outside what the log holds fails the stream rather than starting at the nearest end.
+          const earliest = await offsetAt(topic, partition, EARLIEST);
+          const latest = await offsetAt(topic, partition, LATEST);
+          seeks.seek(physical(topic), partition, offset < earliest ? earliest : offset > latest ? latest : offset);
+        });
+        // The group's classic protocol (the client's default) emits this on every join with the new assignment, before the
+        // stream fetches for it; the first join comes within consume(), so the listener is in place before.
+        consumer.on('consumer:group:join', ({ assignments = [] }) => {
+          seeks.assigned();
+          starts.assigned(assignments.flatMap(({ topic, partitions }) => partitions.map((partition) => ({ topic: toLogical(topic), partition }))));
+        });
+        const stream = await consumer
+          .consume({ topics: topics.map(physical), mode: 'committed', fallbackMode: 'earliest', autocommit: false })
+          .catch(closedAfter(consumer));
+        seeks.attach(stream);
+        const pumping = drainBatches<KafkaMessage, Arrived>(
+          stream,
+          async (received) => {
+            const { record: first } = received[0] as Arrived;
+            let arrived: Arrived[];
+            // A failed handler gets the same records again (nothing was committed): what a restarted consumer would read.
+            for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+              try {
+                await starts.ready(first.topic, first.partition);
+                // Records fetched before a seek (`start`'s or a ReadAgain's) are dropped uncommitted, and read again from the seek.
+                arrived = seeks.current(received);
+                if (arrived.length === 0) return;
+                const answer = await onBatch(arrived.map((a) => a.record));
+                if (answer) return starts.readAgain(first.topic, first.partition, answer.readFrom);
+                break;
+              } catch (error) {
+                if (stream.closed) throw error;
+                await new Promise((resolve) => setTimeout(resolve, pause));
+              }
             }
-          }
-          try {
-            await (arrived[arrived.length - 1] as Arrived).commit();
-          } catch (error) {
-            // A rebalance is no failure of the batch, and must not end the consumer: the stream follows the new assignment.
-            if (!refusedByRebalance(error)) throw error;
-          }
-        },
-        (message) => {
-          const arrived = arrivedOf(message);
-          return seeks.arrive(message, arrived) ? arrived : undefined;
-        },
-      );
-      return track(consumer, stream, pumping);
-    },
+            try {
+              await (arrived[arrived.length - 1] as Arrived).commit();
+            } catch (error) {
+              // A rebalance is no failure of the batch: the stream follows the new assignment. Any other ends this run, and
+              // keepReading starts another, which reads on from the last position committed (this batch again, as the port allows).
+              if (!refusedByRebalance(error)) throw error;
+            }
+          },
+          (message) => {
+            const arrived = arrivedOf(message);
+            return seeks.arrive(message, arrived) ? arrived : undefined;
+          },
+        );
+        return readingOf(consumer, stream, pumping);
+      }),
 
     async replay({ topics, from, onBatch }: ReplayOptions): Promise<ReplaySummary> {
       const ends = await listOffsets(topics, LATEST);
@@ -343,20 +363,28 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
         from === 'latest'
           ? [...(await listOffsets(topics, LATEST))].flatMap(([topic, ends]) => ends.map((offset, partition) => ({ topic, partition, offset })))
           : from.map((p) => ({ topic: physical(p.topic), partition: p.partition, offset: BigInt(p.offset) + 1n }));
-      // What one fetch brings reaches every live reader's socket at once: kafkajs's 1 MB a partition, not 4, so a
-      // burst stays within what a reading client's socket holds, and only a client that stopped reading is dropped.
-      const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`, FANOUT_BYTES_PER_PARTITION);
-      const stream = await consumer.consume({ topics: topics.map(physical), mode: 'manual', offsets, autocommit: false });
-      const pumping = drainBatches<KafkaMessage, KafkaMessage>(
-        stream,
-        async (messages) => {
-          for (const message of messages) onRecord(toRecord(message));
-          // The readers' sockets write out (and in-process readers read) before the next burst.
-          await new Promise((resolve) => setImmediate(resolve));
-        },
-        asItCame,
-      );
-      return track(consumer, stream, pumping);
+      /** Per partition, the offset after the last record handed on: a run started again reads on from there. */
+      const next = new Map(offsets.map((o) => [`${o.topic}:${o.partition}`, o]));
+      return kept('a live subscription', async () => {
+        // What one fetch brings reaches every live reader's socket at once: kafkajs's 1 MB a partition, not 4, so a
+        // burst stays within what a reading client's socket holds, and only a client that stopped reading is dropped.
+        const consumer = consumerOf(`${namespace}fanout-${randomUUID()}`, FANOUT_BYTES_PER_PARTITION);
+        const stream = await consumer
+          .consume({ topics: topics.map(physical), mode: 'manual', offsets: [...next.values()], autocommit: false })
+          .catch(closedAfter(consumer));
+        const pumping = drainBatches<KafkaMessage, KafkaMessage>(
+          stream,
+          async (messages) => {
+            for (const message of messages) onRecord(toRecord(message));
+            const last = messages[messages.length - 1] as KafkaMessage;
+            next.set(`${last.topic}:${last.partition}`, { topic: last.topic, partition: last.partition, offset: last.offset + 1n });
+            // The readers' sockets write out (and in-process readers read) before the next burst.
+            await new Promise((resolve) => setImmediate(resolve));
+          },
+          asItCame,
+        );
+        return readingOf(consumer, stream, pumping);
+      });
     },
 
     async ends(topic: TopicName): Promise<PartitionEnd[]> {
@@ -386,6 +414,14 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
 
 /** What a replay and a fan-out keep of a message: all of it, for as long as they hold it is a moment. */
 const asItCame = (message: KafkaMessage) => message;
+
+/** Closes a consumer whose stream could not be had, and fails as that did. */
+const closedAfter =
+  (consumer: Consumer<string, Buffer, string, string>) =>
+  async (error: unknown): Promise<never> => {
+    await closeForcibly(consumer).catch(() => undefined);
+    throw error;
+  };
 
 function splitSlot(slot: string): { topic: string; partition: number } {
   const cut = slot.lastIndexOf(':');

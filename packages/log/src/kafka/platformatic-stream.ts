@@ -59,7 +59,9 @@ const sizeOf = (kept: Drained) => (kept.key?.length ?? 0) + (kept.value?.length 
  * stream flows (its own fetch loop keeps going; in paused mode, read() after
  * an empty fetch left it idle for good) and is paused while WAITING_LIMIT's
  * records or bytes wait. Resolves when the stream closes; rejects (and closes
- * it) when the handler fails. What waits is what `keep` makes of each message
+ * it) when the handler fails, and when the stream failed (a fetch failed past
+ * the client's retries, which ends the client's stream for good) with the
+ * stream's error, so a reader that ended short knows it. What waits is what `keep` makes of each message
  * as it arrives (nothing: the message is dropped), so a message it lets go dies
  * young rather than being copied by the collector for as long as it waits.
  */
@@ -75,8 +77,9 @@ export async function drainBatches<M, K extends Drained>(
     stream.once('close', resolve);
     stream.once('end', resolve);
   });
-  // An error is seen by the loop as a closed stream; kept so it is not thrown unhandled.
-  stream.on('error', () => undefined);
+  // The loop sees a failed stream as a closed one, and throws what failed it once it has stopped.
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure ??= error));
   stream.on('data', (message) => {
     const kept = keep(message);
     if (kept === undefined) return;
@@ -102,6 +105,7 @@ export async function drainBatches<M, K extends Drained>(
       const failed = handled.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     }
+    if (failure) throw failure;
   } catch (error) {
     if (!stream.closed) await stream.close();
     throw error;

@@ -155,6 +155,37 @@ describe('drainBatches', () => {
     release();
     expect(await outcome).toBe('refused; other done: true');
   });
+
+  it('fails with what failed the stream once the batch in hand is done, and ends quietly when the stream is closed', async () => {
+    const stream = new FetchedStream();
+    let release: () => void = () => undefined;
+    const handled: Fetched[] = [];
+    const done = drainBatches<Fetched, Fetched>(
+      stream,
+      async (batch) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        handled.push(...batch);
+      },
+      (message) => message,
+    );
+    const outcome = done.then(
+      () => 'resolved',
+      (error: Error) => `${error.message}; handled: ${handled.length}`,
+    );
+    stream.fetch(1, 10);
+    await tick();
+    stream.destroy(new Error('fetch failed: broker away'));
+    await tick();
+    release();
+    expect(await outcome).toBe('fetch failed: broker away; handled: 1');
+
+    const closed = new FetchedStream();
+    const quiet = drain(closed);
+    closed.fetch(1, 10);
+    await tick();
+    await quiet.finish();
+    expect(quiet.batches.flat()).toHaveLength(1);
+  });
 });
 
 describe('DESERIALIZERS', () => {
