@@ -48,7 +48,8 @@ export async function keepReading(start: () => Promise<Reading>, options: KeepRe
         (error: unknown) => error,
       );
       if (stopping) return;
-      await current.stop();
+      // A consumer that cannot be closed is no reason to stop reading: the next run is another consumer.
+      await current.stop().catch((error: unknown) => options.logger.warn({ err: error }, `${options.what} could not be closed`));
       if (Date.now() - began > most) wait = first;
       options.logger.warn({ err: failure }, `${options.what} stopped reading; starting it again in ${wait} ms`);
       for (;;) {

@@ -73,6 +73,17 @@ describe('keepReading', () => {
     await running.stop();
   });
 
+  it('reads on when the run that ended cannot be closed, saying so', async () => {
+    const { runs, warnings, start, logger } = reader();
+    const running = await keepReading(start, { what: 'r', logger, pauses: PAUSES });
+    const first = runs[0];
+    if (first) first.reading.stop = () => Promise.reject(new Error('leaveGroup failed'));
+    first?.fail(new Error('fetch failed'));
+    await until(() => runs.length === 2);
+    expect(warnings).toEqual(['r could not be closed', 'r stopped reading; starting it again in 5 ms']);
+    await running.stop();
+  });
+
   it('leaves the first failed start to the caller', async () => {
     const { start, logger } = reader(1);
     await expect(keepReading(start, { what: 'r', logger, pauses: PAUSES })).rejects.toThrow('broker away');

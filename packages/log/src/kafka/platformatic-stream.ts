@@ -59,11 +59,12 @@ const sizeOf = (kept: Drained) => (kept.key?.length ?? 0) + (kept.value?.length 
  * stream flows (its own fetch loop keeps going; in paused mode, read() after
  * an empty fetch left it idle for good) and is paused while WAITING_LIMIT's
  * records or bytes wait. Resolves when the stream closes; rejects (and closes
- * it) when the handler fails, and when the stream failed (a fetch failed past
- * the client's retries, which ends the client's stream for good) with the
- * stream's error, so a reader that ended short knows it. What waits is what `keep` makes of each message
- * as it arrives (nothing: the message is dropped), so a message it lets go dies
- * young rather than being copied by the collector for as long as it waits.
+ * it) when the handler fails, and with the stream's error when the stream
+ * failed (a fetch failed past the client's retries, which ends the client's
+ * stream for good), so a reader that ended short knows it. What waits is what
+ * `keep` makes of each message as it arrives (nothing: the message is
+ * dropped), so a message it lets go dies young rather than being copied by
+ * the collector for as long as it waits.
  */
 export async function drainBatches<M, K extends Drained>(
   stream: DrainedStream<M>,
