@@ -111,7 +111,10 @@ export interface EventLog {
   consume(options: ConsumeOptions): Promise<Running>;
   /** Reads from a point up to the end as it was when the replay began, then resolves; fails rather than resolve short of it. */
   replay(options: ReplayOptions): Promise<ReplaySummary>;
-  /** A live fan-out: every subscriber sees every new record; nothing is committed. A failed connection reads on after the last record seen. */
+  /**
+   * A live fan-out: every subscriber sees every new record; nothing is committed. A connection that fails for good reads on
+   * after the last record seen (kafkajs's own restart reads on from the end: records appended meanwhile are not seen).
+   */
   subscribe(options: SubscribeOptions): Promise<Running>;
   ends(topic: TopicName): Promise<PartitionEnd[]>;
   /** Answers whether the log is reachable right now (for health checks). */
