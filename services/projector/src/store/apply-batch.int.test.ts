@@ -10,6 +10,17 @@ import { PROJECTOR_MIGRATIONS } from './migration-sets';
 
 const ENDINGS = ['completed', 'failed', 'transferred', 'unanswered'] as const;
 
+/** Until a connection of this database waits on a row lock (ten seconds at most). */
+async function waitingOnALock(db: ConnectionPool): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+    const [row] = (await db.query(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as { waiting: number }[];
+    if ((row?.waiting ?? 0) > 0) return;
+  }
+  throw new Error('no connection came to wait on a lock');
+}
+
 describe('applying batches to Postgres', () => {
   let db: ConnectionPool;
   let log: EventLog;
@@ -125,6 +136,32 @@ describe('applying batches to Postgres', () => {
       );
       expect(counted).toEqual([{ calls: 3, events: events.length / tenants.length }]);
     }
+  });
+
+  it("takes a tenant's counter tables in one order whatever order its events came in, so batches never deadlock", async () => {
+    const tenant = randomUUID();
+    const startMs = Date.parse('2026-01-08T10:00:05.000Z');
+    await applyInBatches(callScript({ tenant, providerCallId: 'call-1', turns: 2, ending: 'completed', startMs }), []);
+    // Another call in the same minute, led by an event that counts only towards the day's meter: its batch's fold meets
+    // usage_meters before metric_rollups.
+    const events = callScript({ tenant, providerCallId: 'call-2', turns: 2, ending: 'completed', startMs });
+    const lead = events.findIndex((e) => e.type === 'transcript.final');
+    const batch = logRecords([events[lead] as StoredEvent, ...events.filter((_, i) => i !== lead)], nextOffset);
+    nextOffset += BigInt(batch.length);
+    const retries: unknown[] = [];
+    const apply = createBatchApplier({ db, log, onRetry: (error) => retries.push(error) });
+    // Another batch of the tenant, by hand, taking the counters as every batch does now: Postgres runs the CTEs a
+    // statement's query does not read last to first, so the day's meter (usage_meters), then the agent minutes.
+    const { applying } = await db.tx(async (tx) => {
+      await tx.query(sql`select set_config('role', 'earshot_projector', true), set_config('earshot.tenant_id', ${tenant}, true)`);
+      await tx.query(sql`update usage_meters set calls = calls`);
+      const applying = apply(batch);
+      await waitingOnALock(db);
+      await tx.query(sql`update metric_rollups set count = count`);
+      return { applying };
+    });
+    expect(await applying).toMatchObject({ applied: batch.length });
+    expect(retries).toEqual([]);
   });
 
   it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {
