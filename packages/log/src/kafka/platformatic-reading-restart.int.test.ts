@@ -1,6 +1,7 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '@earshot/telemetry';
 import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
 import { eventually } from '../contract/fixtures';
 import type { EventLog, Running } from '../event-log';
@@ -57,7 +58,8 @@ describe('the @platformatic/kafka log reading across a broker restart', () => {
 
   it('starts its consumer and its live subscription again, which read on where they were', async () => {
     const warnings: string[] = [];
-    const logger = { warn: (_fields: object, message: string) => void warnings.push(message) } as never;
+    const destination = { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) };
+    const logger = createLogger({ level: 'warn', pretty: false, destination });
     log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-reading', namespace: uniqueNamespace('reading'), logger });
     restart = new BrokerRestart();
     const consumed: string[] = [];
