@@ -3,6 +3,7 @@ import { DataKeys, SecretBox } from '@earshot/auth';
 import { openDatabase } from '@earshot/db';
 import { createKafkaLog } from '@earshot/log';
 import { dataKeyOptions, startProjector } from '@earshot/projector';
+import { BatchRetries } from './batch-retries';
 import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 
@@ -11,9 +12,11 @@ import { onFirstBatch } from './first-batch';
  * consumer group. Over IPC it says when its first batch arrives, and when
  * asked ("report") the events it has applied, the CPU it has used and the
  * share of the time its event loop was busy since that batch, its garbage
- * collector's pauses since then, and its peak resident memory; "stop" stops it.
+ * collector's pauses since then, its peak resident memory, and the batch
+ * attempts it tried again; "stop" stops it.
  */
-export type ProjectorMessage = { first: true } | { applied: number; cpuUs: number; loopBusy: number; gcMs: number; peakRssMb: number };
+export type ProjectorMessage =
+  { first: true } | { applied: number; cpuUs: number; loopBusy: number; gcMs: number; peakRssMb: number; retries: { count: number; first?: string } };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -36,10 +39,12 @@ const timedLog = onFirstBatch(log, () => {
   send({ first: true });
 });
 const dataKeys = new DataKeys(db, new SecretBox(Buffer.from(required('BENCH_MASTER_KEY'), 'base64')));
+const retries = new BatchRetries();
 const projector = await startProjector({
   db,
   log: timedLog,
   ...dataKeyOptions(dataKeys),
+  onRetry: (error) => retries.add(error),
   onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered),
 });
 
@@ -52,6 +57,7 @@ process.on('message', (message: unknown) => {
       loopBusy: loopAtFirst === undefined ? 0 : performance.eventLoopUtilization(loopAtFirst).utilization,
       gcMs: loopAtFirst === undefined ? 0 : pauses.ms(),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      retries: retries.figures(),
     });
   } else if (message === 'stop') {
     void projector

@@ -18,6 +18,7 @@ import { collectorPauses } from './collector-pauses';
 import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import { readThrough } from './read-through';
+import { BatchRetries } from './batch-retries';
 import type { Bench } from './run';
 
 /**
@@ -32,7 +33,9 @@ import type { Bench } from './run';
  * that cost fills every core here: the bound no number of projectors passes.
  * It also prints how busy each projector's event loop was, and the rate its
  * one thread would reach if it never waited: the bound of that many projectors;
- * and how long its garbage collector paused it an event.
+ * how long its garbage collector paused it an event; and how many batches
+ * failed an attempt and were tried again (a deadlock, a conflict with another
+ * batch), each of which costs the run its wait.
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -63,6 +66,8 @@ interface Projecting {
   gcUsPerEvent: number;
   /** The projector processes' largest peak resident memory; none in the bench's own process, which also appends. */
   peakRssMb?: number;
+  /** Batch attempts that failed and were tried again (a deadlock, a conflict with another batch), and the first one's error. */
+  retries: { count: number; first?: string };
   /** The rest of the report's line, given the rate. */
   detail(rate: number): string;
   stop(): Promise<void>;
@@ -85,10 +90,12 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
     loopAtStart = performance.eventLoopUtilization();
     pauses.start();
   });
+  const retries = new BatchRetries();
   const projector = await startProjector({
     db,
     log: timedLog,
     ...dataKeyOptions(dataKeys),
+    onRetry: (error) => retries.add(error),
     onBatch: (o) => {
       applied += o.applied + o.duplicates + o.deadLettered;
       batches += 1;
@@ -106,6 +113,7 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
     cpuUsPerEvent: (cpu.user + cpu.system) / total,
     loopBusy: loop.utilization,
     gcUsPerEvent: (gcMs * 1_000) / total,
+    retries: retries.figures(),
     detail: () => ` in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
     stop: () => projector.stop(),
   };
@@ -189,6 +197,7 @@ async function projectInProcesses(
       loopBusy: figures.reduce((sum, f) => sum + f.loopBusy, 0) / figures.length,
       gcUsPerEvent: (figures.reduce((sum, f) => sum + f.gcMs, 0) * 1_000) / events,
       peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
+      retries: { count: figures.reduce((sum, f) => sum + f.retries.count, 0), first: figures.find((f) => f.retries.first)?.retries.first },
       detail: (rate) => ` in ${count} processes, ${fmt(rate / count)} events/s each (${fmt(before)} applied before every process had partitions, not timed)`,
       stop,
     };
@@ -246,6 +255,8 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       `each projector's event loop was ${Math.round(projecting.loopBusy * 100)}% busy; ${processes === 1 ? 'one loop' : `${processes} loops`} never waiting would apply at most ${loopBound === undefined ? 'n/a' : fmt(loopBound)} events/s at this cost`,
     );
     report(`its garbage collector paused it ${projecting.gcUsPerEvent.toFixed(1)} µs an event (wall time, so more than its CPU on a busy machine)`);
+    const { count: retried, first: firstRetry } = projecting.retries;
+    report(`batches tried again: ${retried}${firstRetry === undefined ? '' : ` (the first after: ${firstRetry})`}`);
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
     const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
@@ -341,6 +352,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       projector_gc_pause_us_per_event: Number(projecting.gcUsPerEvent.toFixed(1)),
       postgres_cpu_us_per_event: postgresUs,
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
+      projector_batch_retries: projecting.retries.count,
       broker_cpu_us_per_event: brokerUs,
       event_path_cpu_us_per_event: eventPath === undefined ? 'n/a' : Number(eventPath.usPerEvent.toFixed(1)),
       machine_cores: eventPath?.cores ?? 'n/a',
