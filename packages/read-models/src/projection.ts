@@ -57,6 +57,12 @@ export interface CounterProjection extends Named {
   handles: readonly EventType[];
   merge: Readonly<Record<string, CounterMerge>>;
   rows(event: ProjectedEvent): Row[];
+  /**
+   * Its key holds `shard`, which the store sets to the log partition of the batch writing the row: rows that every
+   * concurrent batch adds to (a tenant's day, an agent's minute) are then one per partition, and batches of different
+   * partitions never wait on each other's. Readers add a key's shards up.
+   */
+  sharded?: true;
 }
 
 /** The store treats facts as opaque JSON (methods are bivariant, so any document projection fits). */

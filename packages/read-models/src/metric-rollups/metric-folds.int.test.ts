@@ -47,20 +47,27 @@ async function fromMinutes(db: ConnectionPool, tenant: string, requests: SeriesR
 
 class RolledBack extends Error {}
 
-/** Minute rollups as the projector writes them: per metric, agent and minute, with a sketch of integer latencies. */
+/**
+ * Minute rollups as the projector writes them: per metric, agent, minute and shard, with a sketch of integer latencies.
+ * Each minute gets two agents, and the first of them a second shard, as another partition's batches would write.
+ */
 async function addMinutes(db: ConnectionPool, tenant: string, fromMs: number, minutes: number, seed: number): Promise<void> {
   await db.tx(async (tx) => {
     await tx.query(sql`select setseed(${seed})`);
     // 7 is prime to every minute count used here, so each pass writes each minute once (a row may not be upserted twice in one statement).
-    for (const pass of [0, 1]) {
+    for (const [pass, shard] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+    ]) {
       await tx.query(sql`
-      insert into metric_rollups as t (tenant_id, metric, agent_id, minute, count, sum, min, max, sketch)
-      select ${tenant}::uuid, m.metric, 'agent_' || ((i + ${pass}) % 3), ${new Date(fromMs)}::timestamptz + (i * 7 % ${minutes}) * interval '1 minute',
+      insert into metric_rollups as t (tenant_id, metric, agent_id, minute, shard, count, sum, min, max, sketch)
+      select ${tenant}::uuid, m.metric, 'agent_' || ((i + ${pass}) % 3), ${new Date(fromMs)}::timestamptz + (i * 7 % ${minutes}) * interval '1 minute', ${shard},
         1, v, v, v, case when m.measured then jsonb_build_object(ceil(ln(v) / ln(1.01 / 0.99))::int::text, 1) end
       from generate_series(1, ${minutes}) i,
         (values (${METRICS.turnLatencyTotal}, true), (${METRICS.turnLatencyLlm}, true), (${METRICS.turns}, false)) m(metric, measured),
         lateral (select case when m.measured then (200 + floor(random() * 1500))::float8 end as v) x
-      on conflict (tenant_id, metric, minute, agent_id) do update set count = t.count + 1, sum = t.sum + excluded.sum,
+      on conflict (tenant_id, metric, minute, agent_id, shard) do update set count = t.count + 1, sum = t.sum + excluded.sum,
         min = least(t.min, excluded.min), max = greatest(t.max, excluded.max), sketch = earshot_sketch_merge(t.sketch, excluded.sketch)`);
     }
   });

@@ -90,13 +90,17 @@ function rollupRows({ event }: ProjectedEvent): Row[] {
   }
 }
 
-/** Per tenant, agent, metric and minute: count, sum, min, max and a latency sketch (each row a sample of it); p50/p95/p99 over any range come from merging them. */
+/**
+ * Per tenant, agent, metric, minute and shard: count, sum, min, max and a latency sketch (each row a sample of it);
+ * p50/p95/p99 over any range come from merging them.
+ */
 export const metricRollups: CounterProjection = {
   kind: 'counter',
   name: 'metric-rollups',
   version: 1,
   table: 'metric_rollups',
-  key: ['agent_id', 'metric', 'minute'],
+  key: ['agent_id', 'metric', 'minute', 'shard'],
+  sharded: true,
   handles: [
     'agent.response.generated',
     'tool.call.completed',

@@ -6,7 +6,7 @@ import type { CounterProjection, Row } from '../projection';
  * Per tenant and day: events ingested and the bytes of their log records (by
  * the day Earshot received them), API requests (ingest deliveries), and calls
  * with their milliseconds (by the day a call started; the calls projection
- * contributes those).
+ * contributes those). Each day a row per shard, as every batch adds to it.
  */
 /** Earshot's own records are not the tenant's use: an invoice must not count towards the next one, nor a call Earshot found abandoned. */
 const UNMETERED: ReadonlySet<EventType> = new Set(['invoice.issued', 'billing.plan.changed', 'call.abandoned']);
@@ -16,7 +16,8 @@ export const usageMeters: CounterProjection = {
   name: 'usage-meters',
   version: 2,
   table: 'usage_meters',
-  key: ['day'],
+  key: ['day', 'shard'],
+  sharded: true,
   handles: EVENT_TYPES.filter((type) => !UNMETERED.has(type)),
   merge: { events_ingested: 'sum', stored_bytes: 'sum', calls: 'sum', call_ms: 'sum', api_requests: 'sum' },
   rows: ({ event, bytes }) => [usage(event.received_at, { events_ingested: 1, stored_bytes: bytes })],

@@ -13,8 +13,8 @@ export interface UsageRow {
 
 /**
  * Days newest first, each UTC day that overlaps [from, to) (a `from` or a `to`
- * within a day keeps that day); a day is its own key, so the cursor is the
- * last day shown.
+ * within a day keeps that day), its shards added up; a day is its own key, so
+ * the cursor is the last day shown.
  */
 export async function usageRows(tx: Statements, range: { from?: string | undefined; to?: string | undefined }, paging: Paging): Promise<UsageRow[]> {
   const after = paging.after;
@@ -24,7 +24,9 @@ export async function usageRows(tx: Statements, range: { from?: string | undefin
     range.to ? sql`(day::timestamp at time zone 'UTC') < ${range.to}::timestamptz` : sql`true`,
   ];
   return (await tx.query(
-    sql`select day::text as day, events_ingested, calls, call_ms, api_requests, stored_bytes from usage_meters where ${sql.join(filters, sql` and `)} order by day desc ${windowOf(paging)}`,
+    sql`select day::text as day, sum(events_ingested)::bigint as events_ingested, sum(calls)::bigint as calls, sum(call_ms)::bigint as call_ms,
+          sum(api_requests)::bigint as api_requests, sum(stored_bytes)::bigint as stored_bytes
+        from usage_meters where ${sql.join(filters, sql` and `)} group by day order by day desc ${windowOf(paging)}`,
   )) as UsageRow[];
 }
 

@@ -4,21 +4,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@earshot/contracts';
 import { DATABASE_MIGRATIONS, inTenant, migrate, sql, type ConnectionPool } from '@earshot/db';
 import type { EventLog } from '@earshot/log';
+import { METRICS } from '@earshot/metrics';
 import { openTestDatabase, kafkaLog, callScript, logRecords, readModelSnapshot } from '@earshot/testing';
 import { createBatchApplier } from './apply-batch';
 import { PROJECTOR_MIGRATIONS } from './migration-sets';
 
 const ENDINGS = ['completed', 'failed', 'transferred', 'unanswered'] as const;
 
+const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+async function anyWaitingOnALock(db: ConnectionPool): Promise<boolean> {
+  const [row] = (await db.query(
+    sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+  )) as { waiting: number }[];
+  return (row?.waiting ?? 0) > 0;
+}
+
 /** Until a connection of this database waits on a row lock (ten seconds at most). */
 async function waitingOnALock(db: ConnectionPool): Promise<void> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
-    const [row] = (await db.query(
-      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    )) as { waiting: number }[];
-    if ((row?.waiting ?? 0) > 0) return;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await pause()) {
+    if (await anyWaitingOnALock(db)) return;
   }
   throw new Error('no connection came to wait on a lock');
+}
+
+/** Whether a connection of this database comes to wait on a row lock before `work` settles. */
+async function waitsOnALock(db: ConnectionPool, work: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  const done = () => {
+    settled = true;
+  };
+  work.then(done, done);
+  for (; !settled; await pause()) {
+    if (await anyWaitingOnALock(db)) return true;
+  }
+  return false;
 }
 
 describe('applying batches to Postgres', () => {
@@ -162,6 +182,37 @@ describe('applying batches to Postgres', () => {
     });
     expect(await applying).toMatchObject({ applied: batch.length });
     expect(retries).toEqual([]);
+  });
+
+  it("adds another partition's batch to a tenant's counters while a batch holding them has yet to commit", async () => {
+    const tenant = randomUUID();
+    const startMs = Date.parse('2026-01-08T11:00:05.000Z');
+    const held = callScript({ tenant, providerCallId: 'call-1', turns: 2, ending: 'completed', startMs });
+    await applyInBatches(held, []);
+    // The same agent's turns in the same minute, read from another partition.
+    const events = callScript({ tenant, providerCallId: 'call-2', turns: 3, ending: 'completed', startMs });
+    const batch = logRecords(events, nextOffset, 1);
+    nextOffset += BigInt(batch.length);
+    const apply = createBatchApplier({ db, log });
+    // The first partition's batch, by hand, between its counters (the tenant's day, its agent's minutes) and its commit.
+    const { waited, applying } = await db.tx(async (tx) => {
+      await tx.query(sql`select set_config('role', 'earshot_projector', true), set_config('earshot.tenant_id', ${tenant}, true)`);
+      await tx.query(sql`update usage_meters set calls = calls`);
+      await tx.query(sql`update metric_rollups set count = count`);
+      const applying = apply(batch);
+      return { waited: await waitsOnALock(db, applying), applying };
+    });
+    expect(waited).toBe(false);
+    expect(await applying).toMatchObject({ applied: batch.length });
+    const shards = await inTenant(db, tenant, (tx) =>
+      tx.query(sql`
+        select m.shard, m.turns, u.calls from (select shard, sum(count)::int as turns from metric_rollups where metric = ${METRICS.turns} group by shard) m
+        join (select shard, sum(calls)::int as calls from usage_meters group by shard) u using (shard) order by shard`),
+    );
+    expect(shards).toEqual([
+      { shard: 0, turns: 2, calls: 1 },
+      { shard: 1, turns: 3, calls: 1 },
+    ]);
   });
 
   it('changes nothing for an event repeated later under the same tenant and idempotency key', async () => {

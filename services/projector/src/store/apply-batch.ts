@@ -108,7 +108,7 @@ const refoldWith =
     foldRecords(
       [...fold.records].filter(([key]) => !appliedBefore.has(key)).map(([, record]) => record),
       decode,
-    ).tenants.get(fold.tenantId) ?? new TenantFold(fold.tenantId);
+    ).tenants.get(fold.tenantId) ?? new TenantFold(fold.tenantId, fold.shard);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -40,7 +40,14 @@ export class TenantFold {
   readonly registers = new Map<RegisterProjection, Map<string, Row>>();
   readonly counters = new Map<CounterProjection, CounterRows>();
 
-  constructor(readonly tenantId: string) {}
+  /**
+   * @param shard The partition the batch's records are of (a batch is one partition's): a sharded counter's rows are
+   *   keyed by it.
+   */
+  constructor(
+    readonly tenantId: string,
+    readonly shard: number,
+  ) {}
 
   add(derived: Derived, record: LogRecord): void {
     if (this.records.has(derived.dedupeKey)) return;
@@ -59,7 +66,9 @@ export class TenantFold {
         const mine = pending.get(slot);
         if (!mine || precedenceOf(effect.row) > precedenceOf(mine)) pending.set(slot, effect.row);
       } else {
-        addCount(slotsOf(this.counters, effect.projection), effect.projection, effect.row);
+        const { projection, row } = effect;
+        if (projection.sharded) row.shard = this.shard;
+        addCount(slotsOf(this.counters, projection), projection, row);
       }
     }
   }
@@ -83,6 +92,7 @@ export interface FoldedBatch {
 
 export function foldRecords(records: readonly LogRecord[], decode: (record: LogRecord) => Decoded): FoldedBatch {
   const folded: FoldedBatch = { tenants: new Map(), poison: [], erased: 0 };
+  const shard = records[0]?.partition ?? 0;
   for (const record of records) {
     const decoded = decode(record);
     if ('poison' in decoded) folded.poison.push({ record, poison: decoded.poison });
@@ -91,7 +101,7 @@ export function foldRecords(records: readonly LogRecord[], decode: (record: LogR
       const { tenantId } = decoded.derived;
       let fold = folded.tenants.get(tenantId);
       if (!fold) {
-        fold = new TenantFold(tenantId);
+        fold = new TenantFold(tenantId, shard);
         folded.tenants.set(tenantId, fold);
       }
       fold.add(decoded.derived, record);

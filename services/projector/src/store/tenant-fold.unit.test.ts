@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sketchOf } from '@earshot/metrics';
+import { TOPICS, type LogRecord } from '@earshot/log';
 import type { Cell, CounterProjection, Row } from '@earshot/read-models';
-import { addCount, copyCounters, slotOf, type CounterRows } from './tenant-fold';
+import { addCount, copyCounters, foldRecords, slotOf, type CounterRows } from './tenant-fold';
 
 // Key columns hold text (no NUL: Postgres text cannot), numbers, booleans and nulls.
 const keyValue: fc.Arbitrary<Cell> = fc.oneof(
@@ -74,5 +75,59 @@ describe('addCount', () => {
     addCount(copy, rollup, rowOf({ metric: 'a', value: 900 }));
     expect(pending.get(slotOf(['a']))).toEqual({ ...rowOf({ metric: 'a', value: 500 }), sketch: sketchOf([500]) });
     expect(copy.get(slotOf(['a']))?.sketch).toEqual(sketchOf([500, 900]));
+  });
+});
+
+describe('foldRecords', () => {
+  const sharded: CounterProjection = {
+    kind: 'counter',
+    name: 'test-minutes',
+    version: 1,
+    table: 'test_minutes',
+    key: ['minute', 'shard'],
+    sharded: true,
+    handles: [],
+    merge: { count: 'sum' },
+    rows: () => [],
+  };
+  const days: CounterProjection = {
+    kind: 'counter',
+    name: 'test-days',
+    version: 1,
+    table: 'test_days',
+    key: ['day'],
+    handles: [],
+    merge: { count: 'sum' },
+    rows: () => [],
+  };
+  const minute: Row = { minute: '09:31', count: 1 };
+  const day: Row = { day: '2026-01-08', count: 1 };
+  const recordOf = (offset: number): LogRecord => ({
+    topic: TOPICS.events,
+    partition: 3,
+    offset: String(offset),
+    key: `tenant:call-${offset}`,
+    value: Buffer.alloc(0),
+    headers: {},
+    timestamp: 0,
+  });
+
+  it("keys a sharded counter's rows by the partition of the batch, and no other counter's", () => {
+    const records = [0, 1, 2].map(recordOf);
+    const { tenants } = foldRecords(records, (record) => ({
+      record,
+      derived: {
+        tenantId: 'tenant',
+        dedupeKey: record.offset,
+        effects: [
+          { projection: sharded, row: { ...minute } },
+          { projection: days, row: { ...day } },
+        ],
+      },
+    }));
+    const fold = tenants.get('tenant');
+    expect(fold?.shard).toBe(3);
+    expect([...(fold?.counters.get(sharded)?.values() ?? [])]).toEqual([{ minute: '09:31', shard: 3, count: 3 }]);
+    expect([...(fold?.counters.get(days)?.values() ?? [])]).toEqual([{ day: '2026-01-08', count: 3 }]);
   });
 });

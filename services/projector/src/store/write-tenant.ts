@@ -68,11 +68,13 @@ export type Refold = (fold: TenantFold, appliedBefore: ReadonlySet<string>) => T
  * statements, so row-level security checks every row written. Per tenant:
  * set it, claim its events and read its read-merge-write rows in one
  * statement, and upsert its tables in one (a data-modifying CTE per table).
- * The counters (a tenant's day, an agent's minute) are rows every concurrent
- * batch adds to, so they come last, just before the commit, to hold their
- * locks for a few round trips rather than the whole batch; always in
- * descending tenant order, so two batches never wait on each other in a
- * cycle. The folds are left as they were, for a retry. Returns the events applied.
+ * The counters (a tenant's day, an agent's minute) are sharded by partition,
+ * so concurrent batches seldom share their rows (batches of two topics' same
+ * partition number do, and a partition's last batch on a consumer it is
+ * moving from); they come last, just before the commit, to hold their locks
+ * for a few round trips rather than the whole batch, and always in descending
+ * tenant order, so two batches never wait on each other in a cycle. The folds
+ * are left as they were, for a retry. Returns the events applied.
  */
 export async function writeTenants(tx: Tx, folds: readonly TenantFold[], refold: Refold): Promise<number> {
   const ordered = [...folds].sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0));
@@ -111,7 +113,10 @@ async function writeTenant(tx: Tx, folded: TenantFold, refold: Refold, withCount
     const target = projection.contribution?.to;
     if (!target || contributed.length === 0) continue;
     const rows: CounterRows = copyCounters(fold.counters.get(target) ?? new Map<string, Row>(), target);
-    for (const row of contributed) addCount(rows, target, row);
+    for (const row of contributed) {
+      if (target.sharded) row.shard = fold.shard;
+      addCount(rows, target, row);
+    }
     counters.set(target, rows);
   }
   for (const [projection, pending] of fold.registers) writes.push(registerWrite(tenantId, projection, pending));
