@@ -19,6 +19,7 @@ import { onFirstBatch } from './first-batch';
 import type { ProjectorMessage } from './projector-process';
 import { readThrough } from './read-through';
 import { BatchRetries } from './batch-retries';
+import { sampleLockWaits } from './lock-waits';
 import type { Bench } from './run';
 
 /**
@@ -35,7 +36,8 @@ import type { Bench } from './run';
  * one thread would reach if it never waited: the bound of that many projectors;
  * how long its garbage collector paused it an event; and how many batches
  * failed an attempt and were tried again (a deadlock, a conflict with another
- * batch), each of which costs the run its wait.
+ * batch), each of which costs the run its wait; and how long Postgres
+ * connections waited on locks other batches held (sampled every 20 ms).
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
  * more start N projector processes in one consumer group, each with the heap
@@ -238,10 +240,12 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const brokerPids = brokerPid === undefined ? [] : [brokerPid];
     const brokerCpuBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
     const machineBefore = machineTicks();
+    const lockWaits = await sampleLockWaits(database.url);
     projecting =
       processes === 1
         ? await projectHere(db, log, dataKeys, appended, progress)
         : await projectInProcesses(processes, { databaseUrl: database.url, kafkaBrokers, namespace, masterKey }, db, log, progress);
+    const lockWaitSeconds = await lockWaits.stop();
     const machineBusy = busyShare(machineTicks(), machineBefore);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, appended);
     const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, appended);
@@ -257,6 +261,8 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     report(`its garbage collector paused it ${projecting.gcUsPerEvent.toFixed(1)} µs an event (wall time, so more than its CPU on a busy machine)`);
     const { count: retried, first: firstRetry } = projecting.retries;
     report(`batches tried again: ${retried}${firstRetry === undefined ? '' : ` (the first after: ${firstRetry})`}`);
+    const lockWaitUs = (lockWaitSeconds * 1_000_000) / appended;
+    report(`Postgres connections waited on locks for ${lockWaitSeconds.toFixed(2)} s in all (${lockWaitUs.toFixed(1)} µs an event)`);
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
     const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
@@ -353,6 +359,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       postgres_cpu_us_per_event: postgresUs,
       projector_peak_rss_mb: projecting.peakRssMb ?? 'n/a',
       projector_batch_retries: projecting.retries.count,
+      postgres_lock_wait_us_per_event: Number(lockWaitUs.toFixed(1)),
       broker_cpu_us_per_event: brokerUs,
       event_path_cpu_us_per_event: eventPath === undefined ? 'n/a' : Number(eventPath.usPerEvent.toFixed(1)),
       machine_cores: eventPath?.cores ?? 'n/a',
