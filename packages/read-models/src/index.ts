@@ -11,6 +11,7 @@ export {
   type Row,
 } from './projection';
 export { READ_MODELS } from './read-models';
+export { counterMergeSet } from './counter-merge';
 export { deliveryUsage, usageMeters } from './usage-meters/usage-meters.projection';
 export { agentRows, type AgentRow } from './across/agents.queries';
 export { LIVE_WINDOW_MS, liveRow, liveStatement, type LiveRow } from './across/live.queries';

@@ -229,6 +229,37 @@ describe('metric folds', () => {
     expect(unscoped).toEqual([{ folds: 0, folded: 0, changes: 0 }]);
   });
 
+  it("merges the shards of a tenant's settled minutes in the open hour and the one before, and reads the same", async () => {
+    const tenant = randomUUID();
+    await db.query(sql`insert into tenants (id, name, webhook_secret) values (${tenant}, 'sharded', '\\x00')`);
+    const now = new Date(START + 10 * HOUR + 30 * 60_000);
+    // Three hours before: folded by now, so left as written. Then every minute from the hour before the open one to now.
+    await addMinutes(db, tenant, START + 7 * HOUR, 60, 0.3);
+    await addMinutes(db, tenant, START + 9 * HOUR, 90, 0.7);
+    const requests = METRIC_NAMES.flatMap((name) =>
+      [
+        { from: new Date(START + 6 * HOUR + 7 * 60_000), to: now, intervalMs: 300_000, agentId: undefined },
+        { from: new Date(START + 9 * HOUR), to: now, intervalMs: 60_000, agentId: 'agent_1' },
+      ].map((r) => ({ ...r, source: sourceOf(name) })),
+    );
+    const read = () => inTenant(db, tenant, async (tx) => Promise.all(requests.map((r) => readSeries(tx, r))));
+    const shards = () =>
+      inTenant(db, tenant, (tx) =>
+        tx.query(sql`
+          select count(*) filter (where minute < ${new Date(START + 9 * HOUR)})::int as older,
+                 count(*) filter (where minute >= ${new Date(START + 9 * HOUR)} and minute < ${new Date(now.getTime() - 120_000)})::int as settled,
+                 count(*) filter (where minute >= ${new Date(now.getTime() - 120_000)})::int as latest
+          from metric_rollups where shard <> 0`),
+      );
+    const before = await read();
+    expect(await shards()).toEqual([{ older: 180, settled: 264, latest: 6 }]);
+
+    await foldAll(db, reads, now);
+    expect(await shards()).toEqual([{ older: 180, settled: 0, latest: 6 }]);
+    expect(await read()).toEqual(before);
+    expect(await read()).toEqual(await fromMinutes(db, tenant, requests));
+  });
+
   it('folds, each round, every tenant with closed hours to fold and no other', async () => {
     const busy = randomUUID();
     const quiet = randomUUID();

@@ -1,5 +1,7 @@
 import { IsolationLevel, sql, TENANT_SETTING, type ConnectionPool, type Queryable, type SQLQuery, type TenantReads } from '@earshot/db';
 import { METRICS, QUANTILES, SketchSum, type Sketch } from '@earshot/metrics';
+import { counterMergeSet } from '../counter-merge';
+import { metricRollups } from './metric-rollups.projection';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -85,6 +87,34 @@ async function writePercentiles(tx: Queryable, span: 'hour' | 'day', starts: rea
 /** The role that writes read models; folds are read models too. */
 const WRITER_ROLE = 'earshot_projector';
 
+/** A minute closed this long has had its batches; a late event's adds a shard again, merged while its hour is recent. */
+const SHARDS_SETTLE_MS = 2 * 60_000;
+
+/** The hour before the open one, where the shards of an hour's last minutes are merged once it has closed. */
+const recentHours = (now: Date) => new Date(openHour(now).getTime() - HOUR_MS);
+
+/**
+ * Merges the shards of a tenant's minutes closed a while, in the open hour and the one before, into shard 0. The
+ * projector writes an agent's minute once per log partition, so that its batches never wait on each other; merged,
+ * the minutes reads take one by one (the open hour's, an unaligned range's first) are a row each again rather than
+ * one per partition. Older minutes are read through their folds. In a transaction of its own: a fold's snapshot
+ * would fail on a shard a batch wrote meanwhile.
+ */
+async function mergeShards(db: ConnectionPool, tenantId: string, now: Date): Promise<void> {
+  await db.tx(async (tx) => {
+    await tx.query(sql`select set_config('role', ${WRITER_ROLE}, true), set_config(${TENANT_SETTING}, ${tenantId}, true)`);
+    await tx.query(sql`
+      with gone as (
+        delete from metric_rollups r
+        where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${recentHours(now)} and r.minute < ${new Date(now.getTime() - SHARDS_SETTLE_MS)} and r.shard <> 0
+        returning r.metric, r.agent_id, r.minute, r.count, r.sum, r.min, r.max, r.sketch)
+      insert into metric_rollups as t (tenant_id, metric, agent_id, minute, shard, count, sum, min, max, sketch)
+      select ${tenantId}, metric, agent_id, minute, 0, sum(count), sum(sum), min(min), max(max), earshot_sketch_union(sketch)
+      from gone group by metric, agent_id, minute
+      on conflict (tenant_id, metric, minute, agent_id, shard) do update set ${counterMergeSet(metricRollups)}`);
+  });
+}
+
 /**
  * Folds one tenant's changed hours, closed before `now`, from its minute
  * rollups into hour folds, then every closed day they fall in that has no
@@ -149,19 +179,25 @@ export async function foldTenant(db: ConnectionPool, tenantId: string, now: Date
 }
 
 /**
- * Folds every tenant's changes. Row-level security hides the changes until
- * a tenant is set, so every tenant is asked, in one round trip each; only a
- * tenant with closed hours to fold gets the folding transaction (several
- * round trips), which asking every tenant every round cost in bursts that
- * the reads queued behind.
+ * Merges every tenant's settled shards and folds its changes. Row-level
+ * security hides the changes until a tenant is set, so every tenant is
+ * asked, in one round trip each; only a tenant with recent changes gets the
+ * merging statement, and only one with closed hours to fold the folding transaction
+ * (several round trips), which asking every tenant every round cost in bursts
+ * that the reads queued behind.
  */
 export async function foldAll(db: ConnectionPool, reads: TenantReads, now: Date): Promise<number> {
   const open = openHour(now);
   const tenants = (await db.query(sql`select id as tenant_id from tenants`)) as { tenant_id: string }[];
   let folded = 0;
   for (const { tenant_id: tenantId } of tenants) {
-    const pending = await reads.read(tenantId, sql`select 1 from metric_rollup_changes where hour < ${open} limit 1`);
-    if (pending.length > 0) folded += await foldTenant(db, tenantId, now);
+    const [pending] = await reads.read<{ recent: boolean; closed: boolean }>(
+      tenantId,
+      sql`select exists (select 1 from metric_rollup_changes where hour >= ${recentHours(now)}) as recent,
+        exists (select 1 from metric_rollup_changes where hour < ${open}) as closed`,
+    );
+    if (pending?.recent) await mergeShards(db, tenantId, now);
+    if (pending?.closed) folded += await foldTenant(db, tenantId, now);
   }
   return folded;
 }

@@ -1,8 +1,8 @@
 import { prepared, shapedQuery, sql, switchTenant, type Shaped, type SQLQuery } from '@earshot/db';
 import {
+  counterMergeSet,
   READ_MODELS,
   type Cell,
-  type CounterMerge,
   type CounterProjection,
   type DocumentProjection,
   type RegisterProjection,
@@ -294,13 +294,6 @@ function registerWrite(tenantId: string, projection: RegisterProjection, pending
   };
 }
 
-const MERGE_SQL: Record<CounterMerge, (column: SQLQuery) => SQLQuery> = {
-  sum: (c) => sql`coalesce(t.${c} + excluded.${c}, t.${c}, excluded.${c})`,
-  min: (c) => sql`least(t.${c}, excluded.${c})`,
-  max: (c) => sql`greatest(t.${c}, excluded.${c})`,
-  sketch: (c) => sql`earshot_sketch_merge(t.${c}, excluded.${c})`,
-};
-
 function counterWrite(tenantId: string, projection: CounterProjection, pending: ReadonlyMap<string, Row>): TableWrite {
   return {
     table: projection.table,
@@ -311,10 +304,7 @@ function counterWrite(tenantId: string, projection: CounterProjection, pending: 
       tenantId,
       { columns: [...projection.key, ...Object.keys(projection.merge)], rows: inKeyOrder(pending) },
       () => sql`
-      on conflict (${conflictTarget(projection)}) do update set ${sql.join(
-        Object.entries(projection.merge).map(([column, rule]) => sql`${ident(column)} = ${MERGE_SQL[rule](ident(column))}`),
-        sql`, `,
-      )}`,
+      on conflict (${conflictTarget(projection)}) do update set ${counterMergeSet(projection)}`,
     ),
   };
 }
