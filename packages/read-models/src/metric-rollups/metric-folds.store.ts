@@ -91,7 +91,7 @@ const WRITER_ROLE = 'earshot_projector';
 const SHARDS_SETTLE_MS = 2 * 60_000;
 
 /** The hour before the open one, where the shards of an hour's last minutes are merged once it has closed. */
-const recentHours = (now: Date) => new Date(openHour(now).getTime() - HOUR_MS);
+const recentSince = (now: Date) => new Date(openHour(now).getTime() - HOUR_MS);
 
 /**
  * Merges the shards of a tenant's minutes closed a while, in the open hour and the one before, into shard 0. The
@@ -106,7 +106,7 @@ async function mergeShards(db: ConnectionPool, tenantId: string, now: Date): Pro
     await tx.query(sql`
       with gone as (
         delete from metric_rollups r
-        where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${recentHours(now)} and r.minute < ${new Date(now.getTime() - SHARDS_SETTLE_MS)} and r.shard <> 0
+        where r.metric = any(${METRIC_NAMES}::text[]) and r.minute >= ${recentSince(now)} and r.minute < ${new Date(now.getTime() - SHARDS_SETTLE_MS)} and r.shard <> 0
         returning r.metric, r.agent_id, r.minute, r.count, r.sum, r.min, r.max, r.sketch)
       insert into metric_rollups as t (tenant_id, metric, agent_id, minute, shard, count, sum, min, max, sketch)
       select ${tenantId}, metric, agent_id, minute, 0, sum(count), sum(sum), min(min), max(max), earshot_sketch_union(sketch)
@@ -193,7 +193,7 @@ export async function foldAll(db: ConnectionPool, reads: TenantReads, now: Date)
   for (const { tenant_id: tenantId } of tenants) {
     const [pending] = await reads.read<{ recent: boolean; closed: boolean }>(
       tenantId,
-      sql`select exists (select 1 from metric_rollup_changes where hour >= ${recentHours(now)}) as recent,
+      sql`select exists (select 1 from metric_rollup_changes where hour >= ${recentSince(now)}) as recent,
         exists (select 1 from metric_rollup_changes where hour < ${open}) as closed`,
     );
     if (pending?.recent) await mergeShards(db, tenantId, now);

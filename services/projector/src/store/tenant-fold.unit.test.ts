@@ -13,6 +13,19 @@ const keyValue: fc.Arbitrary<Cell> = fc.oneof(
   fc.constant(null),
 );
 
+/** A counter read model as the fold sees it: its table, key, merge rules and whether it is sharded. */
+const counterOf = (table: string, key: string[], merge: CounterProjection['merge'], sharded = false): CounterProjection => ({
+  kind: 'counter',
+  name: table,
+  version: 1,
+  table,
+  key,
+  handles: [],
+  merge,
+  rows: () => [],
+  ...(sharded ? { sharded: true } : {}),
+});
+
 describe('slotOf', () => {
   it('gives two keys one slot only when their values are the same, in the same order', () => {
     fc.assert(
@@ -32,16 +45,7 @@ describe('slotOf', () => {
 });
 
 describe('addCount', () => {
-  const rollup: CounterProjection = {
-    kind: 'counter',
-    name: 'test-rollups',
-    version: 1,
-    table: 'test_rollups',
-    key: ['metric'],
-    handles: [],
-    merge: { count: 'sum', sum: 'sum', min: 'min', max: 'max', sketch: 'sketch' },
-    rows: () => [],
-  };
+  const rollup = counterOf('test_rollups', ['metric'], { count: 'sum', sum: 'sum', min: 'min', max: 'max', sketch: 'sketch' });
   const sample = fc.record({ metric: fc.constantFrom('a', 'b', 'c'), value: fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null }) });
   const rowOf = ({ metric, value }: { metric: string; value: number | null }): Row => ({ metric, count: 1, sum: value, min: value, max: value, sketch: value });
 
@@ -79,27 +83,8 @@ describe('addCount', () => {
 });
 
 describe('foldRecords', () => {
-  const sharded: CounterProjection = {
-    kind: 'counter',
-    name: 'test-minutes',
-    version: 1,
-    table: 'test_minutes',
-    key: ['minute', 'shard'],
-    sharded: true,
-    handles: [],
-    merge: { count: 'sum' },
-    rows: () => [],
-  };
-  const days: CounterProjection = {
-    kind: 'counter',
-    name: 'test-days',
-    version: 1,
-    table: 'test_days',
-    key: ['day'],
-    handles: [],
-    merge: { count: 'sum' },
-    rows: () => [],
-  };
+  const sharded = counterOf('test_minutes', ['minute', 'shard'], { count: 'sum' }, true);
+  const days = counterOf('test_days', ['day'], { count: 'sum' });
   const minute: Row = { minute: '09:31', count: 1 };
   const day: Row = { day: '2026-01-08', count: 1 };
   const recordOf = (offset: number): LogRecord => ({
