@@ -226,4 +226,27 @@ describe('applying batches to Postgres', () => {
     expect(await apply(again)).toMatchObject({ applied: 0, duplicates: 10 });
     expect(await readModelSnapshot(db, tenant)).toEqual(before);
   });
+
+  it('tries a batch again when another claims one of its events as it does, and applies that event once', async () => {
+    const tenant = randomUUID();
+    const events = callScript({ tenant, providerCallId: 'call-1', turns: 2, ending: 'completed' });
+    const batch = logRecords(events, nextOffset);
+    nextOffset += BigInt(batch.length);
+    const retries: unknown[] = [];
+    const apply = createBatchApplier({ db, log, onRetry: (error) => retries.push(error) });
+    const taken = events[3]?.idempotency_key ?? '';
+    // Another batch's transaction, by hand: it has claimed one of the events, and commits while this batch waits on it.
+    const { applying } = await db.tx(async (tx) => {
+      await tx.query(sql`select set_config('role', 'earshot_projector', true), set_config('earshot.tenant_id', ${tenant}, true)`);
+      await tx.query(sql`insert into applied_events (tenant_id, idempotency_key) values (${tenant}, ${taken})`);
+      const applying = apply(batch);
+      await waitingOnALock(db);
+      return { applying };
+    });
+    expect(await applying).toMatchObject({ applied: batch.length - 1, duplicates: 1, deadLettered: 0 });
+    // Tried again whole, as a concurrent write: not taken for a bad event and applied one by one.
+    expect(retries).toEqual([expect.objectContaining({ name: 'ConcurrentWrite' })]);
+    const [claims] = (await inTenant(db, tenant, (tx) => tx.query(sql`select count(*)::int as n from applied_events`))) as { n: number }[];
+    expect(claims?.n).toBe(batch.length);
+  });
 });

@@ -1,4 +1,4 @@
-import { prepared, shapedQuery, sql, switchTenant, type Shaped, type SQLQuery } from '@earshot/db';
+import { prepared, shapedQuery, sql, sqlState, switchTenant, type Shaped, type SQLQuery } from '@earshot/db';
 import {
   counterMergeSet,
   READ_MODELS,
@@ -17,6 +17,9 @@ export type Tx = Parameters<typeof switchTenant>[0];
 export class ConcurrentWrite extends Error {
   override readonly name = 'ConcurrentWrite';
 }
+
+/** What a claim meets when another transaction claimed one of its events first and committed. */
+const UNIQUE_VIOLATION = '23505';
 
 const ident = (name: string) => sql.ident(name);
 const list = (names: readonly string[]) => sql.join(names.map(ident), sql`, `);
@@ -182,6 +185,14 @@ function storedRows(tenantId: string, projection: DocumentProjection<unknown>, k
  * every event), and reads the stored facts of every read-merge-write row they
  * touch, keyed by table and key. Reading for a repeated event too costs a row
  * read at most, and saves a round trip for every batch.
+ *
+ * The claim looks the keys up and inserts the rest plainly: `on conflict do
+ * nothing` with `returning` cost half as much again (2,500 keys: 15–17 ms
+ * against 10–12). `keys` is not materialized, so that the lookup takes both
+ * key columns to the index in every plan: materialized, a generic plan looked
+ * the keys up in every row of the tenant's. A batch claiming the same key at
+ * the same moment makes the insert fail rather than skip it; the batch is
+ * then tried again, and finds it.
  */
 async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ appliedBefore: Set<string>; stored: StoredDocuments }> {
   const { tenantId } = fold;
@@ -196,20 +207,23 @@ async function claimAndRead(tx: Tx, fold: TenantFold): Promise<{ appliedBefore: 
     shape: `claim; ${reads.map((read) => read.shape).join('; ')}`,
     values: [textArray(fold.records.keys()), tenantId, ...reads.flatMap((read) => read.values)],
     write: (next) => sql`
-    with keys as (select unnest(${next()}::text[]) as k),
+    with keys as not materialized (select ${next()}::text[] as ks, ${next()}::uuid as tenant),
+    before as (
+      select a.idempotency_key as k from applied_events a, keys
+       where a.tenant_id = keys.tenant and a.idempotency_key = any(keys.ks)),
     claimed as (
       insert into applied_events (tenant_id, idempotency_key)
-      select ${next()}::uuid, k from keys
-      on conflict do nothing
-      returning idempotency_key)
-    select null::text as "table", to_jsonb(k) as key, null::text as facts, 0 as revision from keys
-     where k not in (select idempotency_key from claimed)
+      select keys.tenant, k from keys, unnest(keys.ks) as k
+       where k not in (select k from before))
+    select null::text as "table", to_jsonb(k) as key, null::text as facts, 0 as revision from before
     ${sql.join(
       reads.map((read) => sql` union all ${read.write(next)}`),
       sql``,
     )}`,
   };
-  const rows = (await tx.query(prepared(shapedQuery(claim)))) as (({ table: null; key: string } | { table: string; key: Cell[] }) & {
+  const rows = (await tx.query(prepared(shapedQuery(claim))).catch((error: unknown) => {
+    throw sqlState(error) === UNIQUE_VIOLATION ? new ConcurrentWrite('applied_events: another batch claimed the same event') : error;
+  })) as (({ table: null; key: string } | { table: string; key: Cell[] }) & {
     facts: string;
     revision: number;
   })[];
