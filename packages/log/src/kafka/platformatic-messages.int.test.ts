@@ -1,3 +1,4 @@
+import { tracingChannel } from 'node:diagnostics_channel';
 import { setFlagsFromString } from 'node:v8';
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -87,5 +88,39 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     // Unpatched, the key and each header's name and value were views too: seven more a message here (1,600 and more in
     // all). The rest are the client's own, for its requests and responses (~40).
     expect(made).toBeLessThan(2 * TEXTS);
+  });
+
+  it('tells a tracer of every message it reads when one listens (it makes their contexts only then)', async () => {
+    const traced = uniqueNamespace('platformatic-traced');
+    const log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-traced', namespace: traced });
+    try {
+      await log.append(Array.from({ length: MESSAGES }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`) })));
+    } finally {
+      await log.close();
+    }
+    const reader = new Consumer({
+      clientId: 'test-platformatic-traced',
+      bootstrapBrokers: kafkaBrokers(),
+      groupId: `${traced}reader`,
+      deserializers: DESERIALIZERS,
+    });
+    const receives = tracingChannel('plt:kafka:consumer:receives');
+    const seen: { started: number; ended: string[] } = { started: 0, ended: [] };
+    const tracer = {
+      start: () => void (seen.started += 1),
+      asyncStart: (context: unknown) => void seen.ended.push((context as { result: KafkaMessage }).result.value.toString()),
+    };
+    receives.subscribe(tracer);
+    const read: string[] = [];
+    try {
+      const stream = await reader.consume({ topics: [`${traced}${TOPICS.events}`], mode: 'earliest', autocommit: false });
+      for await (const message of stream) if (read.push(message.value.toString()) === MESSAGES) break;
+      await stream.close();
+    } finally {
+      receives.unsubscribe(tracer);
+      await closeForcibly(reader);
+    }
+    expect(seen.started).toBeGreaterThanOrEqual(MESSAGES);
+    expect(seen.ended.slice(0, MESSAGES).sort()).toEqual([...read].sort());
   });
 });
