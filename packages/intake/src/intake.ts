@@ -362,8 +362,8 @@ function acceptedOutcome(candidate: Candidate): EnvelopeOutcome {
 }
 
 /**
- * The first answer again, marked as a duplicate: same status, same id. The id is the one derived from the key, as the
- * first was; keys answered before answers were left unstored hold it in their response.
+ * The first answer again, marked as a duplicate: same status, same id. The id is derived from the key, as the first's
+ * was; a key answered while answers still stored their response holds it there.
  */
 function duplicateOf(candidate: Candidate, status: number, response: unknown): EnvelopeOutcome {
   const first = AcceptedSchema.safeParse(response);
