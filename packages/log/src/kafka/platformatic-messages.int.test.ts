@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { kafkaBrokers, uniqueNamespace } from '@earshot/testing';
+import type { OutgoingRecord } from '../event-log';
 import { TOPICS } from '../topics';
 import { closeForcibly } from './platformatic-close';
 import { createPlatformaticLog } from './platformatic-log';
@@ -17,6 +18,22 @@ const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: o
 const MESSAGES = 50;
 /** Enough that the client's own views, for its requests and responses, are few beside one a message. */
 const TEXTS = 200;
+
+/**
+ * Records appended through our log under a namespace of their own, and a client consumer that reads them as our log's
+ * does (text keys and headers, values as they are): the patch's paths for our own messages.
+ */
+async function appendedForOurReader(name: string, records: readonly OutgoingRecord[]) {
+  const namespace = uniqueNamespace(name);
+  const log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: `test-${name}`, namespace });
+  try {
+    await log.append(records);
+  } finally {
+    await log.close();
+  }
+  const reader = new Consumer({ clientId: `test-${name}`, bootstrapBrokers: kafkaBrokers(), groupId: `${namespace}reader`, deserializers: DESERIALIZERS });
+  return { topic: `${namespace}${TOPICS.events}`, reader };
+}
 
 describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.patch)', () => {
   const namespace = uniqueNamespace('platformatic-messages');
@@ -51,28 +68,17 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
   });
 
   it('reads a message of ours with one buffer view, its value: its key and headers are read as text from the batch', async () => {
-    const texts = uniqueNamespace('platformatic-texts');
-    const log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-texts', namespace: texts });
     const headers = (n: number) => ({ 'earshot-type': 'call.started', 'earshot-schema': String(n % 3), 'earshot-note': n % 2 === 0 ? '' : 'é'.repeat(n) });
-    try {
-      await log.append(
-        Array.from({ length: TEXTS }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`), headers: headers(n) })),
-      );
-    } finally {
-      await log.close();
-    }
-    const reader = new Consumer({
-      clientId: 'test-platformatic-texts',
-      bootstrapBrokers: kafkaBrokers(),
-      groupId: `${texts}reader`,
-      deserializers: DESERIALIZERS,
-    });
+    const { topic, reader } = await appendedForOurReader(
+      'platformatic-texts',
+      Array.from({ length: TEXTS }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`), headers: headers(n) })),
+    );
     // Every view made while the messages are fetched and read, by the client or anything else in this process.
     const views = vi.spyOn(Buffer.prototype, 'subarray');
     const read: KafkaMessage[] = [];
     let made: number | undefined;
     try {
-      const stream = await reader.consume({ topics: [`${texts}${TOPICS.events}`], mode: 'earliest', autocommit: false });
+      const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
       for await (const message of stream) if (read.push(message) === TEXTS) break;
       await stream.close();
       made = views.mock.calls.length;
@@ -91,19 +97,10 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
   });
 
   it('tells a tracer of every message it reads when one listens (it makes their contexts only then)', async () => {
-    const traced = uniqueNamespace('platformatic-traced');
-    const log = await createPlatformaticLog({ brokers: kafkaBrokers(), clientId: 'test-platformatic-traced', namespace: traced });
-    try {
-      await log.append(Array.from({ length: MESSAGES }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`) })));
-    } finally {
-      await log.close();
-    }
-    const reader = new Consumer({
-      clientId: 'test-platformatic-traced',
-      bootstrapBrokers: kafkaBrokers(),
-      groupId: `${traced}reader`,
-      deserializers: DESERIALIZERS,
-    });
+    const { topic, reader } = await appendedForOurReader(
+      'platformatic-traced',
+      Array.from({ length: MESSAGES }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`) })),
+    );
     const receives = tracingChannel('plt:kafka:consumer:receives');
     const seen: { started: number; ended: string[] } = { started: 0, ended: [] };
     const tracer = {
@@ -113,7 +110,7 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     receives.subscribe(tracer);
     const read: string[] = [];
     try {
-      const stream = await reader.consume({ topics: [`${traced}${TOPICS.events}`], mode: 'earliest', autocommit: false });
+      const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
       for await (const message of stream) if (read.push(message.value.toString()) === MESSAGES) break;
       await stream.close();
     } finally {
