@@ -6,6 +6,7 @@ import { createTestDatabase, ingestedRecords } from '@earshot/testing';
 import { wholeNumber } from './args';
 import { chunks, take, trafficOptions, trafficTenants } from './call-traffic';
 import { cpuMsPerRequest, cpuSeconds, databaseBackends, microseconds } from './process-cpu';
+import { statementTimes } from './statement-times';
 import type { Bench } from './run';
 
 /** The timed batches go in this many rounds, and the figures are the best round's. */
@@ -20,7 +21,8 @@ const ROUNDS = 4;
  * so the figures are of compiled code; the rest go in four rounds, and the
  * figures are those of the round that cost this process least (as `bench
  * codec`'s: on a shared machine a round only ever runs slower than the code
- * does), its CPU an event and Postgres's, beside events/s over them all.
+ * does), its CPU an event and Postgres's, beside events/s over them all,
+ * and the time of Postgres's costliest statements over them all.
  * Options: --events N (default 100000), --batch N (default 2500, about what a
  * projector's consumer takes at a time catching up), --tenants N (default 8),
  * --concurrent-calls N (default 1), --in-the-clear.
@@ -52,6 +54,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     // The pool's connections were all open by the end of the warm-up: the same backends throughout, from where they were.
     const postgres = await databaseBackends(db);
+    const counting = await (await statementTimes(db, new URL(database.url).pathname.slice(1))).count();
     const timedBatches = batches.slice(warmup);
     const perRound = Math.ceil(timedBatches.length / ROUNDS);
     const rounds: { events: number; seconds: number; cpuUs: number; postgresMs: number | 'n/a' }[] = [];
@@ -77,12 +80,14 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
     }
     const best = rounds.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a));
     const timed = rounds.reduce((sum, r) => sum + r.events, 0);
+    const statements = await counting(timed);
     const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
     report(
       `applied ${timed.toLocaleString('en-US')} events (${traffic.sealed ? 'sealed' : 'in the clear'}, ${traffic.tenants} tenants) in batches of ${batch}, after ${warmup} batches to warm up: ` +
         `${Math.round(timed / seconds).toLocaleString('en-US')} events/s; CPU per event in each round: this process ${rounds.map((r) => r.cpuUs.toFixed(1)).join(', ')} µs, ` +
         `Postgres ${rounds.map((r) => microseconds(r.postgresMs)).join(', ')} µs`,
     );
+    report(`over every round: ${statements.line}`);
     return {
       events: timed,
       batch,
@@ -92,6 +97,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
       apply_events_per_s: Math.round(timed / seconds),
       apply_cpu_us_per_event: Number(best.cpuUs.toFixed(1)),
       postgres_cpu_us_per_event: microseconds(best.postgresMs),
+      ...statements.figures,
     };
   } finally {
     await log.close();

@@ -5,6 +5,7 @@ import { startBare, type Bare } from './gateways';
 import { peakLoad, signedRequests } from './ingest-requests';
 import { pacedLoad } from './paced-load';
 import { cpuMsPerRequest, cpuSeconds, machineBound, microseconds } from './process-cpu';
+import { statementTimes } from './statement-times';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -18,7 +19,8 @@ import type { Bench, BenchContext } from './run';
  * also prints the rate at which its CPU per event (gateway, Postgres and
  * broker together) fills every core here, and that bound's ratio to the raw
  * append: how near the append rate any number of gateways could come on
- * this machine.
+ * this machine. With those, each batch size's costliest Postgres statements
+ * at its peak, each with its share of their time.
  */
 function options(args: string[]) {
   const value = (name: string, fallback: string) => {
@@ -59,6 +61,7 @@ const bench: Bench = async (context) => {
 
     const backends = async () =>
       ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
+    const statements = await statementTimes(admin, database);
     for (const batch of batches) {
       const next = signedRequests(credentials, batch, `bench-${process.pid}-${batch}`);
       // The same events in flight at every batch size (32 × 100 by default), so a peak measures throughput, not a queue.
@@ -71,10 +74,12 @@ const bench: Bench = async (context) => {
         postgres: cpuSeconds(postgresPids),
         broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined,
       };
+      const counting = await statements.count();
       const peak = await peakLoad(context, gateway, `batch ${batch}: peak`, next, open, seconds);
       // What the peak left in flight (answers, deliveries) drains before the paced run starts.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const events = peak.requests.total * batch;
+      const statementFigures = await counting(events, `b${batch}_`);
       const perEvent = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, events);
       const eventsPerSecond = Math.round(peak.requests.average * batch);
       const cpu = {
@@ -95,6 +100,7 @@ const bench: Bench = async (context) => {
       });
       const bound = machineBound([cpu.gateway, cpu.postgres, cpu.broker].map(microseconds));
       report(context, batch, eventsPerSecond, append, cpu, half);
+      context.report(`batch ${batch}: ${statementFigures.line}`);
       if (bound !== undefined)
         context.report(
           `batch ${batch}: at this CPU per event the machine's ${bound.cores} cores take at most ${Math.round(bound.eventsPerSecond)} events/s however many gateways = ${(bound.eventsPerSecond / append).toFixed(2)} × raw append`,
@@ -115,6 +121,7 @@ const bench: Bench = async (context) => {
         [`b${batch}_machine_bound_ratio_to_append`]: bound === undefined ? 'n/a' : Number((bound.eventsPerSecond / append).toFixed(3)),
         [`b${batch}_non_2xx`]: peak.non2xx + half.non2xx,
         [`b${batch}_errors`]: peak.errors + half.errors,
+        ...statementFigures.figures,
       });
       if (batch === 1) {
         figures.ratio_to_bare = Number((peak.requests.average / bareRun.requests.average).toFixed(3));

@@ -20,6 +20,7 @@ import type { ProjectorMessage } from './projector-process';
 import { readThrough } from './read-through';
 import { BatchRetries } from './batch-retries';
 import { sampleLockWaits } from './lock-waits';
+import { statementTimes } from './statement-times';
 import type { Bench } from './run';
 
 /**
@@ -36,7 +37,8 @@ import type { Bench } from './run';
  * one thread would reach if it never waited: the bound of that many projectors;
  * how long its garbage collector paused it an event; and how many batches
  * failed an attempt and were tried again (a deadlock, a conflict with another
- * batch), each of which costs the run its wait; and how long Postgres
+ * batch), each of which costs the run its wait; Postgres's costliest
+ * statements, each with its share of their time; and how long Postgres
  * connections waited on locks other batches held (sampled every 20 ms).
  * Options: --events N (default 200000), --freshness-seconds S (default 15),
  * --processes N (default 1: the projector runs in the bench's own process;
@@ -241,11 +243,13 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const brokerCpuBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
     const machineBefore = machineTicks();
     const lockWaits = await sampleLockWaits(database.url);
+    const counting = await (await statementTimes(db, new URL(database.url).pathname.slice(1))).count();
     projecting =
       processes === 1
         ? await projectHere(db, log, dataKeys, appended, progress)
         : await projectInProcesses(processes, { databaseUrl: database.url, kafkaBrokers, namespace, masterKey }, db, log, progress);
     const lockWaitSeconds = await lockWaits.stop();
+    const statements = await counting(appended);
     const machineBusy = busyShare(machineTicks(), machineBefore);
     const postgresCpuMs = cpuMsPerRequest(cpuSeconds([...new Set([...postgresBefore, ...(await backends())])]), postgresCpuBefore, appended);
     const brokerCpuMs = cpuMsPerRequest(brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined, brokerCpuBefore, appended);
@@ -263,6 +267,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     report(`batches tried again: ${retried}${firstRetry === undefined ? '' : ` (the first after: ${firstRetry})`}`);
     const lockWaitUs = (lockWaitSeconds * 1_000_000) / appended;
     report(`Postgres connections waited on locks for ${lockWaitSeconds.toFixed(2)} s in all (${lockWaitUs.toFixed(1)} µs an event)`);
+    report(statements.line);
     const postgresUs = microseconds(postgresCpuMs);
     const brokerUs = microseconds(brokerCpuMs);
     const eventPath = machineBound([projecting.cpuUsPerEvent, postgresUs, brokerUs]);
@@ -367,6 +372,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
       machine_bound_events_per_s: eventPath === undefined ? 'n/a' : Math.round(eventPath.eventsPerSecond),
       freshness_p50_ms: Math.round(p50),
       freshness_p99_ms: Math.round(p99),
+      ...statements.figures,
     };
   } finally {
     await projecting?.stop();

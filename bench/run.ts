@@ -16,7 +16,10 @@ export interface BenchContext {
   report: (line: string) => void;
 }
 
-export type Bench = (context: BenchContext) => Promise<Record<string, number | string | boolean>>;
+/** A figure of a bench's line: a number, a word, or a list of parts (each statement's share of Postgres's time). */
+export type Figure = number | string | boolean | readonly Readonly<Record<string, number | string>>[];
+
+export type Bench = (context: BenchContext) => Promise<Record<string, Figure>>;
 
 /** A bench file: its bench, and `withoutInfrastructure` when it measures code alone (no broker, no Postgres, empty in its context). */
 interface BenchModule {

@@ -20,7 +20,7 @@ export interface PostgresPaths {
   port?: number | undefined;
   /** The variable that sets `port`, named when that port is taken. */
   portVariable: string;
-  /** Trade crash durability for speed: for test servers only, never for data that is kept. */
+  /** Trade crash durability for speed, and count statements' time: for test servers only, never for data that is kept. */
   disposable?: boolean;
 }
 
@@ -94,13 +94,14 @@ export async function startPostgres(paths: PostgresPaths, log: (line: string) =>
     log(`initialising PostgreSQL in ${cluster.dataDir}`);
     initialise(binaries, cluster, user);
   }
-  const speed = paths.disposable ? ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off' : '';
+  // A test server also counts its statements' time (pg_stat_statements), which the benches print statement by statement.
+  const forTests = paths.disposable ? ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_preload_libraries=pg_stat_statements' : '';
   let previous = recordedPort(paths.stateDir);
   for (let attempt = 1; ; attempt++) {
     const port = await choosePort({ explicit: paths.port, variable: paths.portVariable, previous, service: 'PostgreSQL' });
     log(`starting PostgreSQL on 127.0.0.1:${port}`);
     // No Unix socket: its lock file in a shared folder is one more thing two instances could collide on.
-    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400${speed}`;
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=400${forTests}`;
     const started = run(binaries.pg_ctl, ['start', '-w', '-t', '60', '-D', cluster.dataDir, '-l', cluster.logFile, '-o', options], user);
     const server = started.status === 0 ? runningServer(binaries, cluster, user) : undefined;
     if (server) {
