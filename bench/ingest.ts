@@ -67,6 +67,7 @@ const bench: Bench = async (context) => {
       // The same events in flight at every batch size (32 × 100 by default), so a peak measures throughput, not a queue.
       const open = Math.max(1, Math.min(connections, Math.ceil((connections * 100) / batch)));
       await peakLoad(context, gateway, `batch ${batch}: warm-up`, next, open, 2);
+      await started.analyze();
       const postgresPids = await backends();
       const brokerPids = context.brokerPid === undefined ? [] : [context.brokerPid];
       const before = {

@@ -128,6 +128,7 @@ const bench: Bench = async (context) => {
     const spansPerRequest = 1 + TURNS * 3;
     const eventsPerRequest = envelopesOf(sessionRequest()).length;
     await load(context, gateway.gateways.url, 'warm-up', 3, connections, () => otlpRequest(credentials));
+    await gateway.analyze();
     const otlp = await load(context, gateway.gateways.url, `OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, seconds, connections, () =>
       otlpRequest(credentials),
     );
