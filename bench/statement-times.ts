@@ -32,14 +32,15 @@ const commonTable = new RegExp(String.raw`\b${identifier}\s+as\s+(?:not\s+materi
 const names = (query: string, pattern: RegExp) => [...query.matchAll(pattern)].map((match) => (match[1] ?? '').toLowerCase());
 
 /**
- * A statement named by the tables it writes and reads, which says what it is
- * better than its first words: the projector's statements are long `with`
- * chains whose first words are a CTE's. One without tables keeps its text.
+ * A statement named by the tables it writes and reads, in name order, which
+ * says what it is better than its first words: the projector's statements are
+ * long `with` chains whose first words are a CTE's, and its tables come in the
+ * order of a batch's events. One without tables keeps its text.
  */
 export function statementLabel(query: string): string {
   const ctes = new Set(names(query, commonTable));
-  const writes = [...new Set(names(query, written))].filter((table) => !ctes.has(table));
-  const reads = [...new Set(names(query, read))].filter((table) => !ctes.has(table) && !writes.includes(table));
+  const writes = [...new Set(names(query, written))].filter((table) => !ctes.has(table)).sort();
+  const reads = [...new Set(names(query, read))].filter((table) => !ctes.has(table) && !writes.includes(table)).sort();
   const parts = [...(writes.length > 0 ? [`writes ${writes.join(', ')}`] : []), ...(reads.length > 0 ? [`reads ${reads.join(', ')}`] : [])];
   return parts.length > 0 ? parts.join('; ') : query.replace(/\s+/g, ' ').trim().slice(0, 80);
 }

@@ -20,6 +20,12 @@ describe('what a statement is called in a bench figure', () => {
     expect(statementLabel('delete from applied_events where applied_at < $1')).toBe('writes applied_events');
   });
 
+  it('names the tables in one order, whichever order the statement has them in', () => {
+    const turnsFirst = 'with w0 as (insert into turns select * from unnest($1::text[])), w1 as (insert into calls select * from unnest($2::text[])) select 1';
+    expect(statementLabel(turnsFirst)).toBe('writes calls, turns');
+    expect(statementLabel('select 1 from turns join calls on true')).toBe('reads calls, turns');
+  });
+
   it('keeps the text, its spaces collapsed, of one that touches no table', () => {
     expect(statementLabel('select  set_config($1,\n  $2, true)')).toBe('select set_config($1, $2, true)');
   });
