@@ -81,6 +81,16 @@ function recordedPort(stateDir: string): number | undefined {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
+/**
+ * A test server also counts its statements' time (pg_stat_statements), which the benches print statement by statement,
+ * where the binaries ship the module: a server told to load a module it lacks does not start.
+ */
+function statementCounting(binaries: Binaries): string {
+  const modules = join(dirname(dirname(binaries.pg_ctl)), 'lib', 'postgresql');
+  const shipped = ['.so', '.dylib', '.dll'].some((suffix) => existsSync(join(modules, `pg_stat_statements${suffix}`)));
+  return shipped ? ' -c shared_preload_libraries=pg_stat_statements' : '';
+}
+
 export async function startPostgres(paths: PostgresPaths, log: (line: string) => void): Promise<StartedPostgres> {
   const user = serverUser();
   const binaries = binariesFor(user, log);
@@ -94,8 +104,7 @@ export async function startPostgres(paths: PostgresPaths, log: (line: string) =>
     log(`initialising PostgreSQL in ${cluster.dataDir}`);
     initialise(binaries, cluster, user);
   }
-  // A test server also counts its statements' time (pg_stat_statements), which the benches print statement by statement.
-  const forTests = paths.disposable ? ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_preload_libraries=pg_stat_statements' : '';
+  const forTests = paths.disposable ? ` -c fsync=off -c synchronous_commit=off -c full_page_writes=off${statementCounting(binaries)}` : '';
   let previous = recordedPort(paths.stateDir);
   for (let attempt = 1; ; attempt++) {
     const port = await choosePort({ explicit: paths.port, variable: paths.portVariable, previous, service: 'PostgreSQL' });
