@@ -115,7 +115,8 @@ function figuresOf(phase: ReturnType<typeof statementShares> | string, prefix: s
 export async function statementTimes(admin: ConnectionPool, database: string): Promise<StatementTimes> {
   const unavailable = async (): Promise<string | undefined> => {
     const [row] = (await admin.query(sql`select current_setting('shared_preload_libraries') like '%pg_stat_statements%' as loaded`)) as { loaded: boolean }[];
-    if (!row?.loaded) return 'this Postgres does not load pg_stat_statements: a test server started before they did, which npm run infra:down stops';
+    if (!row?.loaded)
+      return 'this Postgres does not load pg_stat_statements: a test server started before they did stops with npm run infra:down, and a server of DATABASE_URL needs it in shared_preload_libraries';
     try {
       await admin.query(sql`create extension if not exists pg_stat_statements`);
       return undefined;
