@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, refusedValue, sql, type ConnectionPool } from '@earshot/db';
-import { openTestDatabase } from '@earshot/testing';
+import { createTestDatabase, openTestDatabase } from '@earshot/testing';
 import { IDEMPOTENCY_MIGRATIONS } from './index';
 import { IdempotencyStore, type Claim } from './idempotency-store';
 
@@ -39,7 +39,7 @@ describe('IdempotencyStore', () => {
     const tenantId = randomUUID();
     const s = store(db);
     await s.claim([{ tenantId, key: 'answered', requestHash: hash }]);
-    await s.complete([{ tenantId, key: 'answered', status: 202, response: { ok: true, id: 'e1' } }]);
+    await s.complete([{ tenantId, key: 'answered', requestHash: hash, status: 202, response: { ok: true, id: 'e1' } }]);
     await s.settled();
     expect(await s.claim([{ tenantId, key: 'answered', requestHash: hash }])).toEqual([
       { state: 'done', status: 202, response: { ok: true, id: 'e1' }, requestHash: hash },
@@ -52,7 +52,7 @@ describe('IdempotencyStore', () => {
     const s = store(db);
     await s.claim([{ tenantId, key: 'wait', requestHash: hash }]);
     const waiting = store(other).settle({ tenantId, key: 'wait', requestHash: hash }, 10_000);
-    await s.complete([{ tenantId, key: 'wait', status: 202, response: { ok: true } }]);
+    await s.complete([{ tenantId, key: 'wait', requestHash: hash, status: 202, response: { ok: true } }]);
     expect(await waiting).toMatchObject({ state: 'done', status: 202 });
   });
 
@@ -74,7 +74,7 @@ describe('IdempotencyStore', () => {
     const tenantId = randomUUID();
     const s = store(db);
     await s.claim([{ tenantId, key: 'old', requestHash: hash }]);
-    await s.complete([{ tenantId, key: 'old', status: 202, response: { ok: true } }]);
+    await s.complete([{ tenantId, key: 'old', requestHash: hash, status: 202, response: { ok: true } }]);
     await s.settled();
     at += 48 * HOUR;
     expect(await s.sweep()).toBe(0);
@@ -90,7 +90,7 @@ describe('IdempotencyStore', () => {
     await s.claim([{ tenantId, key: 'answered-beside', requestHash: hash }]);
     // While this claim is written, the next three queue up and go out together.
     const first = s.claim([{ tenantId, key: 'first', requestHash: hash }]);
-    const answering = s.complete([{ tenantId, key: 'answered-beside', status: 202, response: { ok: true, id: 'e2' } }]);
+    const answering = s.complete([{ tenantId, key: 'answered-beside', requestHash: hash, status: 202, response: { ok: true, id: 'e2' } }]);
     const claims = s.claim([
       { tenantId, key: 'new', requestHash: hash },
       { tenantId, key: 'answered-beside', requestHash: hash },
@@ -112,7 +112,7 @@ describe('IdempotencyStore', () => {
       // Another process locks `ours`, as its own claim of a copy would.
       await tx.query(sql`update idempotency_keys set lease_until = lease_until where tenant_id = ${tenantId} and key = 'ours'`);
       const first = s.claim([{ tenantId, key: 'first', requestHash: hash }]);
-      answering = s.complete([{ tenantId, key: 'ours', status: 202, response: { ok: true } }]);
+      answering = s.complete([{ tenantId, key: 'ours', requestHash: hash, status: 202, response: { ok: true } }]);
       claiming = s.claim([{ tenantId, key: 'theirs', requestHash: hash }]);
       await first;
       // Our statement has claimed `theirs` and waits to answer `ours`; claiming `theirs` there too closes the cycle.
@@ -140,14 +140,63 @@ describe('IdempotencyStore', () => {
       { tenantId, key: 'rides', requestHash: hash },
       { tenantId, key: 'waits', requestHash: hash },
     ]);
-    const riding = s.complete([{ tenantId, key: 'rides', status: 202, response: { ok: true, id: 'r' } }]);
+    const riding = s.complete([{ tenantId, key: 'rides', requestHash: hash, status: 202, response: { ok: true, id: 'r' } }]);
     expect(await s.claim([{ tenantId, key: 'carrier', requestHash: hash }])).toEqual([{ state: 'claimed' }]);
     await riding;
     expect(await store(other).claim([{ tenantId, key: 'rides', requestHash: hash }])).toMatchObject([{ state: 'done', status: 202 }]);
-    const waiting = s.complete([{ tenantId, key: 'waits', status: 202, response: { ok: true, id: 'w' } }]);
+    const waiting = s.complete([{ tenantId, key: 'waits', requestHash: hash, status: 202, response: { ok: true, id: 'w' } }]);
     await s.settled();
     await waiting;
     expect(await store(other).claim([{ tenantId, key: 'waits', requestHash: hash }])).toMatchObject([{ state: 'done', status: 202 }]);
+  });
+
+  it('answers keys by their index, never by scanning the table, under the plans a nearly empty table gets', async () => {
+    // A database of its own, whose table starts empty as a new install's, and whose counts are this test's alone.
+    const own = await createTestDatabase('idempotency-scans');
+    const reader = openDatabase({ url: own.url, poolSize: 1, applicationName: 'scans-reader' });
+    // A backend hands its counts to the statistics view when it ends: a pool's are all in once its sessions are gone.
+    const closed = async (pool: ConnectionPool, name: string) => {
+      await pool.dispose();
+      const open = async () =>
+        ((await reader.query(sql`select count(*)::int as n from pg_stat_activity where application_name like ${`${name}%`}`)) as { n: number }[])[0]?.n;
+      while ((await open()) !== 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const counts = async () =>
+      (
+        (await reader.query(sql`select seq_scan::int as scans, n_tup_upd::int as answered from pg_stat_user_tables where relname = 'idempotency_keys'`)) as {
+          scans: number;
+          answered: number;
+        }[]
+      )[0];
+    try {
+      const migrating = openDatabase({ url: own.url, applicationName: 'scans-migrating' });
+      await migrate(migrating, [DATABASE_MIGRATIONS, IDEMPOTENCY_MIGRATIONS]);
+      await closed(migrating, 'scans-migrating');
+      const before = await counts();
+      const answering = openDatabase({ url: own.url, applicationName: 'scans-answering' });
+      const s = store(answering);
+      const tenantId = randomUUID();
+      const rounds = 12;
+      for (let round = 0; round < rounds; round++) {
+        const keys = [0, 1, 2].map((i) => ({ tenantId, key: `scan-${round}-${i}`, requestHash: hash }));
+        expect((await s.claim(keys)).map((c) => c.state)).toEqual(['claimed', 'claimed', 'claimed']);
+        await s.complete(keys.map((key) => ({ ...key, status: 202, response: null })));
+      }
+      await closed(answering, 'scans-answering');
+      expect(await counts()).toEqual({ scans: before?.scans, answered: rounds * 3 });
+    } finally {
+      await reader.dispose();
+      await own.drop();
+    }
+  });
+
+  it('stores the answer of a key whose claim is gone, with its request’s hash', async () => {
+    const tenantId = randomUUID();
+    const s = store(db);
+    await s.claim([{ tenantId, key: 'gone', requestHash: hash }]);
+    await s.release([{ tenantId, key: 'gone' }]);
+    await s.complete([{ tenantId, key: 'gone', requestHash: hash, status: 202, response: null }]);
+    expect(await s.claim([{ tenantId, key: 'gone', requestHash: hash }])).toEqual([{ state: 'done', status: 202, response: null, requestHash: hash }]);
   });
 
   it('refuses a key with a NUL before it joins a statement, and claims the keys beside it (a NUL once failed the whole statement with 503)', async () => {

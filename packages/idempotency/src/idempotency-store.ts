@@ -48,7 +48,8 @@ interface KeyRow {
   request_hash: Buffer;
 }
 
-type Answer = Pick<IdempotencyRequest, 'tenantId' | 'key'> & StoredAnswer;
+/** A claimed key's answer, with its request's hash: a key whose claim is gone (swept, or released by another) gets a row of its own. */
+type Answer = IdempotencyRequest & StoredAnswer;
 
 /** What one round trip carries: claims of new keys, and answers of keys claimed before. */
 type Operation = { claim: IdempotencyRequest } | { answer: Answer };
@@ -206,18 +207,23 @@ export class IdempotencyStore {
 
   private async claimNow(requests: readonly IdempotencyRequest[], unorderedAnswers: readonly Answer[]): Promise<Claim[]> {
     const answers = firstsByIdentity(unorderedAnswers);
+    const now = this.options.now();
+    // An upsert, not an update joined to the keys: its conflict check goes by the key's index whatever the table's
+    // statistics say. A join's plan made while the table was nearly empty scanned all of it until the next analyze
+    // (`bench ingest` at batch size 1: four times the Postgres CPU).
     const answering =
       answers.length === 0
         ? null
-        : sql`update idempotency_keys k set state = 'done', status = a.status, response = a.response::jsonb
-          from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
-            as a (tenant_id, key, status, response)
-         where k.tenant_id = a.tenant_id and k.scope = ${this.options.scope} and k.key = a.key`;
+        : sql`insert into idempotency_keys as k (tenant_id, scope, key, request_hash, state, status, response, created_at, lease_until)
+          select tenant_id, ${this.options.scope}, key, request_hash, 'done', status, response::jsonb, ${now}, ${now}
+            from unnest(${answers.map((a) => a.tenantId)}::uuid[], ${answers.map((a) => a.key)}::text[], ${answers.map((a) => a.requestHash)}::bytea[],
+                        ${answers.map((a) => a.status)}::int[], ${answers.map((a) => JSON.stringify(a.response))}::text[])
+              as a (tenant_id, key, request_hash, status, response)
+          on conflict (tenant_id, scope, key) do update set state = 'done', status = excluded.status, response = excluded.response`;
     if (requests.length === 0) {
       if (answering) await platformQuery(this.db, prepared(answering));
       return [];
     }
-    const now = this.options.now();
     // The first request of each key, in identity order: concurrent statements take row locks in one order, so they queue instead of deadlocking.
     const firsts = firstsByIdentity(requests);
     // A data-modifying WITH runs to completion even though nothing reads it.

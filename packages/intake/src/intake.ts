@@ -227,6 +227,7 @@ export class Intake {
     const answers = events.map(({ candidate }) => ({
       tenantId: sender.tenantId,
       key: candidate.event.idempotency_key,
+      requestHash: candidate.requestHash,
       status: ACCEPTED_STATUS,
       response: null,
     }));

@@ -90,7 +90,7 @@ export class TenantWrites {
     }
     try {
       const body = await this.append(request, write, id, eventKeyOf(write.type, key, requestHash));
-      await this.options.idempotency.complete([{ tenantId, key, status: 201, response: body }]);
+      await this.options.idempotency.complete([{ tenantId, key, requestHash, status: 201, response: body }]);
       return { status: 201, body, replayed: false };
     } catch (error) {
       // Given up, so a retry with the key starts afresh; the event key is the same, so the projector applies it once.
