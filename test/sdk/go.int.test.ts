@@ -7,14 +7,34 @@ const SDK = resolve(new URL('../../sdk/go', import.meta.url).pathname);
 const TOOLS = resolve(new URL('../../.cache/go-bin', import.meta.url).pathname);
 const STATICCHECK = 'honnef.co/go/tools/cmd/staticcheck@v0.8.2';
 
-/** `go test -json` events: one per line, a test's result in its pass or fail action. */
-function goTestResults(output: string): { name: string; passed: boolean }[] {
+interface GoTestEvent {
+  Action: string;
+  Test?: string;
+  Output?: string;
+}
+
+/** `go test -json` events: one per line, a test's result in its pass or fail action, what it printed in output ones. */
+function goTestEvents(output: string): GoTestEvent[] {
   return output
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { Action: string; Test?: string })
+    .map((line) => JSON.parse(line) as GoTestEvent);
+}
+
+function goTestResults(events: readonly GoTestEvent[]): { name: string; passed: boolean }[] {
+  return events
     .filter((event) => event.Test !== undefined && (event.Action === 'pass' || event.Action === 'fail'))
     .map((event) => ({ name: event.Test ?? '', passed: event.Action === 'pass' }));
+}
+
+/** What the failed tests printed (their t.Fatal lines among it): the run's tail is the packages' summary. */
+function failuresOf(events: readonly GoTestEvent[], results: readonly { name: string; passed: boolean }[]): string {
+  const failed = new Set(results.filter((r) => !r.passed).map((r) => r.name));
+  return events
+    .filter((event) => event.Action === 'output' && event.Test !== undefined && failed.has(event.Test))
+    .map((event) => event.Output ?? '')
+    .join('')
+    .slice(-4_000);
 }
 
 function tail(output: string): string {
@@ -43,8 +63,13 @@ describe('the Go SDK against a live Earshot', () => {
 
   test('go test -race runs every scenario of sdk/scenarios.json and each passes', async () => {
     const run = await runSuite('go', ['test', '-race', '-count=1', '-json', './...'], { cwd: SDK, env: target.env, timeoutMs: 900_000 });
-    const results = goTestResults(run.output);
+    const events = goTestEvents(run.output);
+    const results = goTestResults(events);
     expect(results.length, tail(run.output)).toBeGreaterThan(0);
+    expect(
+      results.filter((r) => !r.passed).map((r) => r.name),
+      failuresOf(events, results),
+    ).toEqual([]);
     expectEveryScenario('go', results);
     expect(run.code, tail(run.output)).toBe(0);
   }, 1_000_000);
