@@ -40,6 +40,11 @@ describe('the Java SDK against a live Earshot', () => {
     const run = await runSuite('mvn', ['-q', '-B', 'test'], { cwd: SDK, env: target.env, timeoutMs: 900_000 });
     const results = surefireResults();
     expect(results.length, tail(run.output)).toBeGreaterThan(0);
+    // Maven prints each failure's assertion at the end of its output: a failed scenario says why, not only which.
+    expect(
+      results.filter((r) => !r.passed).map((r) => r.name),
+      tail(run.output),
+    ).toEqual([]);
     expectEveryScenario('java', results);
     expect(run.code, tail(run.output)).toBe(0);
   }, 1_000_000);
