@@ -54,7 +54,7 @@ const bench: Bench = async ({ kafkaBrokers, databaseUrl, args, progress, report 
 
     // The pool's connections were all open by the end of the warm-up: the same backends throughout, from where they were.
     const postgres = await databaseBackends(db);
-    const counting = await (await statementTimes(db, new URL(database.url).pathname.slice(1))).count();
+    const counting = await (await statementTimes(db, database.name)).count();
     const timedBatches = batches.slice(warmup);
     const perRound = Math.ceil(timedBatches.length / ROUNDS);
     const rounds: { events: number; seconds: number; cpuUs: number; postgresMs: number | 'n/a' }[] = [];

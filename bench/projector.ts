@@ -243,7 +243,7 @@ const bench: Bench = async ({ kafkaBrokers, brokerPid, databaseUrl, args, progre
     const brokerCpuBefore = brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined;
     const machineBefore = machineTicks();
     const lockWaits = await sampleLockWaits(database.url);
-    const counting = await (await statementTimes(db, new URL(database.url).pathname.slice(1))).count();
+    const counting = await (await statementTimes(db, database.name)).count();
     projecting =
       processes === 1
         ? await projectHere(db, log, dataKeys, appended, progress)

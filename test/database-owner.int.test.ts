@@ -39,8 +39,7 @@ describe('a database owner that is not a superuser', () => {
       end $$`);
     const database = await createTestDatabase('owner');
     drop = database.drop;
-    const name = new URL(database.url).pathname.slice(1);
-    await admin.query(sql`alter database ${sql.ident(name)} owner to ${sql.ident(role)}`);
+    await admin.query(sql`alter database ${sql.ident(database.name)} owner to ${sql.ident(role)}`);
     const url = new URL(database.url);
     url.username = role;
     url.password = password;

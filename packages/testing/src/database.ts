@@ -6,7 +6,7 @@ import { databaseUrl } from './infra';
  * A fresh database per test file, so files run side by side on one server; on the server `on` names (a bench's,
  * outside the test runner), the test run's by default.
  */
-export async function createTestDatabase(label: string, on: string = databaseUrl()): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(label: string, on: string = databaseUrl()): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `t_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = openDatabase({ url: on, poolSize: 1, applicationName: 'test-admin' });
   await admin.query(sql`create database ${sql.ident(name)}`);
@@ -14,6 +14,7 @@ export async function createTestDatabase(label: string, on: string = databaseUrl
   const url = new URL(on);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const again = openDatabase({ url: on, poolSize: 1, applicationName: 'test-admin' });
