@@ -4,6 +4,7 @@ import { createTenant, SecretBox } from '@earshot/auth';
 import { loadConfig } from '@earshot/config';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import type { AccessOptions, RunningModules } from '@earshot/server';
+import type { Logger } from '@earshot/telemetry';
 import { createTestDatabase } from './database';
 import { ADMIN_TOKEN, TestClock, type TenantCredentials } from './gateway';
 import { kafkaBrokers, uniqueNamespace } from './infra';
@@ -39,8 +40,11 @@ export interface TestKeys {
 /** Usage and changes seen quickly, so tests of revocation and usage need not wait. */
 const KEYS_TEST_OPTIONS: AccessOptions = { usageFlushMs: 50, changeCheckMs: 100 };
 
-/** The keys, query and gateway modules on a fresh database and log namespace, driven with app.inject() on a movable clock. */
-export async function startTestKeys(label: string, env: Record<string, string> = {}): Promise<TestKeys> {
+/**
+ * The keys, query and gateway modules on a fresh database and log namespace, driven with app.inject() on a movable clock;
+ * `logger` is the process's logger (a test reading what the app logs), LOG_LEVEL's on stdout by default.
+ */
+export async function startTestKeys(label: string, env: Record<string, string> = {}, logger?: Logger): Promise<TestKeys> {
   const database = await createTestDatabase(label);
   const clock = new TestClock(Date.now());
   const masterKey = randomBytes(32);
@@ -69,7 +73,14 @@ export async function startTestKeys(label: string, env: Record<string, string> =
   ]);
   // The projector's tables too, so the query service's routes answer (they show enforcement on another service).
   const migrations = [...GATEWAY_MIGRATIONS, ...PROJECTOR_MIGRATIONS, ...QUERY_MIGRATIONS, ...KEYS_MIGRATIONS];
-  const { runtime, modules } = createRuntime({ config: loadConfig(baseEnv), service: `test-${label}`, migrations, now: clock.now, access: KEYS_TEST_OPTIONS });
+  const { runtime, modules } = createRuntime({
+    config: loadConfig(baseEnv),
+    service: `test-${label}`,
+    migrations,
+    now: clock.now,
+    access: KEYS_TEST_OPTIONS,
+    ...(logger ? { logger } : {}),
+  });
   const running = await startModules(
     resolveTargets(['keys', 'query', 'gateway'], [...modules, keysModule(runtime), queryModule(runtime), gatewayModule(runtime)]),
   );

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { AuthenticatedKey, KeyLookup, KeyRefusal } from '@earshot/auth';
 import { ApiError, type ErrorCode, type KeyEnvironment } from '@earshot/contracts';
-import type { Metrics } from '@earshot/telemetry';
+import type { Logger, Metrics } from '@earshot/telemetry';
 import { allowsAddress } from './ip-allowlist';
 import { bearer, header } from './request-headers';
 import { checkSignature } from './request-signature';
@@ -37,6 +37,18 @@ const REFUSED: Record<KeyRefusal, [ErrorCode, string]> = {
   suspended: ['FORBIDDEN', 'the tenant of this API key is suspended'],
 };
 
+type BindableLogger = FastifyBaseLogger & Pick<Logger, 'setBindings'>;
+const bindable = (log: FastifyBaseLogger): log is BindableLogger => typeof (log as Partial<BindableLogger>).setBindings === 'function';
+
+/**
+ * From here on every entry the request logs says whose it is. Pino's request logger (each request's own child) takes the
+ * tenant in place: a child of it cost ~10 µs a request, 3% of a single-event ingest. An app built without a logger has
+ * Fastify's null logger, which logs nothing and binds nothing.
+ */
+function bindTenant(request: FastifyRequest, tenantId: string): void {
+  if (bindable(request.log)) request.log.setBindings({ tenantId });
+}
+
 /**
  * The one place access is enforced, for every route of every service on the
  * app, from the policy the route declares: the operator's token, or an API
@@ -67,8 +79,7 @@ export const apiScope = fastifyPlugin<ApiScopeOptions>(
       if (policy.auth === 'admin') return admitOperator(presented, options.adminToken);
       const caller = await admitKey(request, presented, policy, options);
       request.caller = caller;
-      // From here on every entry the request logs says whose it is.
-      request.log = request.log.child({ tenantId: caller.tenant.id });
+      bindTenant(request, caller.tenant.id);
     });
     // Before schema validation, so a refused body still answers with the RateLimit headers; after parsing, for the signature.
     app.addHook('preValidation', async (request, reply) => {
