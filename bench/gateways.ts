@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { deployedHeapFlags } from './deployed-flags';
+import { readyLine } from './ready-line';
 
 /**
  * Gateway processes for a bench, behind one port: one process as is, or N
@@ -120,15 +121,5 @@ function serve(children: ChildProcess[], args: string[], env: Record<string, str
     cwd: new URL('..', import.meta.url).pathname,
   });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve(match);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ').slice(0, 200)} exited with ${code}: ${output}`)));
-  });
+  return readyLine(child, ready, args.join(' ').slice(0, 200));
 }

@@ -10,6 +10,7 @@ import { callPaging, QUERY_MIGRATIONS } from '@earshot/query';
 import { callDetailStatement, callPageStatement, foldTenant, liveStatement, seriesStatement } from '@earshot/read-models';
 import { CallListQuerySchema } from '@earshot/contracts';
 import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import { readyLine } from './ready-line';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
 import { option } from './args';
@@ -293,13 +294,6 @@ async function serve(children: ChildProcess[], env: Record<string, string>): Pro
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`earshot serve exited with ${code}: ${out}`)));
-  });
+  const [, url = ''] = await readyLine(child, /listening on (http:\/\/\S+)/, 'earshot serve');
+  return url;
 }
