@@ -21,6 +21,7 @@ export * from './gateway';
 export * from './grpc-client';
 export * from './infra';
 export * from './keys';
+export * from './logged-entries';
 export * from './local-infra/infra';
 export * from './plaintext-scan';
 export * from './python-tools';

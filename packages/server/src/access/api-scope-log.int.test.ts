@@ -1,24 +1,16 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@earshot/telemetry';
-import { startTestKeys, type TestKeys } from '@earshot/testing';
+import { loggedEntries, startTestKeys, type TestKeys } from '@earshot/testing';
 
 /**
  * The tenant a key names is bound to its request's logger in place: each
  * request's entries say whose they are, and no other request's do.
  */
 describe('the tenant in what a request logs', () => {
-  const lines: string[] = [];
+  const logged = loggedEntries();
   let keys: TestKeys;
 
   beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    });
-    keys = await startTestKeys('api-scope-log', {}, createLogger({ level: 'info', pretty: false, destination }));
+    keys = await startTestKeys('api-scope-log', {}, logged.logger);
   });
   afterAll(async () => {
     await keys?.stop();
@@ -34,8 +26,8 @@ describe('the tenant in what a request logs', () => {
     ];
     expect(requests.map((r) => r.statusCode)).toEqual([200, 200, 401, 200]);
 
-    const completed = lines
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const completed = logged
+      .entries()
       .filter((entry) => entry.route === '/api/v1/calls' && (entry.msg === 'request completed' || entry.msg === 'request failed'));
     const byRequest = new Map(completed.map((entry) => [entry.requestId, entry.tenantId]));
     expect(requests.map((r) => byRequest.get(r.headers['x-request-id']))).toEqual([a.tenant.id, b.tenant.id, undefined, a.tenant.id]);
