@@ -84,6 +84,8 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   let applied = 0;
   let batches = 0;
   let started = 0;
+  // The projector goes on applying the freshness phase's events, which this phase's progress line must not count.
+  let timing = true;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   let loopAtStart: EventLoopUtilization | undefined;
   const joining = performance.now();
@@ -101,12 +103,14 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
     ...dataKeyOptions(dataKeys),
     onRetry: (error) => retries.add(error),
     onBatch: (o) => {
+      if (!timing) return;
       applied += o.applied + o.duplicates + o.deadLettered;
       batches += 1;
       progress(`projecting ${fmt(applied)} / ${fmt(total)} events, ${fmt(applied / ((performance.now() - started) / 1_000))} events/s`);
     },
   });
   await waitUntilCaughtUp(db, log);
+  timing = false;
   const seconds = (performance.now() - started) / 1_000;
   const cpu = process.cpuUsage(cpuAtStart);
   const loop = performance.eventLoopUtilization(loopAtStart);
