@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { startGateways, type Gateways } from './gateways';
+import { loadGenerator } from './phase-cpu';
 import type { BenchContext } from './run';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -25,8 +26,12 @@ export interface GatewayProcess {
    * keys then, scanned 19,000 rows a statement by the end of a batch-1 peak.
    */
   analyze(): Promise<void>;
+  /** The processes an event's path runs in here, for startPhaseCpu: the gateways, their Postgres connections, the broker, and the bench's own. */
+  processes: EventPathProcesses;
   stop(): Promise<void>;
 }
+
+type EventPathProcesses = Record<'gateway' | 'postgres' | 'broker' | 'load', () => readonly number[] | Promise<readonly number[]>>;
 
 export interface GatewayProcessOptions {
   /** Gateway processes behind the one port (node:cluster); 1 by default. */
@@ -78,7 +83,15 @@ export async function startGatewayProcess(context: BenchContext, label: string, 
         await db.dispose();
       }
     };
-    return { gateways, admin, database, createTenant: () => createTenant(origin), analyze, stop };
+    const serving = gateways;
+    const processes: EventPathProcesses = {
+      gateway: () => serving.pids,
+      postgres: async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid),
+      // The whole broker (deliveries and the other topics too): what else an event costs this machine.
+      broker: () => (context.brokerPid === undefined ? [] : [context.brokerPid]),
+      load: loadGenerator,
+    };
+    return { gateways, admin, database, createTenant: () => createTenant(origin), analyze, processes, stop };
   } catch (error) {
     await stop();
     throw error;

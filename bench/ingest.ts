@@ -1,9 +1,9 @@
-import { sql } from '@earshot/db';
 import { portAppendRate } from './append-rate';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { startBare, type Bare } from './gateways';
 import { peakLoad, signedRequests } from './ingest-requests';
 import { pacedLoad } from './paced-load';
+import { startPhaseCpu } from './phase-cpu';
 import { cpuMsPerRequest, cpuSeconds, machineBound, microseconds } from './process-cpu';
 import { statementTimes } from './statement-times';
 import type { Bench, BenchContext } from './run';
@@ -59,8 +59,6 @@ const bench: Bench = async (context) => {
     figures.port_append_events_per_s = append;
     figures.port_append_passes = appendRate.passes.join(',');
 
-    const backends = async () =>
-      ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const statements = await statementTimes(admin, database);
     for (const batch of batches) {
       const next = signedRequests(credentials, batch, `bench-${process.pid}-${batch}`);
@@ -68,31 +66,15 @@ const bench: Bench = async (context) => {
       const open = Math.max(1, Math.min(connections, Math.ceil((connections * 100) / batch)));
       await peakLoad(context, gateway, `batch ${batch}: warm-up`, next, open, 2);
       await started.analyze();
-      const postgresPids = await backends();
-      const brokerPids = context.brokerPid === undefined ? [] : [context.brokerPid];
-      const before = {
-        gateway: cpuSeconds(gateways.pids),
-        postgres: cpuSeconds(postgresPids),
-        broker: brokerPids.length > 0 ? cpuSeconds(brokerPids) : undefined,
-        load: cpuSeconds([process.pid]),
-      };
+      const phase = await startPhaseCpu(started.processes);
       const counting = await statements.count();
       const peak = await peakLoad(context, gateway, `batch ${batch}: peak`, next, open, seconds);
       // What the peak left in flight (answers, deliveries) drains before the paced run starts.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const events = peak.requests.total * batch;
       const statementFigures = await counting(events, `b${batch}_`);
-      const perEvent = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, events);
       const eventsPerSecond = Math.round(peak.requests.average * batch);
-      const cpu = {
-        gateway: perEvent(cpuSeconds(gateways.pids), before.gateway),
-        // A connection the pool opened during the run counts whole.
-        postgres: perEvent(cpuSeconds([...new Set([...postgresPids, ...(await backends())])]), before.postgres),
-        // The whole broker (deliveries and the other topics too): what else an event costs this machine.
-        broker: before.broker === undefined ? 'n/a' : perEvent(cpuSeconds(brokerPids), before.broker),
-        // This process, which makes the load: not the system's cost, so out of the bound, but the machine's all the same.
-        load: perEvent(cpuSeconds([process.pid]), before.load),
-      };
+      const cpu = (await phase(events)).perUnit;
       const halfRate = Math.max(1, Math.floor(peak.requests.average / 2));
       const half = await pacedLoad({
         url: `${gateway}/api/v1/webhooks/ingest`,
@@ -102,6 +84,7 @@ const bench: Bench = async (context) => {
         next,
         onSecond: (second) => context.progress(`batch ${batch}: half peak (${halfRate} req/s): ${second} of ${seconds} s`),
       });
+      // The load generator stays out of the bound: providers send from machines of their own.
       const bound = machineBound([cpu.gateway, cpu.postgres, cpu.broker].map(microseconds));
       report(context, batch, eventsPerSecond, append, cpu, half);
       context.report(`batch ${batch}: ${statementFigures.line}`);

@@ -3,6 +3,7 @@ import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
 import { eventsOfSpans, OTLP_MESSAGES, readTraceRequest, spansOf, type Envelope } from '@earshot/otlp';
 import { startGatewayProcess, type Credentials } from './gateway-process';
+import { phaseFigures, phaseLine, startPhaseCpu } from './phase-cpu';
 import type { Bench, BenchContext } from './run';
 
 /**
@@ -12,7 +13,8 @@ import type { Bench, BenchContext } from './run';
  * and each turn's agent_turn, llm_node and tts_node), each ingest request the
  * 17 envelopes Earshot makes of such a session, as one signed JSON batch.
  * Every request is a new session (new trace and span ids), so nothing is a
- * duplicate.
+ * duplicate. Each run prints the CPU an event cost the gateway, its Postgres,
+ * the broker and the bench itself, which makes the load on the same cores.
  */
 const TURNS = 5;
 
@@ -129,10 +131,16 @@ const bench: Bench = async (context) => {
     const eventsPerRequest = envelopesOf(sessionRequest()).length;
     await load(context, gateway.gateways.url, 'warm-up', 3, connections, () => otlpRequest(credentials));
     await gateway.analyze();
-    const otlp = await load(context, gateway.gateways.url, `OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, seconds, connections, () =>
-      otlpRequest(credentials),
-    );
-    const ingest = await load(context, gateway.gateways.url, `envelope ingest of the same events (${eventsPerRequest} a request)`, seconds, connections, () =>
+    // Each run with what every process on the machine spent on it, per event, the load generator's included.
+    const measured = async (label: string, next: () => autocannon.Request) => {
+      const phase = await startPhaseCpu(gateway.processes);
+      const result = await load(context, gateway.gateways.url, label, seconds, connections, next);
+      const cpu = await phase(result.requests.total * eventsPerRequest);
+      context.report(`${label}: ${phaseLine(cpu, 'event')}`);
+      return { result, cpu };
+    };
+    const { result: otlp, cpu: otlpCpu } = await measured(`OTLP/HTTP protobuf (${spansPerRequest} spans a request)`, () => otlpRequest(credentials));
+    const { result: ingest, cpu: ingestCpu } = await measured(`envelope ingest of the same events (${eventsPerRequest} a request)`, () =>
       ingestRequest(credentials),
     );
     const spansPerSecond = Math.round(otlp.requests.average * spansPerRequest);
@@ -154,6 +162,8 @@ const bench: Bench = async (context) => {
       ingest_p50_ms: ingest.latency.p50,
       ingest_p99_ms: ingest.latency.p99,
       otlp_over_ingest: Number((otlpEvents / Math.max(1, ingestEvents)).toFixed(3)),
+      ...phaseFigures('otlp_', 'event', otlpCpu),
+      ...phaseFigures('ingest_', 'event', ingestCpu),
       non_2xx: otlp.non2xx + ingest.non2xx,
       errors: otlp.errors + ingest.errors,
     };

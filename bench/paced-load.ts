@@ -18,6 +18,8 @@ export interface PacedLoadOptions {
 }
 
 export interface PacedLoadResult {
+  /** Requests answered, whatever their status. */
+  answered: number;
   rps: number;
   p50: number;
   p99: number;
@@ -75,5 +77,5 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0);
-  return { rps: latencies.length / elapsedSeconds, p50: percentile(50), p99: percentile(99), non2xx, errors };
+  return { answered: latencies.length, rps: latencies.length / elapsedSeconds, p50: percentile(50), p99: percentile(99), non2xx, errors };
 }

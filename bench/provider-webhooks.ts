@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { startGatewayProcess } from './gateway-process';
 import { pacedLoad, type PacedRequest } from './paced-load';
+import { phaseFigures, phaseLine, startPhaseCpu } from './phase-cpu';
+import { statementTimes } from './statement-times';
 import type { Bench } from './run';
 
 /**
@@ -8,7 +10,8 @@ import type { Bench } from './run';
  * `--seconds` to one Retell connection of a real gateway process (real
  * broker, real Postgres), each a new call's call_started signed as
  * retell-sdk signs, evenly paced (open loop), the limits out of the way:
- * what is measured is verification, mapping and the intake.
+ * what is measured is verification, mapping and the intake, and the CPU a
+ * request cost the gateway, its Postgres, the broker and the bench itself.
  */
 function options(args: string[]): { seconds: number; rate: number; connections: number } {
   const value = (name: string, fallback: number) => {
@@ -53,6 +56,9 @@ const bench: Bench = async (context) => {
     };
     const label = `Retell webhooks at ${rate}/s, paced`;
     await pacedLoad({ url: connection.webhookUrl, rate: Math.min(rate, 200), seconds: 2, connections, next });
+    const statements = await statementTimes(gateway.admin, gateway.database);
+    const counting = await statements.count();
+    const phase = await startPhaseCpu(gateway.processes);
     const result = await pacedLoad({
       url: connection.webhookUrl,
       rate,
@@ -61,7 +67,11 @@ const bench: Bench = async (context) => {
       next,
       onSecond: (second) => context.progress(`${label}: ${second} of ${seconds} s`),
     });
+    const cpu = await phase(result.answered);
+    const statementFigures = await counting(result.answered, '');
     context.report(`${label}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    context.report(`${label}: ${phaseLine(cpu, 'request')}`);
+    context.report(`${label}: ${statementFigures.line}`);
     return {
       rate,
       seconds,
@@ -71,6 +81,8 @@ const bench: Bench = async (context) => {
       p99_ms: result.p99,
       non_2xx: result.non2xx,
       errors: result.errors,
+      ...phaseFigures('', 'request', cpu),
+      ...statementFigures.figures,
     };
   } finally {
     await gateway.stop();

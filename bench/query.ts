@@ -9,7 +9,7 @@ import { METRIC_CATALOGUE } from '@earshot/metrics';
 import { callPaging, QUERY_MIGRATIONS } from '@earshot/query';
 import { callDetailStatement, callPageStatement, foldTenant, liveStatement, seriesStatement } from '@earshot/read-models';
 import { CallListQuerySchema } from '@earshot/contracts';
-import { cpuMsPerRequest, cpuSeconds } from './process-cpu';
+import { loadGenerator, phaseLine, startPhaseCpu } from './phase-cpu';
 import { readyLine } from './ready-line';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
@@ -90,7 +90,7 @@ const bench: Bench = async (context) => {
     ];
     const size = reused ? await sizeOf(db) : { calls, tenants };
     const figures: Record<string, number | string> = { ...size, connections, seconds, calls_per_tenant: Math.round(size.calls / size.tenants) };
-    // Where the cores go: the query process and its Postgres connections, per request.
+    // Where the cores go: the query process, its Postgres connections and this process, which makes the load, per request.
     const backends = async () =>
       ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const queryPid = children[0]?.pid ?? 0;
@@ -100,18 +100,19 @@ const bench: Bench = async (context) => {
     for (const route of measured) await load(target, route.paths, auth, connections, 2);
     for (const route of measured) {
       await load(target, route.paths, auth, connections, 1);
-      const postgresPids = await backends();
-      const before = { query: cpuSeconds([queryPid]), postgres: cpuSeconds(postgresPids) };
+      const phase = await startPhaseCpu({ query: () => [queryPid], postgres: backends, load: loadGenerator });
       const result = await load(target, route.paths, auth, connections, seconds);
-      const perRequest = (after: number | undefined, start: number | undefined) => cpuMsPerRequest(after, start, result.requests.total);
-      const cpu = { query: perRequest(cpuSeconds([queryPid]), before.query), postgres: perRequest(cpuSeconds(postgresPids), before.postgres) };
+      const phaseCpu = await phase(result.requests.total);
+      const { perUnit: cpu, machineBusy } = phaseCpu;
       const bare = await bareSql(reads.as(tenantId), route.sql, 300);
       context.report(
-        `${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms  | CPU per request: query ${cpu.query} ms, Postgres ${cpu.postgres} ms`,
+        `${route.name.padEnd(18)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s  non-2xx ${result.non2xx}  | bare SQL p50 ${bare.toFixed(2)} ms  | ${phaseLine(phaseCpu, 'request')}`,
       );
       Object.assign(figures, {
         [`${route.name}_query_cpu_ms`]: cpu.query,
         [`${route.name}_postgres_cpu_ms`]: cpu.postgres,
+        [`${route.name}_load_cpu_ms`]: cpu.load,
+        [`${route.name}_machine_busy_share`]: machineBusy,
         [`${route.name}_p50_ms`]: result.latency.p50,
         [`${route.name}_p99_ms`]: result.latency.p99,
         [`${route.name}_rps`]: Math.round(result.requests.average),
