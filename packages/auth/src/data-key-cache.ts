@@ -56,7 +56,7 @@ export class DataKeyCache {
       else missing.push(callId);
     }
     if (missing.length > 0) {
-      // The tenant's key wraps its calls' keys: taken from the cache, a new call costs the store one transaction, not two.
+      // The tenant's key wraps its calls' keys: taken from the cache, a new call costs the store only its shared statement.
       const looked = this.forTenant(tenantId).then((tenantKey) => this.keys.forCalls(tenantId, missing, tenantKey));
       for (const callId of missing) {
         const key = looked.then((found) => found.get(callId));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_MIGRATIONS, migrate, sql, type ConnectionPool } from '@earshot/db';
+import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { decodeEvent, encodeEvent, isSealed } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
-import { openTestDatabase } from '@earshot/testing';
+import { createTestDatabase, openTestDatabase } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { DataKeys } from './data-keys';
 import { SecretBox } from './secret-box';
@@ -41,6 +41,82 @@ describe('data keys', () => {
     expect(given.get('c3')).toEqual(b.get('c3'));
     const rows = (await db.query(sql`select count(*)::int as count from data_keys where tenant_id = ${tenant}`)) as { count: number }[];
     expect(rows[0]?.count).toBe(4);
+  });
+
+  it('are made for concurrent callers, any tenant’s, in one shared statement, each under its own tenant’s key', async () => {
+    const tenants = [await newTenant('Vandelay'), await newTenant('Kramerica'), await newTenant('Pendant')];
+    const tenantKeys = await Promise.all(tenants.map((t) => keys.forTenant(t)));
+    // As the cache calls it, the tenant's key in hand: each caller's calls join the statement at once.
+    const asked = tenants.flatMap((tenant, i) => [['c1', 'c2'], ['c2', 'c3'], ['c1']].map((calls) => ({ tenant, calls, tenantKey: tenantKeys[i] })));
+    const answers = await Promise.all(asked.map(({ tenant, calls, tenantKey }) => keys.forCalls(tenant, calls, tenantKey)));
+
+    for (const [i, tenant] of tenants.entries()) {
+      const mine = answers.filter((_, at) => asked[at]?.tenant === tenant);
+      for (const call of ['c1', 'c2', 'c3']) {
+        const given = mine.flatMap((answer) => (answer.has(call) ? [answer.get(call)] : []));
+        expect(given.length).toBeGreaterThan(0);
+        for (const key of given) expect(key).toEqual(given[0]);
+        // Wrapped by this tenant's key: a lookup with only this tenant's authority opens it to the same bytes.
+        const id = given[0]?.id ?? '';
+        expect((await new DataKeys(db, master).lookup([id], tenant))(id)).toEqual(given[0]?.key);
+        expect((await keys.lookup([id], tenants[(i + 1) % tenants.length]))(id)).toBeUndefined();
+      }
+    }
+    // created_at is its transaction's start: the first caller's statement went alone, every later one's in the next.
+    const made = (await db.query(sql`
+      select count(*)::int as keys, count(distinct created_at)::int as statements
+        from data_keys where tenant_id = any(${tenants}::uuid[]) and call_id is not null`)) as { keys: number; statements: number }[];
+    expect(made[0]).toEqual({ keys: 9, statements: 2 });
+  });
+
+  it('fail only the caller whose tenant is gone when callers share a statement', async () => {
+    const [first, gone, kept] = [await newTenant('Wonka'), await newTenant('Slugworth'), await newTenant('Fickelgruber')];
+    const [firstKey, goneKey, keptKey] = await Promise.all([first, gone, kept].map((t) => keys.forTenant(t)));
+    await deleteTenant(db, gone);
+    const [a, b, c] = await Promise.allSettled([
+      keys.forCalls(first, ['c1'], firstKey),
+      keys.forCalls(gone, ['c1'], goneKey),
+      keys.forCalls(kept, ['c1'], keptKey),
+    ]);
+    expect(a?.status).toBe('fulfilled');
+    expect(b?.status).toBe('rejected');
+    expect(c?.status === 'fulfilled' ? c.value.has('c1') : c?.reason).toBe(true);
+  });
+
+  it('find a call’s key by its index once the table has grown, under the plans it got while nearly empty', async () => {
+    // A database of its own, whose table starts empty as a new install's, and whose counts are this test's alone.
+    const own = await createTestDatabase('data-key-scans');
+    const reader = openDatabase({ url: own.url, poolSize: 1, applicationName: 'scans-reader' });
+    const BULK = 50_000;
+    try {
+      const making = openDatabase({ url: own.url, applicationName: 'scans-making' });
+      await migrate(making, [DATABASE_MIGRATIONS, AUTH_MIGRATIONS]);
+      const tenant = (await createTenant(making, master, { name: 'Scans' })).tenant.id;
+      const store = new DataKeys(making, master);
+      const tenantKey = await store.forTenant(tenant);
+      const round = async (name: string) => {
+        const found = await store.forCalls(tenant, [`${name}-new`, 'known'], tenantKey);
+        expect(found.size).toBe(2);
+      };
+      // Past the custom plans after which Postgres keeps a generic one, on every session of the pool.
+      for (let i = 0; i < 30; i++) await round(`small-${i}`);
+      // The table grows as a deployment's does, between two runs of autovacuum: the plans kept are not made again.
+      await reader.query(sql`
+        insert into data_keys (id, tenant_id, call_id, wrapped)
+        select 'dk_bulk_' || g, ${tenant}, 'bulk-' || g, '\\x00' from generate_series(1, ${BULK}::int) g`);
+      for (let i = 0; i < 12; i++) await round(`grown-${i}`);
+      // A backend hands its counts to the statistics view when it ends: the pool's are all in once its sessions are gone.
+      await making.dispose();
+      const open = async () =>
+        ((await reader.query(sql`select count(*)::int as n from pg_stat_activity where application_name like 'scans-making%'`)) as { n: number }[])[0]?.n;
+      while ((await open()) !== 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Rows read by scanning the table: each scan of the grown table reads them all, and every earlier one a few dozen.
+      const [read] = (await reader.query(sql`select seq_tup_read::int as rows from pg_stat_user_tables where relname = 'data_keys'`)) as { rows: number }[];
+      expect(read?.rows).toBeLessThan(BULK);
+    } finally {
+      await reader.dispose();
+      await own.drop();
+    }
   });
 
   it('are stored wrapped, never as the key itself', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, refusedValue, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { GroupCommit } from '@earshot/group-commit';
 import type { DataKey, ErasableCall, ErasedAt, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
 import { UnwrappedKeys } from './unwrapped-keys';
@@ -9,6 +10,16 @@ interface KeyRow {
   call_id: string | null;
   wrapped: Buffer;
 }
+
+/** A call's key as a caller would make it, should the call have none yet. */
+interface CallKeyWanted {
+  tenantId: string;
+  callId: string;
+  id: string;
+  wrapped: Buffer;
+}
+
+type StoredCallKey = Pick<KeyRow, 'id' | 'wrapped'>;
 
 /** The advisory lock (an int4 key beside the tenant's) a call's erasure takes exclusively, and a projector batch of the tenant's clear events shared. */
 const ERASURE_LOCK = 742_026_112;
@@ -25,6 +36,8 @@ const unwrap = (box: SecretBox, wrapped: Buffer): Buffer => Buffer.from(box.open
  */
 export class DataKeys {
   private readonly unwrapped = new UnwrappedKeys();
+  // A value one caller brought (a tenant deleted meanwhile, whose key the foreign key refuses) fails that caller alone.
+  private readonly callKeys = new GroupCommit<CallKeyWanted, StoredCallKey | null>((wanted) => this.writeCallKeys(wanted), { isolate: refusedValue });
 
   constructor(
     private readonly db: ConnectionPool,
@@ -49,32 +62,56 @@ export class DataKeys {
   }
 
   /**
-   * Each call's key by call id, made on first use, in two transactions whatever the number of calls; in one when the
-   * caller holds the tenant's key already (a cache of them does).
+   * Each call's key by call id, made on first use. Concurrent callers' calls, any tenant's, share one statement (the
+   * platform role's, one round trip): a provider's every new call needs a key, and one transaction each cost four
+   * round trips and most of the gateway's Postgres time for a webhook that starts a call. With the tenant's key
+   * given (a cache of them gives it) that statement is all; without it, the tenant's key is looked up first.
    */
   async forCalls(tenantId: string, callIds: readonly string[], tenantKey?: DataKey): Promise<Map<string, DataKey>> {
     const tenantBox = new SecretBox((tenantKey ?? (await this.forTenant(tenantId))).key);
     const found = new Map<string, DataKey>();
+    // Twice at most: a key another process made after the statement's snapshot is seen by the next one.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const wanted = [...new Set(callIds)].filter((id) => !found.has(id));
       if (wanted.length === 0) break;
-      const ids = wanted.map(newKeyId);
-      const wrapped = wanted.map(() => wrap(tenantBox, randomBytes(32)));
-      const rows = (await ownerInTenant(this.db, tenantId, (tx) =>
-        tx.query(
-          prepared(sql`
-        with made as (
-          insert into data_keys (id, tenant_id, call_id, wrapped)
-          select id, ${tenantId}, call_id, wrapped from unnest(${ids}::text[], ${wanted}::text[], ${wrapped}::bytea[]) as k(id, call_id, wrapped)
-          on conflict do nothing returning id, call_id, wrapped)
-        select id, call_id, wrapped from made
-        union all
-        select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${wanted}::text[])`),
-        ),
-      )) as KeyRow[];
-      for (const row of rows) if (row.call_id !== null) found.set(row.call_id, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
+      const rows = await this.callKeys.add(wanted.map((callId) => ({ tenantId, callId, id: newKeyId(), wrapped: wrap(tenantBox, randomBytes(32)) })));
+      rows.forEach((row, i) => {
+        if (row) found.set(wanted[i] as string, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
+      });
     }
     return found;
+  }
+
+  /**
+   * Each wanted call key's row, made now or before; null for one another transaction made after this statement's
+   * snapshot. Inserted in (tenant, call) order, so two processes' statements never wait on each other in a circle.
+   */
+  private async writeCallKeys(wanted: readonly CallKeyWanted[]): Promise<(StoredCallKey | null)[]> {
+    // Postgres writes a uuid in lowercase, whatever case the caller gave it in.
+    const slot = (k: { tenantId: string; callId: string }) => `${k.tenantId.toLowerCase()}\u0000${k.callId}`;
+    const firsts = new Map<string, CallKeyWanted>();
+    for (const k of wanted) if (!firsts.has(slot(k))) firsts.set(slot(k), k);
+    const rows = [...firsts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k);
+    const tenantIds = [...new Set(rows.map((k) => k.tenantId))];
+    const callIds = [...new Set(rows.map((k) => k.callId))];
+    const stored = (await platformQuery(
+      this.db,
+      prepared(sql`
+      with wanted as (
+        select * from unnest(${rows.map((k) => k.id)}::text[], ${rows.map((k) => k.tenantId)}::uuid[], ${rows.map((k) => k.callId)}::text[],
+                             ${rows.map((k) => k.wrapped)}::bytea[]) with ordinality as w(id, tenant_id, call_id, wrapped, n)),
+      made as (
+        insert into data_keys (id, tenant_id, call_id, wrapped)
+        select id, tenant_id, call_id, wrapped from wanted order by n
+        on conflict do nothing returning id, tenant_id, call_id, wrapped)
+      select tenant_id, call_id, id, wrapped from made
+      union all
+      select tenant_id, call_id, id, wrapped from data_keys
+       where tenant_id = any(${tenantIds}::uuid[]) and call_id = any(${callIds}::text[])`),
+    )) as (StoredCallKey & { tenant_id: string; call_id: string })[];
+    // A tenant's rows for another's call ids come too, and match no one's slot.
+    const bySlot = new Map(stored.map((row) => [slot({ tenantId: row.tenant_id, callId: row.call_id }), { id: row.id, wrapped: row.wrapped }]));
+    return wanted.map((k) => bySlot.get(slot(k)) ?? null);
   }
 
   /**
