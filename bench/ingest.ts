@@ -3,7 +3,7 @@ import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { startBare, type Bare } from './gateways';
 import { peakLoad, signedRequests } from './ingest-requests';
 import { pacedLoad } from './paced-load';
-import { startPhaseCpu } from './phase-cpu';
+import { phaseLine, startPhaseCpu } from './phase-cpu';
 import { cpuMsPerRequest, cpuSeconds, machineBound, microseconds } from './process-cpu';
 import { statementTimes } from './statement-times';
 import type { Bench, BenchContext } from './run';
@@ -12,8 +12,8 @@ import type { Bench, BenchContext } from './run';
  * Signed ingest against real gateway processes (real broker, real Postgres)
  * at batch sizes 1, 100 and 500: each at its peak (a closed loop at a fixed
  * concurrency) and at half that rate, evenly paced (see paced-load.ts), with
- * the CPU the gateway, its Postgres connections and the broker spent per
- * event. Beside them, in the same run: the EventLog port's own append rate
+ * the CPU the gateway, its Postgres connections, the broker and the bench
+ * itself spent per event (the gateway's at both rates). Beside them, in the same run: the EventLog port's own append rate
  * (the ceiling a gateway approaches) and a bare Fastify route answering 202.
  * `--gateways N` runs N gateway processes behind one port. Each batch size
  * also prints the rate at which its CPU per event (gateway, Postgres and
@@ -76,6 +76,8 @@ const bench: Bench = async (context) => {
       const eventsPerSecond = Math.round(peak.requests.average * batch);
       const cpu = (await phase(events)).perUnit;
       const halfRate = Math.max(1, Math.floor(peak.requests.average / 2));
+      // CPU per event falls as the rate rises (group commit shares more of each write): the peak's figure beside this one.
+      const halfPhase = await startPhaseCpu(started.processes);
       const half = await pacedLoad({
         url: `${gateway}/api/v1/webhooks/ingest`,
         rate: halfRate,
@@ -84,9 +86,11 @@ const bench: Bench = async (context) => {
         next,
         onSecond: (second) => context.progress(`batch ${batch}: half peak (${halfRate} req/s): ${second} of ${seconds} s`),
       });
+      const halfCpu = await halfPhase(half.answered * batch);
       // The load generator stays out of the bound: providers send from machines of their own.
       const bound = machineBound([cpu.gateway, cpu.postgres, cpu.broker].map(microseconds));
       report(context, batch, eventsPerSecond, append, cpu, half);
+      context.report(`batch ${batch}: half peak, paced: ${phaseLine(halfCpu, 'event')}`);
       context.report(`batch ${batch}: ${statementFigures.line}`);
       if (bound !== undefined)
         context.report(
@@ -101,6 +105,8 @@ const bench: Bench = async (context) => {
         [`b${batch}_ratio_to_append`]: Number((eventsPerSecond / append).toFixed(3)),
         [`b${batch}_half_peak_p50_ms`]: half.p50,
         [`b${batch}_half_peak_p99_ms`]: half.p99,
+        [`b${batch}_half_peak_gateway_cpu_ms_per_event`]: halfCpu.perUnit.gateway,
+        [`b${batch}_half_peak_machine_busy_share`]: halfCpu.machineBusy,
         [`b${batch}_gateway_cpu_ms_per_event`]: cpu.gateway,
         [`b${batch}_postgres_cpu_ms_per_event`]: cpu.postgres,
         [`b${batch}_broker_cpu_ms_per_event`]: cpu.broker,

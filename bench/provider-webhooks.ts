@@ -13,17 +13,23 @@ import type { Bench } from './run';
  * what is measured is verification, mapping and the intake, and the CPU a
  * request cost the gateway, its Postgres, the broker and the bench itself.
  */
-function options(args: string[]): { seconds: number; rate: number; connections: number } {
-  const value = (name: string, fallback: number) => {
+function options(args: string[]): { seconds: number; rate: number; connections: number; profileDir: string } {
+  const value = (name: string, fallback: string) => {
     const at = args.indexOf(`--${name}`);
-    return at >= 0 ? Number(args[at + 1]) : fallback;
+    return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
   };
-  return { seconds: value('seconds', 10), rate: value('rate', 1_000), connections: value('connections', 64) };
+  return {
+    seconds: Number(value('seconds', '10')),
+    rate: Number(value('rate', '1000')),
+    connections: Number(value('connections', '64')),
+    // Where the gateway writes a V8 CPU profile when it stops, as bench ingest's --cpu-prof.
+    profileDir: value('cpu-prof', ''),
+  };
 }
 
 const bench: Bench = async (context) => {
-  const { seconds, rate, connections } = options(context.args);
-  const gateway = await startGatewayProcess(context, 'providers');
+  const { seconds, rate, connections, profileDir } = options(context.args);
+  const gateway = await startGatewayProcess(context, 'providers', { profileDir });
   try {
     const origin = gateway.gateways.url;
     const tenant = await gateway.createTenant();
