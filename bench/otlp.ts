@@ -18,12 +18,17 @@ import type { Bench, BenchContext } from './run';
  */
 const TURNS = 5;
 
-function options(args: string[]): { seconds: number; connections: number } {
-  const value = (name: string, fallback: number) => {
+function options(args: string[]): { seconds: number; connections: number; profileDir: string } {
+  const value = (name: string, fallback: string) => {
     const at = args.indexOf(`--${name}`);
-    return at >= 0 ? Number(args[at + 1]) : fallback;
+    return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
   };
-  return { seconds: value('seconds', 10), connections: value('connections', 16) };
+  return {
+    seconds: Number(value('seconds', '10')),
+    connections: Number(value('connections', '16')),
+    // Where the gateway writes a V8 CPU profile when it stops, as bench ingest's --cpu-prof.
+    profileDir: value('cpu-prof', ''),
+  };
 }
 
 const attribute = (key: string, value: number | boolean) => ({ key, value: typeof value === 'boolean' ? { boolValue: value } : { doubleValue: value } });
@@ -123,8 +128,8 @@ async function load(
 }
 
 const bench: Bench = async (context) => {
-  const { seconds, connections } = options(context.args);
-  const gateway = await startGatewayProcess(context, 'otlp');
+  const { seconds, connections, profileDir } = options(context.args);
+  const gateway = await startGatewayProcess(context, 'otlp', { profileDir });
   try {
     const credentials = await gateway.createTenant();
     const spansPerRequest = 1 + TURNS * 3;
