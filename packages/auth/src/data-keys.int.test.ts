@@ -43,16 +43,16 @@ describe('data keys', () => {
     expect(rows[0]?.count).toBe(4);
   });
 
-  it('are made for concurrent callers, any tenant’s, in one shared statement, each under its own tenant’s key', async () => {
+  it('are made for concurrent callers of a tenant in one shared statement, each tenant’s under its own key', async () => {
     const tenants = [await newTenant('Vandelay'), await newTenant('Kramerica'), await newTenant('Pendant')];
     const tenantKeys = await Promise.all(tenants.map((t) => keys.forTenant(t)));
     // As the cache calls it, the tenant's key in hand: each caller's calls join the statement at once.
-    const asked = tenants.flatMap((tenant, i) => [['c1', 'c2'], ['c2', 'c3'], ['c1']].map((calls) => ({ tenant, calls, tenantKey: tenantKeys[i] })));
+    const asked = tenants.flatMap((tenant, i) => [['c1'], ['c2'], ['c3', 'c1'], ['c4', 'c2']].map((calls) => ({ tenant, calls, tenantKey: tenantKeys[i] })));
     const answers = await Promise.all(asked.map(({ tenant, calls, tenantKey }) => keys.forCalls(tenant, calls, tenantKey)));
 
     for (const [i, tenant] of tenants.entries()) {
       const mine = answers.filter((_, at) => asked[at]?.tenant === tenant);
-      for (const call of ['c1', 'c2', 'c3']) {
+      for (const call of ['c1', 'c2', 'c3', 'c4']) {
         const given = mine.flatMap((answer) => (answer.has(call) ? [answer.get(call)] : []));
         expect(given.length).toBeGreaterThan(0);
         for (const key of given) expect(key).toEqual(given[0]);
@@ -62,14 +62,43 @@ describe('data keys', () => {
         expect((await keys.lookup([id], tenants[(i + 1) % tenants.length]))(id)).toBeUndefined();
       }
     }
-    // created_at is its transaction's start: the first caller's statement went alone, every later one's in the next.
+    // created_at is its transaction's start: each tenant's first caller's statement went alone, its later callers' in the next.
     const made = (await db.query(sql`
-      select count(*)::int as keys, count(distinct created_at)::int as statements
-        from data_keys where tenant_id = any(${tenants}::uuid[]) and call_id is not null`)) as { keys: number; statements: number }[];
-    expect(made[0]).toEqual({ keys: 9, statements: 2 });
+      select tenant_id, count(*)::int as keys, count(distinct created_at)::int as statements
+        from data_keys where tenant_id = any(${tenants}::uuid[]) and call_id is not null group by tenant_id`)) as { keys: number; statements: number }[];
+    expect(made.map(({ keys, statements }) => ({ keys, statements }))).toEqual(tenants.map(() => ({ keys: 4, statements: 2 })));
   });
 
-  it('fail only the caller whose tenant is gone when callers share a statement', async () => {
+  it('keep one tenant’s new calls waiting for none of another’s, whose deletion holds its row', async () => {
+    const [deleting, other] = [await newTenant('Dunder'), await newTenant('Mifflin')];
+    const [deletingKey, otherKey] = await Promise.all([deleting, other].map((t) => keys.forTenant(t)));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // As deleteTenant does first: the tenant's row, locked until its transaction ends (rolled back here).
+    const deletion = db
+      .tx(async (tx) => {
+        await tx.query(sql`select id from tenants where id = ${deleting} for update`);
+        held();
+        await released;
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await holding;
+    const waiting = keys.forCalls(deleting, ['held'], deletingKey);
+    const settledFirst = await Promise.race([
+      keys.forCalls(other, ['free'], otherKey).then((found) => (found.has('free') ? 'other tenant' : 'other tenant without its key')),
+      waiting.then(() => 'held tenant'),
+      new Promise((resolve) => setTimeout(() => resolve('neither within 5 s'), 5_000)),
+    ]);
+    release();
+    await deletion;
+    expect(settledFirst).toBe('other tenant');
+    expect((await waiting).has('held')).toBe(true);
+  });
+
+  it('fail only the caller whose tenant is gone', async () => {
     const [first, gone, kept] = [await newTenant('Wonka'), await newTenant('Slugworth'), await newTenant('Fickelgruber')];
     const [firstKey, goneKey, keptKey] = await Promise.all([first, gone, kept].map((t) => keys.forTenant(t)));
     await deleteTenant(db, gone);

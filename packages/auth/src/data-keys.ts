@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, refusedValue, sql, type ConnectionPool, type Queryable } from '@earshot/db';
+import { ownerInTenant, platformQuery, PLATFORM_ROLE, prepared, sql, type ConnectionPool, type Queryable } from '@earshot/db';
 import { GroupCommit } from '@earshot/group-commit';
 import type { DataKey, ErasableCall, ErasedAt, KeyLookup } from '@earshot/events';
 import { SecretBox } from './secret-box';
@@ -13,7 +13,6 @@ interface KeyRow {
 
 /** A call's key as a caller would make it, should the call have none yet. */
 interface CallKeyWanted {
-  tenantId: string;
   callId: string;
   id: string;
   wrapped: Buffer;
@@ -36,8 +35,8 @@ const unwrap = (box: SecretBox, wrapped: Buffer): Buffer => Buffer.from(box.open
  */
 export class DataKeys {
   private readonly unwrapped = new UnwrappedKeys();
-  // A value one caller brought (a tenant deleted meanwhile, whose key the foreign key refuses) fails that caller alone.
-  private readonly callKeys = new GroupCommit<CallKeyWanted, StoredCallKey | null>((wanted) => this.writeCallKeys(wanted), { isolate: refusedValue });
+  /** Each tenant's callers waiting for new call keys, while any are: gone once its last write is done. */
+  private readonly callKeyWrites = new Map<string, GroupCommit<CallKeyWanted, StoredCallKey | null>>();
 
   constructor(
     private readonly db: ConnectionPool,
@@ -62,10 +61,11 @@ export class DataKeys {
   }
 
   /**
-   * Each call's key by call id, made on first use. Concurrent callers' calls, any tenant's, share one statement (the
-   * platform role's, one round trip): a provider's every new call needs a key, and one transaction each cost four
-   * round trips and most of the gateway's Postgres time for a webhook that starts a call. With the tenant's key
-   * given (a cache of them gives it) that statement is all; without it, the tenant's key is looked up first.
+   * Each call's key by call id, made on first use. Concurrent callers of one tenant share one statement (the platform
+   * role's, one round trip): a provider's every new call needs a key, and one transaction each cost four round trips
+   * and most of the gateway's Postgres time for a webhook that starts a call. Tenants never share one: a new key's
+   * foreign key waits on its tenant's row, which a tenant's deletion holds until it is done, and only that tenant's
+   * callers may wait with it. With the tenant's key given (a cache of them gives it) that statement is all.
    */
   async forCalls(tenantId: string, callIds: readonly string[], tenantKey?: DataKey): Promise<Map<string, DataKey>> {
     const tenantBox = new SecretBox((tenantKey ?? (await this.forTenant(tenantId))).key);
@@ -74,7 +74,7 @@ export class DataKeys {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const wanted = [...new Set(callIds)].filter((id) => !found.has(id));
       if (wanted.length === 0) break;
-      const rows = await this.callKeys.add(wanted.map((callId) => ({ tenantId, callId, id: newKeyId(), wrapped: wrap(tenantBox, randomBytes(32)) })));
+      const rows = await this.callKeyWritesOf(tenantId).add(wanted.map((callId) => ({ callId, id: newKeyId(), wrapped: wrap(tenantBox, randomBytes(32)) })));
       rows.forEach((row, i) => {
         if (row) found.set(wanted[i] as string, { id: row.id, key: unwrap(tenantBox, row.wrapped) });
       });
@@ -82,36 +82,42 @@ export class DataKeys {
     return found;
   }
 
+  private callKeyWritesOf(tenantId: string): GroupCommit<CallKeyWanted, StoredCallKey | null> {
+    let writes = this.callKeyWrites.get(tenantId);
+    if (!writes) {
+      const made = new GroupCommit<CallKeyWanted, StoredCallKey | null>((wanted) => this.writeCallKeys(tenantId, wanted));
+      this.callKeyWrites.set(tenantId, made);
+      // Asked a microtask later, when the first caller's keys are queued: settled, its writes are done, and the next caller makes another.
+      queueMicrotask(() => void made.settled().then(() => this.callKeyWrites.get(tenantId) === made && this.callKeyWrites.delete(tenantId)));
+      writes = made;
+    }
+    return writes;
+  }
+
   /**
    * Each wanted call key's row, made now or before; null for one another transaction made after this statement's
-   * snapshot. Inserted in (tenant, call) order, so two processes' statements never wait on each other in a circle.
+   * snapshot. Inserted in call order, so two processes' statements never wait on each other in a circle.
    */
-  private async writeCallKeys(wanted: readonly CallKeyWanted[]): Promise<(StoredCallKey | null)[]> {
-    // Postgres writes a uuid in lowercase, whatever case the caller gave it in.
-    const slot = (k: { tenantId: string; callId: string }) => `${k.tenantId.toLowerCase()}\u0000${k.callId}`;
+  private async writeCallKeys(tenantId: string, wanted: readonly CallKeyWanted[]): Promise<(StoredCallKey | null)[]> {
     const firsts = new Map<string, CallKeyWanted>();
-    for (const k of wanted) if (!firsts.has(slot(k))) firsts.set(slot(k), k);
-    const rows = [...firsts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k);
-    const tenantIds = [...new Set(rows.map((k) => k.tenantId))];
-    const callIds = [...new Set(rows.map((k) => k.callId))];
+    for (const k of wanted) if (!firsts.has(k.callId)) firsts.set(k.callId, k);
+    const rows = [...firsts.values()].sort((a, b) => (a.callId < b.callId ? -1 : a.callId > b.callId ? 1 : 0));
+    const callIds = rows.map((k) => k.callId);
     const stored = (await platformQuery(
       this.db,
       prepared(sql`
-      with wanted as (
-        select * from unnest(${rows.map((k) => k.id)}::text[], ${rows.map((k) => k.tenantId)}::uuid[], ${rows.map((k) => k.callId)}::text[],
-                             ${rows.map((k) => k.wrapped)}::bytea[]) with ordinality as w(id, tenant_id, call_id, wrapped, n)),
-      made as (
+      with made as (
         insert into data_keys (id, tenant_id, call_id, wrapped)
-        select id, tenant_id, call_id, wrapped from wanted order by n
-        on conflict do nothing returning id, tenant_id, call_id, wrapped)
-      select tenant_id, call_id, id, wrapped from made
+        select id, ${tenantId}, call_id, wrapped
+          from unnest(${rows.map((k) => k.id)}::text[], ${callIds}::text[], ${rows.map((k) => k.wrapped)}::bytea[]) with ordinality as k(id, call_id, wrapped, n)
+         order by n
+        on conflict do nothing returning id, call_id, wrapped)
+      select id, call_id, wrapped from made
       union all
-      select tenant_id, call_id, id, wrapped from data_keys
-       where tenant_id = any(${tenantIds}::uuid[]) and call_id = any(${callIds}::text[])`),
-    )) as (StoredCallKey & { tenant_id: string; call_id: string })[];
-    // A tenant's rows for another's call ids come too, and match no one's slot.
-    const bySlot = new Map(stored.map((row) => [slot({ tenantId: row.tenant_id, callId: row.call_id }), { id: row.id, wrapped: row.wrapped }]));
-    return wanted.map((k) => bySlot.get(slot(k)) ?? null);
+      select id, call_id, wrapped from data_keys where tenant_id = ${tenantId} and call_id = any(${callIds}::text[])`),
+    )) as KeyRow[];
+    const byCall = new Map(stored.map((row) => [row.call_id, { id: row.id, wrapped: row.wrapped }]));
+    return wanted.map((k) => byCall.get(k.callId) ?? null);
   }
 
   /**
