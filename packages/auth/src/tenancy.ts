@@ -1,5 +1,5 @@
 import type { TenantStatus, TenantSummary } from '@earshot/contracts';
-import { platformQuery, retryingDeadlocks, sql, TENANT_SETTING, type ConnectionPool } from '@earshot/db';
+import { ownerInTenant, platformQuery, retryingDeadlocks, sql, TENANT_SETTING, type ConnectionPool, type Queryable } from '@earshot/db';
 import { noteCredentialChange } from './credential-changes';
 
 export interface TenantFilter {
@@ -69,8 +69,47 @@ export async function setTenantStatus(db: ConnectionPool, id: string, status: Te
 }
 
 /**
+ * Tables that statements shared across tenants write: the gateway's idempotency claims go out in one statement for
+ * every tenant's requests in flight. Their rows are deleted apart, in short transactions before and after the
+ * tenant's: a claim of the tenant's (a provider retrying a delivery) meeting a row the long deletion had locked would
+ * hold that statement, and every other tenant's requests in it, until the deletion ended.
+ */
+const SHARED_WRITES: ReadonlySet<string> = new Set(['idempotency_keys']);
+/** Rows a short transaction deletes: its locks last milliseconds. */
+const APART_CHUNK = 1_000;
+
+/** Every table of the schema with a `tenant_id` column, whichever module owns it. */
+async function tenantTables(db: Queryable): Promise<string[]> {
+  const rows = (await db.query(sql`
+    select c.relname as name
+      from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
+     where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
+     order by c.relname`)) as { name: string }[];
+  return rows.map((row) => row.name);
+}
+
+/** The tenant's rows of these tables, a chunk a transaction; answers how many went. */
+async function deleteApart(db: ConnectionPool, id: string, tables: readonly string[]): Promise<number> {
+  let rows = 0;
+  for (const table of tables)
+    for (;;) {
+      const [chunk] = (await ownerInTenant(db, id, (tx) =>
+        tx.query(sql`
+          with gone as (
+            delete from ${sql.ident(table)} where ctid = any(array(select ctid from ${sql.ident(table)} where tenant_id = ${id} limit ${APART_CHUNK}))
+            returning 1)
+          select count(*)::int as rows from gone`),
+      )) as { rows: number }[];
+      rows += chunk?.rows ?? 0;
+      if ((chunk?.rows ?? 0) < APART_CHUNK) break;
+    }
+  return rows;
+}
+
+/**
  * Deletes a tenant and its rows from every table of the schema that has a
- * `tenant_id` column, whichever module owns it, in one transaction. The
+ * `tenant_id` column, whichever module owns it, in one transaction, but for
+ * the tables shared statements write (SHARED_WRITES), deleted apart. The
  * tenant setting is set so that tables forcing row-level security show
  * their rows to the owner too. Any process may be writing those rows in an
  * order of its own (a key's usage is counted in the database every second), so
@@ -78,20 +117,18 @@ export async function setTenantStatus(db: ConnectionPool, id: string, status: Te
  * rows went, or nothing for an unknown tenant.
  */
 export async function deleteTenant(db: ConnectionPool, id: string): Promise<number | undefined> {
+  const tables = await tenantTables(db);
+  const apart = tables.filter((table) => SHARED_WRITES.has(table));
+  const before = await deleteApart(db, id, apart);
   const deleted = await retryingDeadlocks(() =>
     db.tx(async (tx) => {
       const [tenant] = (await tx.query(sql`select id from tenants where id = ${id} for update`)) as { id: string }[];
       if (!tenant) return undefined;
       await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
-      const tables = (await tx.query(sql`
-      select c.relname as name
-        from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
-       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
-       order by c.relname`)) as { name: string }[];
       let rows = 0;
-      for (const table of tables) {
+      for (const table of tables.filter((t) => !SHARED_WRITES.has(t))) {
         const [deleted] = (await tx.query(
-          sql`with gone as (delete from ${sql.ident(table.name)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
+          sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
         )) as { rows: number }[];
         rows += deleted?.rows ?? 0;
       }
@@ -99,6 +136,8 @@ export async function deleteTenant(db: ConnectionPool, id: string): Promise<numb
       return rows + 1;
     }),
   );
+  // What the tenant's requests wrote there while its deletion ran; one later still goes with its retention (the store's sweep).
+  const after = deleted === undefined ? 0 : await deleteApart(db, id, apart);
   noteCredentialChange();
-  return deleted;
+  return deleted === undefined ? undefined : deleted + before + after;
 }
