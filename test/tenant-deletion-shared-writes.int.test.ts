@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MIGRATIONS, createTenant, deleteTenant, SecretBox } from '@earshot/auth';
 import { DATABASE_MIGRATIONS, migrate, ownerInTenant, sql, type ConnectionPool } from '@earshot/db';
 import { IDEMPOTENCY_MIGRATIONS, IdempotencyStore } from '@earshot/idempotency';
-import { openTestDatabase } from '@earshot/testing';
+import { holdLocks, openTestDatabase } from '@earshot/testing';
 
 const hash = Buffer.alloc(32, 1);
 
@@ -39,18 +39,7 @@ describe("a tenant's deletion", () => {
     await store.complete([{ tenantId: deleting, key: 'delivery-1', requestHash: hash, status: 200, response: null }]);
     await db.query(sql`insert into zz_deletion_probe values (${deleting})`);
 
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held: () => void = () => undefined;
-    const holding = new Promise<void>((resolve) => (held = resolve));
-    const probe = db
-      .tx(async (tx) => {
-        await tx.query(sql`select 1 from zz_deletion_probe where tenant_id = ${deleting} for update`);
-        held();
-        await released;
-      })
-      .catch(() => undefined);
-    await holding;
+    const probe = await holdLocks(db, sql`select 1 from zz_deletion_probe where tenant_id = ${deleting} for update`);
     const deletion = deleteTenant(db, deleting);
     // The deletion is under way once it waits for the probe's row.
     for (let waited = 0; ; waited += 20) {
@@ -69,8 +58,7 @@ describe("a tenant's deletion", () => {
       store.claim([{ tenantId: other, key: 'b', requestHash: hash }]).then(([claim]) => `other tenant: ${claim?.state}`),
       sleep(5_000).then(() => 'nothing within 5 s'),
     ]);
-    release();
-    await probe;
+    await probe.release();
     expect(settledFirst).toBe('other tenant: claimed');
     expect(await alone).toEqual([{ state: 'claimed' }]);
     await retried;

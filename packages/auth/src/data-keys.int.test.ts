@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { decodeEvent, encodeEvent, isSealed } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
-import { createTestDatabase, openTestDatabase } from '@earshot/testing';
+import { createTestDatabase, holdLocks, openTestDatabase } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { DataKeys } from './data-keys';
 import { SecretBox } from './secret-box';
@@ -72,28 +72,15 @@ describe('data keys', () => {
   it('keep one tenant’s new calls waiting for none of another’s, whose deletion holds its row', async () => {
     const [deleting, other] = [await newTenant('Dunder'), await newTenant('Mifflin')];
     const [deletingKey, otherKey] = await Promise.all([deleting, other].map((t) => keys.forTenant(t)));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held: () => void = () => undefined;
-    const holding = new Promise<void>((resolve) => (held = resolve));
     // As deleteTenant does first: the tenant's row, locked until its transaction ends (rolled back here).
-    const deletion = db
-      .tx(async (tx) => {
-        await tx.query(sql`select id from tenants where id = ${deleting} for update`);
-        held();
-        await released;
-        throw new Error('rolled back');
-      })
-      .catch(() => undefined);
-    await holding;
+    const deletion = await holdLocks(db, sql`select id from tenants where id = ${deleting} for update`);
     const waiting = keys.forCalls(deleting, ['held'], deletingKey);
     const settledFirst = await Promise.race([
       keys.forCalls(other, ['free'], otherKey).then((found) => (found.has('free') ? 'other tenant' : 'other tenant without its key')),
       waiting.then(() => 'held tenant'),
       new Promise((resolve) => setTimeout(() => resolve('neither within 5 s'), 5_000)),
     ]);
-    release();
-    await deletion;
+    await deletion.release();
     expect(settledFirst).toBe('other tenant');
     expect((await waiting).has('held')).toBe(true);
   });

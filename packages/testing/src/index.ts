@@ -19,6 +19,7 @@ export * from './fixtures/snapshot';
 export * from './fixtures/transcribed-call';
 export * from './gateway';
 export * from './grpc-client';
+export * from './held-locks';
 export * from './infra';
 export * from './keys';
 export * from './logged-entries';
