@@ -62,6 +62,7 @@ const bench: Bench = async (context) => {
     };
     const label = `Retell webhooks at ${rate}/s, paced`;
     await pacedLoad({ url: connection.webhookUrl, rate: Math.min(rate, 200), seconds: 2, connections, next });
+    await gateway.analyze();
     const statements = await statementTimes(gateway.admin, gateway.database);
     const counting = await statements.count();
     const phase = await startPhaseCpu(gateway.processes);
