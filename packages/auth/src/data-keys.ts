@@ -87,7 +87,7 @@ export class DataKeys {
     if (!writes) {
       const made = new GroupCommit<CallKeyWanted, StoredCallKey | null>((wanted) => this.writeCallKeys(tenantId, wanted));
       this.callKeyWrites.set(tenantId, made);
-      // Asked a microtask later, when the first caller's keys are queued: settled, its writes are done, and the next caller makes another.
+      // A microtask on, the first caller's keys are queued: once they and any joining them are written, a later caller starts anew.
       queueMicrotask(() => void made.settled().then(() => this.callKeyWrites.get(tenantId) === made && this.callKeyWrites.delete(tenantId)));
       writes = made;
     }
