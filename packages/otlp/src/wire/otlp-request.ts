@@ -13,22 +13,32 @@ export const MAX_ATTRIBUTES = 1_024;
  */
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
+const HEX = /^[0-9a-f]*$/;
+
+/** An id of `bytes` bytes, as hex; one transform, not a chain: each step of a chain is a pipe zod runs per span. */
 function id(bytes: number, what: string) {
-  const hex = new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);
-  return z
-    .union([z.instanceof(Uint8Array).transform(hexOf), z.string()])
-    .transform((value) => value.toLowerCase())
-    .refine((value) => hex.test(value) && !/^0+$/.test(value), `${what} must be ${bytes} bytes and not all zero`);
+  return z.union([z.instanceof(Uint8Array), z.string()]).transform((value, ctx) => {
+    const hex = typeof value === 'string' ? value.toLowerCase() : hexOf(value);
+    if (hex.length === bytes * 2 && HEX.test(hex) && !/^0+$/.test(hex)) return hex;
+    ctx.addIssue({ code: 'custom', message: `${what} must be ${bytes} bytes and not all zero` });
+    return z.NEVER;
+  });
 }
 
 /** A parent span id: absent, empty, or 8 bytes. */
 const parentId = z
-  .union([z.instanceof(Uint8Array).transform(hexOf), z.string()])
-  .transform((value) => value.toLowerCase())
-  .refine((value) => value === '' || /^[0-9a-f]{16}$/.test(value), 'parentSpanId must be empty or 8 bytes')
-  .transform((value) => (value === '' || /^0+$/.test(value) ? null : value))
+  .union([z.instanceof(Uint8Array), z.string()])
   .optional()
-  .transform((value) => value ?? null);
+  .transform((value, ctx) => {
+    if (value === undefined) return null;
+    const hex = typeof value === 'string' ? value.toLowerCase() : hexOf(value);
+    if (hex !== '' && (hex.length !== 16 || !HEX.test(hex))) {
+      ctx.addIssue({ code: 'custom', message: 'parentSpanId must be empty or 8 bytes' });
+      return z.NEVER;
+    }
+    // All zeros is how some exporters say "no parent".
+    return hex === '' || /^0+$/.test(hex) ? null : hex;
+  });
 
 /** Nanoseconds since the epoch, read as milliseconds (Avro timestamps keep no more). */
 const unixNano = z.union([z.string().regex(/^\d{1,20}$/), z.number().int().nonnegative()]).transform((value) => Number(BigInt(value) / 1_000_000n));
