@@ -3,6 +3,8 @@ import { Agent, request } from 'node:http';
 export interface PacedRequest {
   body: string;
   headers: Record<string, string>;
+  /** Where on the url's origin this request goes, when not to the url itself (one of several tenants' connections). */
+  path?: string;
 }
 
 export interface PacedLoadOptions {
@@ -49,15 +51,19 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
 
   const send = (due: number) =>
     new Promise<void>((resolve) => {
-      const { body, headers } = options.next();
-      const outgoing = request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
-        response.resume();
-        response.once('end', () => {
-          latencies.push(performance.now() - due);
-          if ((response.statusCode ?? 0) < 200 || (response.statusCode ?? 0) >= 300) non2xx++;
-          resolve();
-        });
-      });
+      const { body, headers, path } = options.next();
+      const outgoing = request(
+        path === undefined ? target : new URL(path, target),
+        { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          response.resume();
+          response.once('end', () => {
+            latencies.push(performance.now() - due);
+            if ((response.statusCode ?? 0) < 200 || (response.statusCode ?? 0) >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
       outgoing.once('error', () => {
         errors++;
         resolve();

@@ -7,13 +7,14 @@ import type { Bench } from './run';
 
 /**
  * A provider sending `--rate` webhooks a second (default 1,000) for
- * `--seconds` to one Retell connection of a real gateway process (real
- * broker, real Postgres), each a new call's call_started signed as
+ * `--seconds` to a Retell connection of each of `--tenants` tenants (1 by
+ * default) in turn, of a real gateway process (real broker, real
+ * Postgres), each a new call's call_started signed as
  * retell-sdk signs, evenly paced (open loop), the limits out of the way:
  * what is measured is verification, mapping and the intake, and the CPU a
  * request cost the gateway, its Postgres, the broker and the bench itself.
  */
-function options(args: string[]): { seconds: number; rate: number; connections: number; profileDir: string } {
+function options(args: string[]): { seconds: number; rate: number; tenants: number; connections: number; profileDir: string } {
   const value = (name: string, fallback: string) => {
     const at = args.indexOf(`--${name}`);
     return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
@@ -21,6 +22,7 @@ function options(args: string[]): { seconds: number; rate: number; connections: 
   return {
     seconds: Number(value('seconds', '10')),
     rate: Number(value('rate', '1000')),
+    tenants: Number(value('tenants', '1')),
     connections: Number(value('connections', '64')),
     // Where the gateway writes a V8 CPU profile when it stops, as bench ingest's --cpu-prof.
     profileDir: value('cpu-prof', ''),
@@ -28,22 +30,29 @@ function options(args: string[]): { seconds: number; rate: number; connections: 
 }
 
 const bench: Bench = async (context) => {
-  const { seconds, rate, connections, profileDir } = options(context.args);
+  const { seconds, rate, tenants, connections, profileDir } = options(context.args);
   const gateway = await startGatewayProcess(context, 'providers', { profileDir });
   try {
     const origin = gateway.gateways.url;
-    const tenant = await gateway.createTenant();
-    const apiKey = `key_bench_${randomBytes(12).toString('hex')}`;
-    const created = await fetch(`${origin}/api/v1/providers`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ provider: 'retell', name: 'bench', credentials: { apiKey } }),
-    });
-    if (created.status !== 201) throw new Error(`connecting Retell answered ${created.status}: ${await created.text()}`);
-    const { connection } = (await created.json()) as { connection: { webhookUrl: string } };
+    // Each tenant with a Retell connection of its own: their requests take turns, and their new calls' keys are theirs.
+    const retell: { apiKey: string; path: string }[] = [];
+    for (let t = 0; t < tenants; t++) {
+      const tenant = await gateway.createTenant();
+      const apiKey = `key_bench_${randomBytes(12).toString('hex')}`;
+      const created = await fetch(`${origin}/api/v1/providers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'retell', name: 'bench', credentials: { apiKey } }),
+      });
+      if (created.status !== 201) throw new Error(`connecting Retell answered ${created.status}: ${await created.text()}`);
+      const { connection } = (await created.json()) as { connection: { webhookUrl: string } };
+      retell.push({ apiKey, path: new URL(connection.webhookUrl).pathname });
+      context.progress(`tenants with a Retell connection: ${t + 1} of ${tenants}`);
+    }
 
     let sent = 0;
     const next = (): PacedRequest => {
+      const { apiKey, path } = retell[sent % retell.length] as { apiKey: string; path: string };
       const now = Date.now();
       const body = JSON.stringify({
         event: 'call_started',
@@ -58,16 +67,16 @@ const bench: Bench = async (context) => {
       const signature = `v=${now},d=${createHmac('sha256', apiKey)
         .update(body + String(now))
         .digest('hex')}`;
-      return { body, headers: { 'content-type': 'application/json', 'x-retell-signature': signature } };
+      return { body, path, headers: { 'content-type': 'application/json', 'x-retell-signature': signature } };
     };
-    const label = `Retell webhooks at ${rate}/s, paced`;
-    await pacedLoad({ url: connection.webhookUrl, rate: Math.min(rate, 200), seconds: 2, connections, next });
+    const label = `Retell webhooks at ${rate}/s, paced${tenants > 1 ? `, from ${tenants} tenants` : ''}`;
+    await pacedLoad({ url: origin, rate: Math.min(rate, 200), seconds: 2, connections, next });
     await gateway.analyze();
     const statements = await statementTimes(gateway.admin, gateway.database);
     const counting = await statements.count();
     const phase = await startPhaseCpu(gateway.processes);
     const result = await pacedLoad({
-      url: connection.webhookUrl,
+      url: origin,
       rate,
       seconds,
       connections,
@@ -81,6 +90,7 @@ const bench: Bench = async (context) => {
     context.report(`${label}: ${statementFigures.line}`);
     return {
       rate,
+      tenants,
       seconds,
       connections,
       rps: Math.round(result.rps),
