@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_MIGRATIONS, migrate, openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { decodeEvent, encodeEvent, isSealed } from '@earshot/events';
 import { sampleEvent } from '@earshot/events/samples';
-import { createTestDatabase, holdLocks, openTestDatabase } from '@earshot/testing';
+import { createTestDatabase, holdLocks, openTestDatabase, settledWithin } from '@earshot/testing';
 import { AUTH_MIGRATIONS } from './index';
 import { DataKeys } from './data-keys';
 import { SecretBox } from './secret-box';
@@ -75,11 +75,14 @@ describe('data keys', () => {
     // As deleteTenant does first: the tenant's row, locked until its transaction ends (rolled back here).
     const deletion = await holdLocks(db, sql`select id from tenants where id = ${deleting} for update`);
     const waiting = keys.forCalls(deleting, ['held'], deletingKey);
-    const settledFirst = await Promise.race([
-      keys.forCalls(other, ['free'], otherKey).then((found) => (found.has('free') ? 'other tenant' : 'other tenant without its key')),
-      waiting.then(() => 'held tenant'),
-      new Promise((resolve) => setTimeout(() => resolve('neither within 5 s'), 5_000)),
-    ]);
+    const settledFirst = await settledWithin(
+      Promise.race([
+        keys.forCalls(other, ['free'], otherKey).then((found) => (found.has('free') ? 'other tenant' : 'other tenant without its key')),
+        waiting.then(() => 'held tenant'),
+      ]),
+      5_000,
+      'neither within 5 s',
+    );
     await deletion.release();
     expect(settledFirst).toBe('other tenant');
     expect((await waiting).has('held')).toBe(true);

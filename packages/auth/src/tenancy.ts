@@ -69,12 +69,15 @@ export async function setTenantStatus(db: ConnectionPool, id: string, status: Te
 }
 
 /**
- * Tables that statements shared across tenants write: the gateway's idempotency claims go out in one statement for
- * every tenant's requests in flight. Their rows are deleted apart, in short transactions before and after the
- * tenant's: a claim of the tenant's (a provider retrying a delivery) meeting a row the long deletion had locked would
- * hold that statement, and every other tenant's requests in it, until the deletion ended.
+ * Tables whose rows of the tenant go apart from the deletion's one long transaction, in short transactions before it
+ * (and after it, for what the tenant's requests wrote meanwhile), in this order. Any writer meeting a row the long
+ * transaction had locked would wait for the whole deletion, and everyone sharing its statement or transaction too.
+ * - data_keys: the tenant's events are shredded at once, so a projector batch finds them erased and writes none of
+ *   the tenant's rows (it would otherwise hold its partition, every tenant's events in it, for the deletion's length);
+ * - idempotency_keys: the gateway's claims go out in one statement for every tenant's requests in flight, and a
+ *   claim of the tenant's (a provider retrying a delivery) would hold them all.
  */
-const SHARED_WRITES: ReadonlySet<string> = new Set(['idempotency_keys']);
+const APART: readonly string[] = ['data_keys', 'idempotency_keys'];
 /** Rows a short transaction deletes: its locks last milliseconds. */
 const APART_CHUNK = 1_000;
 
@@ -109,7 +112,7 @@ async function deleteApart(db: ConnectionPool, id: string, tables: readonly stri
 /**
  * Deletes a tenant and its rows from every table of the schema that has a
  * `tenant_id` column, whichever module owns it, in one transaction, but for
- * the tables shared statements write (SHARED_WRITES), deleted apart. The
+ * the tables whose rows go apart (APART): the tenant's data keys first. The
  * tenant setting is set so that tables forcing row-level security show
  * their rows to the owner too. Any process may be writing those rows in an
  * order of its own (a key's usage is counted in the database every second), so
@@ -118,7 +121,7 @@ async function deleteApart(db: ConnectionPool, id: string, tables: readonly stri
  */
 export async function deleteTenant(db: ConnectionPool, id: string): Promise<number | undefined> {
   const tables = await tenantTables(db);
-  const apart = tables.filter((table) => SHARED_WRITES.has(table));
+  const apart = APART.filter((table) => tables.includes(table));
   const before = await deleteApart(db, id, apart);
   const deleted = await retryingDeadlocks(() =>
     db.tx(async (tx) => {
@@ -126,7 +129,7 @@ export async function deleteTenant(db: ConnectionPool, id: string): Promise<numb
       if (!tenant) return undefined;
       await tx.query(sql`select set_config(${TENANT_SETTING}, ${id}, true)`);
       let rows = 0;
-      for (const table of tables.filter((t) => !SHARED_WRITES.has(t))) {
+      for (const table of tables.filter((t) => !APART.includes(t))) {
         const [deleted] = (await tx.query(
           sql`with gone as (delete from ${sql.ident(table)} where tenant_id = ${id} returning 1) select count(*)::int as rows from gone`,
         )) as { rows: number }[];

@@ -29,6 +29,7 @@ export * from './python-tools';
 export * from './query';
 export * from './schemathesis';
 export * from './seeded-random';
+export * from './settled-within';
 export * from './test-folder';
 export * from './sdk-harness';
 
