@@ -10,3 +10,9 @@ export function wholeNumber(args: readonly string[], name: string, fallback: num
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number of 1 or more, not ${value}`);
   return value;
 }
+
+/** A bench's text option, `--name TEXT`, or the fallback: a directory, a list. */
+export function textOption(args: readonly string[], name: string, fallback: string): string {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase, sql, type ConnectionPool } from '@earshot/db';
 import { startGateways, type Gateways } from './gateways';
 import { loadGenerator } from './phase-cpu';
+import { databaseBackends } from './process-cpu';
 import type { BenchContext } from './run';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -86,7 +87,7 @@ export async function startGatewayProcess(context: BenchContext, label: string, 
     const serving = gateways;
     const processes: EventPathProcesses = {
       gateway: () => serving.pids,
-      postgres: async () => ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid),
+      postgres: () => databaseBackends(admin, database),
       // The whole broker (deliveries and the other topics too): what else an event costs this machine.
       broker: () => (context.brokerPid === undefined ? [] : [context.brokerPid]),
       load: loadGenerator,

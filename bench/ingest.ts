@@ -1,4 +1,5 @@
 import { portAppendRate } from './append-rate';
+import { textOption, wholeNumber } from './args';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process';
 import { startBare, type Bare } from './gateways';
 import { peakLoad, signedRequests } from './ingest-requests';
@@ -23,16 +24,12 @@ import type { Bench, BenchContext } from './run';
  * at its peak, each with its share of their time.
  */
 function options(args: string[]) {
-  const value = (name: string, fallback: string) => {
-    const at = args.indexOf(`--${name}`);
-    return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
-  };
   return {
-    seconds: Number(value('seconds', '10')),
-    connections: Number(value('connections', '32')),
-    batches: value('batches', '1,100,500').split(',').map(Number),
-    gateways: Number(value('gateways', '1')),
-    profileDir: value('cpu-prof', ''),
+    seconds: wholeNumber(args, 'seconds', 10),
+    connections: wholeNumber(args, 'connections', 32),
+    batches: textOption(args, 'batches', '1,100,500').split(',').map(Number),
+    gateways: wholeNumber(args, 'gateways', 1),
+    profileDir: textOption(args, 'cpu-prof', ''),
   };
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
 import { signBody } from '@earshot/auth';
 import { eventsOfSpans, OTLP_MESSAGES, readTraceRequest, spansOf, type Envelope } from '@earshot/otlp';
+import { textOption, wholeNumber } from './args';
 import { startGatewayProcess, type Credentials } from './gateway-process';
 import { phaseFigures, phaseLine, startPhaseCpu } from './phase-cpu';
 import type { Bench, BenchContext } from './run';
@@ -19,15 +20,11 @@ import type { Bench, BenchContext } from './run';
 const TURNS = 5;
 
 function options(args: string[]): { seconds: number; connections: number; profileDir: string } {
-  const value = (name: string, fallback: string) => {
-    const at = args.indexOf(`--${name}`);
-    return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
-  };
   return {
-    seconds: Number(value('seconds', '10')),
-    connections: Number(value('connections', '16')),
+    seconds: wholeNumber(args, 'seconds', 10),
+    connections: wholeNumber(args, 'connections', 16),
     // Where the gateway writes a V8 CPU profile when it stops, as bench ingest's --cpu-prof.
-    profileDir: value('cpu-prof', ''),
+    profileDir: textOption(args, 'cpu-prof', ''),
   };
 }
 

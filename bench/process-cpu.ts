@@ -5,9 +5,13 @@ import { sql, type ConnectionPool } from '@earshot/db';
 /** Linux reports process times in USER_HZ ticks, 100 a second on every mainstream kernel. */
 const TICKS_PER_SECOND = 100;
 
-/** The Postgres backends serving the pool's database, every client's: whose CPU is that database's work. */
-export async function databaseBackends(db: ConnectionPool): Promise<number[]> {
-  const rows = (await db.query(sql`select pid from pg_stat_activity where datname = current_database()`)) as { pid: number }[];
+/**
+ * The Postgres backends serving a database, every client's: whose CPU is that database's work. The pool's own
+ * database, or the one named (a bench's admin pool sits on the server's default database).
+ */
+export async function databaseBackends(db: ConnectionPool, database?: string): Promise<number[]> {
+  const named = database === undefined ? sql`current_database()` : sql`${database}`;
+  const rows = (await db.query(sql`select pid from pg_stat_activity where datname = ${named}`)) as { pid: number }[];
   return rows.map((row) => row.pid);
 }
 

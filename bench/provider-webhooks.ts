@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { textOption, wholeNumber } from './args';
 import { startGatewayProcess } from './gateway-process';
 import { pacedLoad, type PacedRequest } from './paced-load';
 import { phaseFigures, phaseLine, startPhaseCpu } from './phase-cpu';
@@ -15,17 +16,13 @@ import type { Bench } from './run';
  * request cost the gateway, its Postgres, the broker and the bench itself.
  */
 function options(args: string[]): { seconds: number; rate: number; tenants: number; connections: number; profileDir: string } {
-  const value = (name: string, fallback: string) => {
-    const at = args.indexOf(`--${name}`);
-    return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
-  };
   return {
-    seconds: Number(value('seconds', '10')),
-    rate: Number(value('rate', '1000')),
-    tenants: Number(value('tenants', '1')),
-    connections: Number(value('connections', '64')),
+    seconds: wholeNumber(args, 'seconds', 10),
+    rate: wholeNumber(args, 'rate', 1_000),
+    tenants: wholeNumber(args, 'tenants', 1),
+    connections: wholeNumber(args, 'connections', 64),
     // Where the gateway writes a V8 CPU profile when it stops, as bench ingest's --cpu-prof.
-    profileDir: value('cpu-prof', ''),
+    profileDir: textOption(args, 'cpu-prof', ''),
   };
 }
 

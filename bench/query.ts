@@ -10,6 +10,7 @@ import { callPaging, QUERY_MIGRATIONS } from '@earshot/query';
 import { callDetailStatement, callPageStatement, foldTenant, liveStatement, seriesStatement } from '@earshot/read-models';
 import { CallListQuerySchema } from '@earshot/contracts';
 import { loadGenerator, phaseLine, startPhaseCpu } from './phase-cpu';
+import { databaseBackends } from './process-cpu';
 import { readyLine } from './ready-line';
 import { copyFolds, copyTenant, dropIndexes, templateOf, tenantEvents, type Template } from './query-seed';
 import type { Bench, BenchContext } from './run';
@@ -91,8 +92,6 @@ const bench: Bench = async (context) => {
     const size = reused ? await sizeOf(db) : { calls, tenants };
     const figures: Record<string, number | string> = { ...size, connections, seconds, calls_per_tenant: Math.round(size.calls / size.tenants) };
     // Where the cores go: the query process, its Postgres connections and this process, which makes the load, per request.
-    const backends = async () =>
-      ((await admin.query(sql`select pid from pg_stat_activity where datname = ${database}`)) as { pid: number }[]).map((r) => r.pid);
     const queryPid = children[0]?.pid ?? 0;
     const only = named(context.args, 'routes')?.split(',');
     const measured = routes.filter((r) => !only || only.includes(r.name));
@@ -100,7 +99,7 @@ const bench: Bench = async (context) => {
     for (const route of measured) await load(target, route.paths, auth, connections, 2);
     for (const route of measured) {
       await load(target, route.paths, auth, connections, 1);
-      const phase = await startPhaseCpu({ query: () => [queryPid], postgres: backends, load: loadGenerator });
+      const phase = await startPhaseCpu({ query: () => [queryPid], postgres: () => databaseBackends(admin, database), load: loadGenerator });
       const result = await load(target, route.paths, auth, connections, seconds);
       const phaseCpu = await phase(result.requests.total);
       const { perUnit: cpu, machineBusy } = phaseCpu;
