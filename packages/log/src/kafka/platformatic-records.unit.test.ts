@@ -102,6 +102,14 @@ const written: KafkajsRecordInput[] = [
   { offsetDelta: 1, timestampDelta: -5, key: null, value: Buffer.alloc(200, 1), headers: {} },
   { offsetDelta: 2, timestampDelta: Long.fromString(String(2n ** 31n + 7n)), key: Buffer.from('é'.repeat(80)), value: null, headers: {} },
   { offsetDelta: 300, timestampDelta: 1, key: Buffer.from('call-4'), value: Buffer.alloc(20_000, 2), headers: { a: Buffer.alloc(0), b: Buffer.alloc(300, 3) } },
+  // Text past ASCII, and bytes that are not UTF-8, beside ASCII headers of the same record.
+  {
+    offsetDelta: 301,
+    timestampDelta: 2,
+    key: Buffer.from('call-5'),
+    value: Buffer.from('{}'),
+    headers: { 'earshot.type': Buffer.from('call.ended'), note: Buffer.from('café ☎'), raw: Buffer.from([0x41, 0xff, 0x42]) },
+  },
 ];
 const expected = [
   { offsetDelta: 0, timestampDelta: 0n, key: 'call-1', value: Buffer.from('{"a":1}'), headers: [['earshot.type', 'call.started']] },
@@ -115,6 +123,17 @@ const expected = [
     headers: [
       ['a', ''],
       ['b', '\u0003'.repeat(300)],
+    ],
+  },
+  {
+    offsetDelta: 301,
+    timestampDelta: 2n,
+    key: 'call-5',
+    value: Buffer.from('{}'),
+    headers: [
+      ['earshot.type', 'call.ended'],
+      ['note', 'café ☎'],
+      ['raw', 'A\ufffdB'],
     ],
   },
 ];
@@ -164,7 +183,7 @@ describe('@platformatic/kafka record batches read as patched', () => {
   it('reads keys and headers as text where they lie in the batch, as stringDeserializer reads their buffers', async () => {
     const { records } = readRecordsBatch(arrived(await kafkajsBatch(), 64));
     const texts = records.map((record) => record as unknown as TextRecord);
-    expect(texts.map((record) => record.keyText())).toEqual(['call-1', undefined, 'é'.repeat(80), 'call-4']);
+    expect(texts.map((record) => record.keyText())).toEqual(['call-1', undefined, 'é'.repeat(80), 'call-4', 'call-5']);
     expect(texts.map((record) => [...record.headerTexts()])).toEqual(expected.map((record) => record.headers));
     for (const [i, record] of records.entries()) {
       expect(texts[i]?.keyText()).toBe(stringDeserializer(record.key ?? undefined));
