@@ -115,4 +115,32 @@ describe('foldRecords', () => {
     expect([...(fold?.counters.get(sharded)?.values() ?? [])]).toEqual([{ minute: '09:31', shard: 3, count: 3 }]);
     expect([...(fold?.counters.get(days)?.values() ?? [])]).toEqual([{ day: '2026-01-08', count: 3 }]);
   });
+
+  it("names each row's slot as slotOf names its key, met before or not, and keeps apart keys that differ", () => {
+    const agents = counterOf('test_agents', ['agent', 'metric', 'minute'], { count: 'sum' });
+    // Few values, so keys repeat; text beside the number, null and boolean it spells, so the slots must tell them apart.
+    const value = fc.constantFrom<Cell>('a', '1', 1, 'null', null, true, 'true', '');
+    const key = fc.tuple(value, value, value);
+    fc.assert(
+      fc.property(fc.array(fc.array(key, { maxLength: 4 }), { maxLength: 12 }), (events) => {
+        const records = events.map((_, offset) => recordOf(offset));
+        const { tenants } = foldRecords(records, (record) => ({
+          record,
+          derived: {
+            tenantId: 'tenant',
+            dedupeKey: record.offset,
+            effects: (events[Number(record.offset)] ?? []).map(([agent, metric, minute]) => ({ projection: agents, row: { agent, metric, minute, count: 1 } })),
+          },
+        }));
+        const expected = new Map<string, number>();
+        for (const [agent, metric, minute] of events.flat()) {
+          const slot = slotOf([agent, metric, minute]);
+          expected.set(slot, (expected.get(slot) ?? 0) + 1);
+        }
+        const folded = tenants.get('tenant')?.counters.get(agents) ?? new Map<string, Row>();
+        expect(new Map([...folded].map(([slot, row]) => [slot, row.count]))).toEqual(expected);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
 });
