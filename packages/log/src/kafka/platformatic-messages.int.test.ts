@@ -96,6 +96,36 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     expect(made).toBeLessThan(2 * TEXTS);
   });
 
+  it("reads a message's headers from the batch only when they are asked for", async () => {
+    const headers = (n: number) => ({ 'earshot-type': 'call.started', 'earshot-seq': String(n), ...(n % 5 === 0 ? { 'earshot-note': 'é' } : {}) });
+    const { topic, reader } = await appendedForOurReader(
+      'platformatic-lazy',
+      Array.from({ length: MESSAGES }, (_, n) => ({ topic: TOPICS.events, key: `call-${n}`, value: Buffer.from(`event ${n}`), headers: headers(n) })),
+    );
+    // Headers are read as one latin1 string a message (UTF-8 past ASCII, header by header): keys and values never so.
+    const texts = vi.spyOn(Buffer.prototype, 'toString');
+    const latin1 = () => texts.mock.calls.filter(([encoding]) => encoding === 'latin1').length;
+    const read: KafkaMessage[] = [];
+    let waiting: number | undefined;
+    try {
+      const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+      for await (const message of stream) if (read.push(message) === MESSAGES) break;
+      await stream.close();
+      waiting = latin1();
+      const ofCall = (m: KafkaMessage) => Number(m.key.slice('call-'.length));
+      expect(read.sort((a, b) => ofCall(a) - ofCall(b)).map((m) => ({ key: m.key, headers: m.record?.headerRecord() }))).toEqual(
+        Array.from({ length: MESSAGES }, (_, n) => ({ key: `call-${n}`, headers: headers(n) })),
+      );
+      expect(latin1()).toBe(MESSAGES);
+      expect(Object.fromEntries(read[5]?.headers ?? [])).toEqual(headers(5));
+    } finally {
+      texts.mockRestore();
+      await closeForcibly(reader);
+    }
+    // Read as they arrived, every message's headers were text before anything asked (MESSAGES here).
+    expect(waiting).toBe(0);
+  });
+
   it('tells a tracer of every message it reads when one listens (it makes their contexts only then)', async () => {
     const { topic, reader } = await appendedForOurReader(
       'platformatic-traced',

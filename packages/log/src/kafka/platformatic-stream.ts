@@ -2,13 +2,22 @@ import { getHeapStatistics } from 'node:v8';
 import { stringDeserializer, type Deserializers, type Message } from '@platformatic/kafka';
 import { byPartition } from '../partition-groups';
 
-/** A record's key and headers as text, its value as the bytes it holds. */
-export type KafkaMessage = Message<string, Buffer, string, string>;
+/** What the patched client's record answers of its headers: an object, read from the fetched batch when asked. */
+interface HeaderReader {
+  headerRecord(): Record<string, string>;
+}
 
 /**
- * The key and headers are read as text as each record is read. As Buffers they were a dozen views a message, ~1.2 KB
- * of heap that lived as long as the message waited, and were made into text later all the same. The client as patched
- * reads them as text straight from the fetched batch when they are given its own stringDeserializer, making no views.
+ * A record's key and headers as text, its value as the bytes it holds. Read with DESERIALIZERS, the patched client's
+ * message also carries its record (PlainMessage), and reads its headers only when asked.
+ */
+export type KafkaMessage = Message<string, Buffer, string, string> & { record?: HeaderReader };
+
+/**
+ * The key and headers are read as text. As Buffers they were a dozen views a message, ~1.2 KB of heap that lived as
+ * long as the message waited, and were made into text later all the same. The client as patched reads them as text
+ * straight from the fetched batch when they are given its own stringDeserializer, making no views: the key as the
+ * record is read, the headers when first asked for.
  */
 export const DESERIALIZERS: Partial<Deserializers<string, Buffer, string, string>> = {
   key: stringDeserializer,
