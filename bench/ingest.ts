@@ -14,8 +14,9 @@ import type { Bench, BenchContext } from './run';
  * at batch sizes 1, 100 and 500: each at its peak (a closed loop at a fixed
  * concurrency) and at half that rate, evenly paced (see paced-load.ts), with
  * the CPU the gateway, its Postgres connections, the broker and the bench
- * itself spent per event (the gateway's at both rates). Beside them, in the same run: the EventLog port's own append rate
- * (the ceiling a gateway approaches) and a bare Fastify route answering 202.
+ * itself spent per event (the gateway's at both rates). Beside them, in the
+ * same run: the EventLog port's own append rate (the ceiling a gateway
+ * approaches) and a bare Fastify route answering 202.
  * `--gateways N` runs N gateway processes behind one port. Each batch size
  * also prints the rate at which its CPU per event (gateway, Postgres and
  * broker together) fills every core here, and that bound's ratio to the raw

@@ -20,7 +20,7 @@ import { fallbackLogger } from '@earshot/telemetry';
 import type { KafkaLogOptions } from './kafka-log';
 import { enforcePlatformaticRetention } from './platformatic-retention';
 import { retentionEntries } from './topic-retention';
-import { DESERIALIZERS, drainBatches, type KafkaMessage } from './platformatic-stream';
+import { DESERIALIZERS, drainBatches, type HeaderReader, type KafkaMessage } from './platformatic-stream';
 import { creationEntries, creationReplicas, refuseUnsafeLog, requiredDurability, SAFE_PRODUCER } from './log-safety';
 import { observePlatformaticLog } from './platformatic-safety';
 import { AssignedStarts } from './assigned-starts';
@@ -95,7 +95,8 @@ function headerBuffers(headers: Readonly<Record<string, string>> | undefined): M
  */
 class ConsumedRecord implements LogRecord {
   #headers: Record<string, string> | undefined;
-  readonly #source: NonNullable<KafkaMessage['record']> | KafkaMessage['headers'];
+  /** Private, as the headers' cache: a record's own enumerable fields are its LogRecord fields. */
+  readonly #batchRecord: HeaderReader;
 
   constructor(
     readonly topic: TopicName,
@@ -104,22 +105,21 @@ class ConsumedRecord implements LogRecord {
     readonly key: string,
     readonly value: Buffer,
     readonly timestamp: number,
-    message: KafkaMessage,
+    batchRecord: HeaderReader,
   ) {
-    this.#source = message.record ?? message.headers;
+    this.#batchRecord = batchRecord;
   }
 
   get headers(): Record<string, string> {
-    const source = this.#source;
-    this.#headers ??= source instanceof Map ? textsOf(source) : source.headerRecord();
+    this.#headers ??= this.#batchRecord.headerRecord();
     return this.#headers;
   }
 }
 
-function textsOf(headers: KafkaMessage['headers']): Record<string, string> {
-  const strings: Record<string, string> = {};
-  for (const [name, value] of headers) if (name !== undefined && value !== undefined) strings[name] = value;
-  return strings;
+/** The record a message read with DESERIALIZERS carries: only the client as patched gives one. */
+function recordOf(message: KafkaMessage): HeaderReader {
+  if (message.record === undefined) throw new Error('@platformatic/kafka is not as patched (patches/): run npm install, which applies the patch');
+  return message.record;
 }
 
 /**
@@ -270,7 +270,7 @@ export async function createPlatformaticLog(options: KafkaLogOptions): Promise<E
       message.key ?? '',
       message.value ?? Buffer.alloc(0),
       Number(message.timestamp),
-      message,
+      recordOf(message),
     );
   const arrivedOf = (message: KafkaMessage) =>
     // eslint-disable-next-line @typescript-eslint/unbound-method -- Arrived calls it on itself, with the message's offset

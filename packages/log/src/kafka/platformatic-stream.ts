@@ -3,7 +3,7 @@ import { stringDeserializer, type Deserializers, type Message } from '@platforma
 import { byPartition } from '../partition-groups';
 
 /** What the patched client's record answers of its headers: an object, read from the fetched batch when asked. */
-interface HeaderReader {
+export interface HeaderReader {
   headerRecord(): Record<string, string>;
 }
 

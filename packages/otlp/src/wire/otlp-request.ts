@@ -15,10 +15,13 @@ const hexOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset,
 
 const HEX = /^[0-9a-f]*$/;
 
+/** An id as protobuf gives it (bytes) or OTLP/JSON does (hex text), as lowercase hex. */
+const lowerHex = (value: Uint8Array | string) => (typeof value === 'string' ? value.toLowerCase() : hexOf(value));
+
 /** An id of `bytes` bytes, as hex; one transform, not a chain: each step of a chain is a pipe zod runs per span. */
 function id(bytes: number, what: string) {
   return z.union([z.instanceof(Uint8Array), z.string()]).transform((value, ctx) => {
-    const hex = typeof value === 'string' ? value.toLowerCase() : hexOf(value);
+    const hex = lowerHex(value);
     if (hex.length === bytes * 2 && HEX.test(hex) && !/^0+$/.test(hex)) return hex;
     ctx.addIssue({ code: 'custom', message: `${what} must be ${bytes} bytes and not all zero` });
     return z.NEVER;
@@ -31,7 +34,7 @@ const parentId = z
   .optional()
   .transform((value, ctx) => {
     if (value === undefined) return null;
-    const hex = typeof value === 'string' ? value.toLowerCase() : hexOf(value);
+    const hex = lowerHex(value);
     if (hex !== '' && (hex.length !== 16 || !HEX.test(hex))) {
       ctx.addIssue({ code: 'custom', message: 'parentSpanId must be empty or 8 bytes' });
       return z.NEVER;
