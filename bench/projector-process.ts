@@ -5,18 +5,18 @@ import { createKafkaLog } from '@earshot/log';
 import { dataKeyOptions, startProjector } from '@earshot/projector';
 import { BatchRetries } from './batch-retries';
 import { collectorPauses } from './collector-pauses';
-import { onFirstBatch } from './first-batch';
+import { onGroupSettled } from './group-settled';
 
 /**
  * One projector process of `bench projector --processes N`, in the bench's
- * consumer group. Over IPC it says when its first batch arrives, and when
- * asked ("report") the events it has applied, the CPU it has used and the
- * share of the time its event loop was busy since that batch, its garbage
+ * consumer group. Over IPC it says when each of its consumers has had a
+ * batch, and when asked ("report") the events of the batches since, the CPU
+ * it has used and the share of the time its event loop was busy since, its garbage
  * collector's pauses since then, its peak resident memory, and the batch
  * attempts it tried again; "stop" stops it.
  */
 export type ProjectorMessage =
-  { first: true } | { applied: number; cpuUs: number; loopBusy: number; gcMs: number; peakRssMb: number; retries: { count: number; first?: string } };
+  { settled: true } | { applied: number; cpuUs: number; loopBusy: number; gcMs: number; peakRssMb: number; retries: { count: number; first?: string } };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -28,34 +28,36 @@ const send = (message: ProjectorMessage) => process.send?.(message);
 
 const db = openDatabase({ url: required('BENCH_DATABASE_URL'), poolSize: 10, applicationName: 'bench-projector' });
 const log = await createKafkaLog({ brokers: required('BENCH_KAFKA_BROKERS').split(','), clientId: 'bench-projector', namespace: required('BENCH_NAMESPACE') });
-let cpuAtFirst: NodeJS.CpuUsage | undefined;
-let loopAtFirst: EventLoopUtilization | undefined;
+let cpuAtSettled: NodeJS.CpuUsage | undefined;
+let loopAtSettled: EventLoopUtilization | undefined;
 let applied = 0;
 const pauses = collectorPauses();
-const timedLog = onFirstBatch(log, () => {
-  cpuAtFirst = process.cpuUsage();
-  loopAtFirst = performance.eventLoopUtilization();
+const settled = onGroupSettled(log, () => {
+  cpuAtSettled = process.cpuUsage();
+  loopAtSettled = performance.eventLoopUtilization();
   pauses.start();
-  send({ first: true });
+  send({ settled: true });
 });
 const dataKeys = new DataKeys(db, new SecretBox(Buffer.from(required('BENCH_MASTER_KEY'), 'base64')));
 const retries = new BatchRetries();
 const projector = await startProjector({
   db,
-  log: timedLog,
+  log: settled.log,
   ...dataKeyOptions(dataKeys),
   onRetry: (error) => retries.add(error),
-  onBatch: (o) => (applied += o.applied + o.duplicates + o.deadLettered),
+  onBatch: (o, records) => {
+    if (settled.timed(records)) applied += o.applied + o.duplicates + o.deadLettered;
+  },
 });
 
 process.on('message', (message: unknown) => {
   if (message === 'report') {
-    const cpu = process.cpuUsage(cpuAtFirst);
+    const cpu = process.cpuUsage(cpuAtSettled);
     send({
       applied,
-      cpuUs: cpuAtFirst === undefined ? 0 : cpu.user + cpu.system,
-      loopBusy: loopAtFirst === undefined ? 0 : performance.eventLoopUtilization(loopAtFirst).utilization,
-      gcMs: loopAtFirst === undefined ? 0 : pauses.ms(),
+      cpuUs: cpuAtSettled === undefined ? 0 : cpu.user + cpu.system,
+      loopBusy: loopAtSettled === undefined ? 0 : performance.eventLoopUtilization(loopAtSettled).utilization,
+      gcMs: loopAtSettled === undefined ? 0 : pauses.ms(),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       retries: retries.figures(),
     });

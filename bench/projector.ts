@@ -15,7 +15,7 @@ import { deployedHeapFlags } from './deployed-flags';
 import { option, wholeNumber } from './args';
 import { appendTraffic, take, trafficOptions, trafficTenants } from './call-traffic';
 import { collectorPauses } from './collector-pauses';
-import { onFirstBatch } from './first-batch';
+import { onGroupSettled } from './group-settled';
 import type { ProjectorMessage } from './projector-process';
 import { readThrough } from './read-through';
 import { BatchRetries } from './batch-retries';
@@ -54,7 +54,7 @@ import type { Bench } from './run';
  */
 
 /** What a projector process answers "report" with. */
-type ProcessReport = Exclude<ProjectorMessage, { first: true }>;
+type ProcessReport = Exclude<ProjectorMessage, { settled: true }>;
 
 const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -79,18 +79,22 @@ interface Projecting {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The projector in this process, timed from its first batch: joining the consumer group is a one-off, reported apart. */
+/**
+ * The projector in this process, timed from the moment its consumer group settled: joining it is a one-off, reported
+ * apart, and so are the batches that arrived before.
+ */
 async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys, total: number, progress: (line: string) => void): Promise<Projecting> {
   let applied = 0;
+  let untimed = 0;
   let batches = 0;
-  let started = 0;
+  let started: number | undefined;
   // The projector goes on applying the freshness phase's events, which this phase's progress line must not count.
   let timing = true;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   let loopAtStart: EventLoopUtilization | undefined;
   const joining = performance.now();
   const pauses = collectorPauses();
-  const timedLog = onFirstBatch(log, () => {
+  const settled = onGroupSettled(log, () => {
     started = performance.now();
     cpuAtStart = process.cpuUsage();
     loopAtStart = performance.eventLoopUtilization();
@@ -99,38 +103,50 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
   const retries = new BatchRetries();
   const projector = await startProjector({
     db,
-    log: timedLog,
+    log: settled.log,
     ...dataKeyOptions(dataKeys),
     onRetry: (error) => retries.add(error),
-    onBatch: (o) => {
+    onBatch: (o, records) => {
       if (!timing) return;
-      applied += o.applied + o.duplicates + o.deadLettered;
+      const events = o.applied + o.duplicates + o.deadLettered;
+      if (started === undefined || !settled.timed(records)) {
+        untimed += events;
+        return;
+      }
+      applied += events;
       batches += 1;
-      progress(`projecting ${fmt(applied)} / ${fmt(total)} events, ${fmt(applied / ((performance.now() - started) / 1_000))} events/s`);
+      progress(`projecting ${fmt(applied + untimed)} / ${fmt(total)} events, ${fmt(applied / ((performance.now() - started) / 1_000))} events/s`);
     },
   });
   await waitUntilCaughtUp(db, log);
   timing = false;
+  if (started === undefined || applied === 0) {
+    await projector.stop();
+    throw new Error("the projector's consumers had not all had a batch when the events were all applied: give --events more");
+  }
   const seconds = (performance.now() - started) / 1_000;
   const cpu = process.cpuUsage(cpuAtStart);
   const loop = performance.eventLoopUtilization(loopAtStart);
   const gcMs = pauses.ms();
+  const joined = started - joining;
   return {
-    events: total,
+    events: applied,
     seconds,
-    cpuUsPerEvent: (cpu.user + cpu.system) / total,
+    cpuUsPerEvent: (cpu.user + cpu.system) / applied,
     loopBusy: loop.utilization,
-    gcUsPerEvent: (gcMs * 1_000) / total,
+    gcUsPerEvent: (gcMs * 1_000) / applied,
     retries: retries.figures(),
-    detail: () => ` in ${fmt(batches)} batches (joining the consumer group took ${((started - joining) / 1_000).toFixed(1)} s more)`,
+    detail: () =>
+      ` in ${fmt(batches)} batches (joining the consumer group took ${(joined / 1_000).toFixed(1)} s more, and ${fmt(untimed)} events arrived before it settled, not timed)`,
     stop: () => projector.stop(),
   };
 }
 
 /**
  * N projector processes in one consumer group (bench/projector-process.ts),
- * timed from the moment each has had a batch, so the rebalances of their
- * joining are left out; what they applied before it is subtracted.
+ * timed from the moment every consumer in each has had a batch, so the
+ * rebalances of their joining are left out; what they applied before it is
+ * subtracted.
  */
 async function projectInProcesses(
   count: number,
@@ -162,7 +178,7 @@ async function projectInProcesses(
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child.on('message', (message: ProjectorMessage) => {
-      if ('first' in message) holding.add(child);
+      if ('settled' in message) holding.add(child);
       else reports.get(child)?.(message);
     });
     children.push(child);
@@ -174,7 +190,8 @@ async function projectInProcesses(
   try {
     while (holding.size < count) {
       if (children.some((child) => child.exitCode !== null)) throw new Error('a projector process exited before the run (its output is above)');
-      if (await isCaughtUp(db, log)) throw new Error(`not all ${count} projectors had a batch before the events were all applied: give --events more`);
+      if (await isCaughtUp(db, log))
+        throw new Error(`not every consumer of the ${count} projectors had a batch before the events were all applied: give --events more`);
       progress(`projectors with partitions: ${holding.size} / ${count}, ${fmt(await applied())} events applied`);
       await sleep(20);
     }
