@@ -137,7 +137,7 @@ async function projectHere(db: ConnectionPool, log: EventLog, dataKeys: DataKeys
     gcUsPerEvent: (gcMs * 1_000) / applied,
     retries: retries.figures(),
     detail: () =>
-      ` in ${fmt(batches)} batches (joining the consumer group took ${(joined / 1_000).toFixed(1)} s more, and ${fmt(untimed)} events arrived before it settled, not timed)`,
+      ` in ${fmt(batches)} batches (its consumer group settled ${(joined / 1_000).toFixed(1)} s after it started; ${fmt(untimed)} events arrived before, not timed)`,
     stop: () => projector.stop(),
   };
 }
