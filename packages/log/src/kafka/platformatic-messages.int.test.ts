@@ -35,6 +35,17 @@ async function appendedForOurReader(name: string, records: readonly OutgoingReco
   return { topic: `${namespace}${TOPICS.events}`, reader };
 }
 
+/** The first `count` messages the reader reads from the topic, in the order of their calls (`call-<n>` keys), the stream closed. */
+async function readInCallOrder(reader: Awaited<ReturnType<typeof appendedForOurReader>>['reader'], topic: string, count: number): Promise<KafkaMessage[]> {
+  const read: KafkaMessage[] = [];
+  const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+  for await (const message of stream) if (read.push(message) === count) break;
+  await stream.close();
+  // The keys spread the messages over partitions, read one partition after another.
+  const ofCall = (m: KafkaMessage) => Number(m.key.slice('call-'.length));
+  return read.sort((a, b) => ofCall(a) - ofCall(b));
+}
+
 describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.patch)', () => {
   const namespace = uniqueNamespace('platformatic-messages');
   const consumer = new Consumer({ clientId: 'test-platformatic-messages', bootstrapBrokers: kafkaBrokers(), groupId: `${namespace}reader` });
@@ -75,20 +86,16 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     );
     // Every view made while the messages are fetched and read, by the client or anything else in this process.
     const views = vi.spyOn(Buffer.prototype, 'subarray');
-    const read: KafkaMessage[] = [];
+    let read: KafkaMessage[] | undefined;
     let made: number | undefined;
     try {
-      const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
-      for await (const message of stream) if (read.push(message) === TEXTS) break;
-      await stream.close();
+      read = await readInCallOrder(reader, topic, TEXTS);
       made = views.mock.calls.length;
     } finally {
       views.mockRestore();
       await closeForcibly(reader);
     }
-    // The keys spread the messages over partitions, read one partition after another.
-    const ofCall = (m: KafkaMessage) => Number(m.key.slice('call-'.length));
-    expect(read.sort((a, b) => ofCall(a) - ofCall(b)).map((m) => ({ key: m.key, value: m.value.toString(), headers: Object.fromEntries(m.headers) }))).toEqual(
+    expect(read?.map((m) => ({ key: m.key, value: m.value.toString(), headers: Object.fromEntries(m.headers) }))).toEqual(
       Array.from({ length: TEXTS }, (_, n) => ({ key: `call-${n}`, value: `event ${n}`, headers: headers(n) })),
     );
     // Unpatched, the key and each header's name and value were views too: seven more a message here (1,600 and more in
@@ -105,15 +112,11 @@ describe('@platformatic/kafka as patched (patches/@platformatic+kafka+1.35.0.pat
     // Headers are read as one latin1 string a message (UTF-8 past ASCII, header by header): keys and values never so.
     const texts = vi.spyOn(Buffer.prototype, 'toString');
     const latin1 = () => texts.mock.calls.filter(([encoding]) => encoding === 'latin1').length;
-    const read: KafkaMessage[] = [];
     let waiting: number | undefined;
     try {
-      const stream = await reader.consume({ topics: [topic], mode: 'earliest', autocommit: false });
-      for await (const message of stream) if (read.push(message) === MESSAGES) break;
-      await stream.close();
+      const read = await readInCallOrder(reader, topic, MESSAGES);
       waiting = latin1();
-      const ofCall = (m: KafkaMessage) => Number(m.key.slice('call-'.length));
-      expect(read.sort((a, b) => ofCall(a) - ofCall(b)).map((m) => ({ key: m.key, headers: m.record?.headerRecord() }))).toEqual(
+      expect(read.map((m) => ({ key: m.key, headers: m.record?.headerRecord() }))).toEqual(
         Array.from({ length: MESSAGES }, (_, n) => ({ key: `call-${n}`, headers: headers(n) })),
       );
       expect(latin1()).toBe(MESSAGES);
